@@ -1,0 +1,56 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Compiler settings every Swift target shares: Swift 6 mode plus the checks
+/// that keep C types and implicit existentials out of public API.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "Latchkey",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "latchkey", targets: ["latchkey"]),
+        .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
+        .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
+    ],
+    targets: [
+        // C shims: one system-library target per C library.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
+
+        .target(
+            name: "LatchkeyCrypto",
+            dependencies: ["COpenSSL", "CArgon2"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LatchkeyServer",
+            dependencies: ["LatchkeyCrypto", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn"],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "latchkey",
+            dependencies: ["LatchkeyServer", "LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyCryptoTests",
+            dependencies: ["LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyServerTests",
+            dependencies: ["LatchkeyServer", "LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

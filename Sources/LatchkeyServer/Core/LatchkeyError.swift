@@ -1,0 +1,72 @@
+/// The one error type of the server module. Each error has a stable machine-readable
+/// ``code`` (what clients and tests match on), a human ``message`` that never contains a
+/// secret, and an optional underlying cause for logs.
+///
+/// New codes can be added without breaking callers: the codes are static members of a
+/// struct, not cases of a public enum.
+public struct LatchkeyError: Error, Sendable, CustomStringConvertible {
+    /// A stable identifier for a kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The wire form, e.g. `invalid_token`.
+        public let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The request body is not valid JSON of the expected shape.
+        public static let invalidJSON = Code("invalid_json")
+        /// A field is missing or has the wrong form.
+        public static let invalidRequest = Code("invalid_request")
+        /// The email address is not a valid address.
+        public static let invalidEmail = Code("invalid_email")
+        /// The `reset_url` is not on the configured allow list.
+        public static let resetURLNotAllowed = Code("reset_url_not_allowed")
+        /// The reset token is unknown, expired, used or superseded (one code for all causes).
+        public static let invalidToken = Code("invalid_token")
+        /// The new password does not meet the policy.
+        public static let weakPassword = Code("weak_password")
+        /// Too many requests from this client.
+        public static let rateLimited = Code("rate_limited")
+        /// The request body exceeds the size limit.
+        public static let payloadTooLarge = Code("payload_too_large")
+        /// The request body is not `application/json`.
+        public static let unsupportedMediaType = Code("unsupported_media_type")
+        /// No route has this path.
+        public static let notFound = Code("not_found")
+        /// The route exists but not with this method.
+        public static let methodNotAllowed = Code("method_not_allowed")
+        /// An account with this email already exists.
+        public static let accountExists = Code("account_exists")
+        /// No account has this email.
+        public static let accountNotFound = Code("account_not_found")
+        /// The configuration is invalid; the message names the setting.
+        public static let invalidConfiguration = Code("invalid_configuration")
+        /// The database failed or holds unexpected data.
+        public static let storage = Code("storage_error")
+        /// Sending mail failed.
+        public static let mailDelivery = Code("mail_delivery_failed")
+        /// A mail address or header value would allow header injection.
+        public static let invalidMailHeader = Code("invalid_mail_header")
+        /// The HTTP listener could not start or failed.
+        public static let httpServer = Code("http_server_error")
+        /// Something failed that the client cannot fix.
+        public static let internalError = Code("internal_error")
+    }
+
+    /// What went wrong, as a stable code.
+    public let code: Code
+    /// A message fit for a person; never contains a secret.
+    public let message: String
+    /// Further detail for the logs (e.g. a library error string); never sent to clients.
+    public let detail: String?
+
+    /// Creates an error with a stable code, a safe message and optional log detail.
+    public init(_ code: Code, _ message: String, detail: String? = nil) {
+        self.code = code
+        self.message = message
+        self.detail = detail
+    }
+
+    public var description: String {
+        detail.map { "\(code): \(message) (\($0))" } ?? "\(code): \(message)"
+    }
+}

@@ -1,0 +1,101 @@
+public import Foundation
+
+/// HTTP header fields: ordered, repeatable, looked up without regard to case.
+public struct HTTPHeaders: Sendable, Sequence {
+    private var fields: [(name: String, value: String)] = []
+
+    /// Creates headers from name/value pairs, keeping their order.
+    public init(_ fields: [(String, String)] = []) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of `name`, or nil.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    /// Adds a field, keeping any existing fields of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field of `name` with one field holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field of `name`.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+}
+
+/// One HTTP request as the routes see it: fully read, size-limited, with the
+/// client's address already resolved (proxies considered).
+public struct HTTPRequest: Sendable {
+    /// The method in upper case, e.g. `POST`.
+    public var method: String
+    /// The path without the query string, percent-decoding not applied.
+    public var path: String
+    /// Query parameters in order; a name may repeat.
+    public var query: [(name: String, value: String)]
+    /// The request's header fields.
+    public var headers: HTTPHeaders
+    /// The request body (bounded by the server's body limit).
+    public var body: Data
+    /// The client's IP address: the peer, or the `X-Forwarded-For` hop a trusted
+    /// proxy vouches for.
+    public var clientIP: String
+
+    /// Creates a request value; the HTTP server fills it from the wire, tests by hand.
+    public init(
+        method: String, path: String, query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), clientIP: String = "127.0.0.1"
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.clientIP = clientIP
+    }
+
+    /// The first value of the query parameter `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+}
+
+/// One HTTP response: a status, header fields and a complete body.
+public struct HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// The response's header fields.
+    public var headers: HTTPHeaders
+    /// The response body.
+    public var body: Data
+
+    /// Creates a response.
+    public init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Something that answers HTTP requests. Called on the HTTP server's worker threads,
+/// possibly many at once.
+public protocol HTTPHandler: Sendable {
+    /// Produces the response for `request`. Must not throw or trap: every failure is a response.
+    func handle(_ request: HTTPRequest) -> HTTPResponse
+}

@@ -1,0 +1,58 @@
+public import Foundation
+
+/// A rendered email, ready for a transport: one recipient, a subject, and both a plain
+/// text and an HTML body. Header values are checked for injection when the message is
+/// built, so transports can trust them.
+public struct MailMessage: Sendable, Equatable {
+    /// A stable identifier (the outbox row id); used as the Message-ID's local part and
+    /// the `.eml` file name, so a retried send is recognisable.
+    public let id: String
+    /// The recipient's address.
+    public let to: String
+    /// The subject line (UTF-8; transports encode it per RFC 2047).
+    public let subject: String
+    /// The plain-text body.
+    public let textBody: String
+    /// The HTML body.
+    public let htmlBody: String
+    /// The language of the message, e.g. `ar`.
+    public let locale: String
+
+    /// Creates a message after checking `to` and `subject` for CR, LF and other
+    /// control characters. Throws ``LatchkeyError/Code/invalidMailHeader``.
+    public init(id: String, to: String, subject: String, textBody: String, htmlBody: String, locale: String) throws {
+        for value in [id, to, subject] where value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw LatchkeyError(.invalidMailHeader, "A mail header contains a control character.")
+        }
+        self.id = id
+        self.to = to
+        self.subject = subject
+        self.textBody = textBody
+        self.htmlBody = htmlBody
+        self.locale = locale
+    }
+}
+
+/// Delivers one message to its recipient: SMTP, a file, or something else.
+public protocol MailTransport: Sendable {
+    /// Sends `message`. Throws ``LatchkeyError`` with code `mail_delivery_failed` when the
+    /// message was not accepted; the outbox then retries later.
+    func send(_ message: MailMessage) throws
+}
+
+/// A message waiting in the outbox.
+public struct OutboxEntry: Sendable, Equatable {
+    /// The message to send.
+    public let message: MailMessage
+    /// How many delivery attempts already failed.
+    public let attempts: Int
+    /// When the message was queued.
+    public let createdAt: Date
+
+    /// Creates an outbox entry value.
+    public init(message: MailMessage, attempts: Int, createdAt: Date) {
+        self.message = message
+        self.attempts = attempts
+        self.createdAt = createdAt
+    }
+}

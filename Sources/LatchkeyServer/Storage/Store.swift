@@ -1,0 +1,86 @@
+public import Foundation
+
+/// A reset token as stored: only the SHA-256 digest of the token, never the token.
+public struct ResetTokenRecord: Sendable, Equatable {
+    /// SHA-256 of the token's bytes as sent (the base64url string's UTF-8).
+    public let digest: Data
+    /// The account the token resets.
+    public let accountID: String
+    /// When it was issued.
+    public let createdAt: Date
+    /// When it stops working.
+    public let expiresAt: Date
+
+    /// Creates a record value.
+    public init(digest: Data, accountID: String, createdAt: Date, expiresAt: Date) {
+        self.digest = digest
+        self.accountID = accountID
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Accounts: creation, lookup, listing, status.
+public protocol AccountStore: Sendable {
+    /// Inserts a new account. Throws `account_exists` when the email is taken.
+    func createAccount(_ account: Account) throws
+    /// The account with this normalised email, if any.
+    func account(email: String) throws -> Account?
+    /// The account with this id, if any.
+    func account(id: String) throws -> Account?
+    /// Every account, oldest first.
+    func allAccounts() throws -> [Account]
+    /// Sets the status of the account with this email; false when there is none.
+    func setStatus(_ status: Account.Status, email: String) throws -> Bool
+}
+
+/// Reset tokens, each change made atomically together with the mail it causes.
+public protocol ResetTokenStore: Sendable {
+    /// In one transaction: marks every outstanding token of the account superseded, stores
+    /// `token`, and queues `mail` in the outbox.
+    func issueResetToken(_ token: ResetTokenRecord, mail: MailMessage, now: Date) throws
+
+    /// The token with this digest if it is neither used, superseded nor expired at `now`,
+    /// with its account. Never changes anything.
+    func usableResetToken(digest: Data, now: Date) throws -> (token: ResetTokenRecord, account: Account)?
+
+    /// In one transaction, and only if the token is still usable at `now` (one atomic
+    /// conditional update, so of two racing callers exactly one wins): consumes the token,
+    /// sets the account's password hash, bumps its credential version, revokes every
+    /// session of the account, supersedes its other reset tokens and queues the mail
+    /// `notification` builds for the account. Returns the updated account, or nil when the
+    /// token was not usable.
+    func completeReset(
+        digest: Data, newPasswordHash: String, now: Date,
+        notification: (Account) throws -> MailMessage
+    ) throws -> Account?
+}
+
+/// The mail outbox: messages queued inside business transactions, delivered later.
+public protocol OutboxStore: Sendable {
+    /// Queues a message on its own (outside any other change).
+    func enqueue(_ message: MailMessage, now: Date) throws
+    /// Leases up to `limit` messages due at `now` for `lease` seconds, so no other worker
+    /// takes them meanwhile. A worker that dies leaves them to be leased again later.
+    func leaseDueMail(now: Date, lease: TimeInterval, limit: Int) throws -> [OutboxEntry]
+    /// Records that the message was delivered; it is never sent again.
+    func markSent(id: String, now: Date) throws
+    /// Records a failed attempt; the message becomes due again at `retryAt`, or is given up
+    /// (kept, marked failed) when `retryAt` is nil.
+    func markFailed(id: String, error: String, retryAt: Date?, now: Date) throws
+    /// How many messages are waiting to be sent.
+    func pendingMailCount() throws -> Int
+}
+
+/// Housekeeping shared by every store.
+public protocol MaintenanceStore: Sendable {
+    /// Applies every pending migration; returns the versions applied.
+    @discardableResult func migrate() throws -> [Int]
+    /// Deletes expired or used tokens and sent mail older than `cutoff`; returns rows removed.
+    @discardableResult func purge(before cutoff: Date) throws -> Int
+    /// Whether the database answers a trivial query.
+    func isReady() -> Bool
+}
+
+/// Everything the server persists. SQLite is the embedded implementation.
+public typealias Store = AccountStore & ResetTokenStore & OutboxStore & MaintenanceStore

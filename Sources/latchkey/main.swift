@@ -1,0 +1,3 @@
+import LatchkeyServer
+
+print("latchkey")
