@@ -1,3 +1,117 @@
+import Foundation
+import LatchkeyCrypto
 import LatchkeyServer
 
-print("latchkey")
+/// Runs the command named by `arguments` and returns the process exit code.
+func run(_ arguments: [String]) -> Int32 {
+    do {
+        try dispatch(arguments.dropFirst())
+        return 0
+    } catch let failure as CommandFailure {
+        FileHandle.standardError.write(Data("latchkey: \(failure.message)\n".utf8))
+        return failure.exitCode
+    } catch let error as LatchkeyError {
+        FileHandle.standardError.write(Data("latchkey: \(error.message)\n".utf8))
+        return 1
+    } catch {
+        FileHandle.standardError.write(Data("latchkey: \(error)\n".utf8))
+        return 1
+    }
+}
+
+func dispatch(_ arguments: ArraySlice<String>) throws {
+    guard let command = arguments.first else { throw CommandFailure.usage("missing command; run `latchkey --help`") }
+    let rest = arguments.dropFirst()
+    if rest.contains("--help") || rest.contains("-h") {
+        switch command {
+        case "serve": print(Help.serve)
+        case "migrate": print(Help.migrate)
+        case "users": print(Help.users)
+        default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
+        }
+        return
+    }
+    switch command {
+    case "--help", "-h", "help": print(Help.main)
+    case "serve": try serve(rest)
+    case "migrate": try migrate(rest)
+    case "users": try users(rest)
+    default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
+    }
+}
+
+func loadConfiguration() throws -> Configuration {
+    try Configuration.load(environment: ProcessInfo.processInfo.environment)
+}
+
+func serve(_ arguments: ArraySlice<String>) throws {
+    _ = try ParsedArguments(arguments)
+    let configuration = try loadConfiguration()
+    let logger = Logger(minimumLevel: configuration.logLevel)
+    let application = try ServerApplication(configuration: configuration, logger: logger)
+    try application.start()
+    let advice = configuration.productionAdvice
+    if !advice.isEmpty {
+        FileHandle.standardError.write(Data(("Before production, set:\n" + advice.map { "  - \($0)" }.joined(separator: "\n") + "\n").utf8))
+    }
+    let signal = ShutdownSignal.wait()
+    logger.info("shutdown_requested", ["signal": .string(signal)])
+    application.stop()
+}
+
+func migrate(_ arguments: ArraySlice<String>) throws {
+    _ = try ParsedArguments(arguments)
+    let applied = try ServerApplication.openStore(try loadConfiguration(), migrating: false).migrate()
+    print(applied.isEmpty ? "database is up to date" : "applied migrations: \(applied.map(String.init).joined(separator: ", "))")
+}
+
+func users(_ arguments: ArraySlice<String>) throws {
+    guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey users --help`") }
+    let parsed = try ParsedArguments(arguments.dropFirst(), flags: ["--password-stdin"], options: ["--locale"])
+    let configuration = try loadConfiguration()
+    switch subcommand {
+    case "create":
+        let email = try onePositional(parsed, "EMAIL")
+        guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users create needs --password-stdin") }
+        let accounts = try ServerApplication.openAccounts(configuration)
+        let account = try accounts.createAccount(email: email, password: try readPassword(), locale: parsed.options["--locale"])
+        print("created \(account.email) (\(account.id))")
+    case "list":
+        guard parsed.positional.isEmpty else { throw CommandFailure.usage("users list takes no arguments") }
+        let formatter = ISO8601DateFormatter()
+        for account in try ServerApplication.openAccounts(configuration).accounts() {
+            print([account.id, account.email, account.status.rawValue, formatter.string(from: account.createdAt)].joined(separator: "\t"))
+        }
+    case "disable":
+        let email = try onePositional(parsed, "EMAIL")
+        try ServerApplication.openAccounts(configuration).disable(email: email)
+        print("disabled \(email)")
+    case "verify":
+        let email = try onePositional(parsed, "EMAIL")
+        guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users verify needs --password-stdin") }
+        guard try ServerApplication.openAccounts(configuration).verifyPassword(email: email, password: try readPassword()) else {
+            throw CommandFailure.failure("the password does not match")
+        }
+        print("the password matches")
+    default:
+        throw CommandFailure.usage("unknown subcommand 'users \(subcommand)'; run `latchkey users --help`")
+    }
+}
+
+func onePositional(_ parsed: ParsedArguments, _ name: String) throws -> String {
+    guard parsed.positional.count == 1 else { throw CommandFailure.usage("expected exactly one \(name)") }
+    return parsed.positional[0]
+}
+
+/// Reads one line from standard input as a password, without the line ending.
+func readPassword() throws -> Redacted<String> {
+    let data = FileHandle.standardInput.readDataToEndOfFile()
+    guard data.count <= 4096, var text = String(data: data, encoding: .utf8) else {
+        throw CommandFailure.failure("the password on standard input is not valid UTF-8 text of at most 4096 bytes")
+    }
+    if let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) { text = String(text[..<newline]) }
+    guard !text.isEmpty else { throw CommandFailure.failure("no password on standard input") }
+    return Redacted(text)
+}
+
+exit(run(CommandLine.arguments))

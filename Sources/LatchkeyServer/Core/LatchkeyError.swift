@@ -58,11 +58,15 @@ public struct LatchkeyError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// Further detail for the logs (e.g. a library error string); never sent to clients.
     public let detail: String?
+    /// Machine-readable reasons sent with the error (e.g. `too_short` for `weak_password`).
+    public let reasons: [String]
 
-    /// Creates an error with a stable code, a safe message and optional log detail.
-    public init(_ code: Code, _ message: String, detail: String? = nil) {
+    /// Creates an error with a stable code, a safe message, optional reasons for the client
+    /// and optional detail for the logs.
+    public init(_ code: Code, _ message: String, reasons: [String] = [], detail: String? = nil) {
         self.code = code
         self.message = message
+        self.reasons = reasons
         self.detail = detail
     }
 

@@ -1,0 +1,187 @@
+public import Foundation
+public import LatchkeyCrypto
+
+/// Every setting of `latchkey serve`, read from `LATCHKEY_*` environment variables and an
+/// optional JSON file (`LATCHKEY_CONFIG_FILE`, an object with the same names as keys;
+/// the environment wins). Loading validates everything: a bad value stops start-up with
+/// an error naming the variable.
+public struct Configuration: Sendable {
+    /// How mail leaves the server.
+    public enum MailTransportKind: String, Sendable {
+        /// One `.eml` file per message under `DATA_DIR/outbox` (development).
+        case file
+        /// SMTP with STARTTLS or implicit TLS and AUTH.
+        case smtp
+    }
+
+    /// SMTP settings, when the transport is `smtp`.
+    public struct SMTPSettings: Sendable {
+        /// `smtp://host:port` (STARTTLS required) or `smtps://host:port` (implicit TLS).
+        public var url: URL
+        /// The AUTH user name, if the server requires one.
+        public var username: String?
+        /// The AUTH password.
+        public var password: Redacted<String>?
+        /// Allow plain-text SMTP when the host is a loopback address.
+        public var allowInsecureLoopback: Bool
+        /// A PEM file of CA certificates to trust instead of the system's.
+        public var caFile: String?
+    }
+
+    /// Host and port the HTTP server binds (`LATCHKEY_LISTEN`).
+    public var listenHost: String
+    /// The port to bind; 0 picks a free one.
+    public var listenPort: Int
+    /// The externally visible base URL, without trailing slash (`LATCHKEY_PUBLIC_URL`).
+    public var publicURL: URL
+    /// Where the SQLite database, keys and the file outbox live (`LATCHKEY_DATA_DIR`).
+    public var dataDirectory: URL
+    /// The mail transport (`LATCHKEY_MAIL_TRANSPORT`).
+    public var mailTransport: MailTransportKind
+    /// SMTP settings when ``mailTransport`` is `smtp`.
+    public var smtp: SMTPSettings?
+    /// The From address of every mail (`LATCHKEY_MAIL_FROM`).
+    public var mailFromAddress: String
+    /// The From display name (`LATCHKEY_MAIL_FROM_NAME`).
+    public var mailFromName: String
+    /// Reset token lifetime in seconds, 300–3600 (`LATCHKEY_RESET_TOKEN_TTL`).
+    public var resetTokenTTL: Int
+    /// Reset link bases a client may ask for (`LATCHKEY_RESET_URL_ALLOW_LIST`).
+    public var resetURLAllowList: [String]
+    /// `TEAMID.bundle.id` entries for apple-app-site-association (`LATCHKEY_APPLE_APP_IDS`).
+    public var appleAppIDs: [String]
+    /// `package:SHA256-fingerprint` entries for assetlinks.json (`LATCHKEY_ANDROID_APPS`).
+    public var androidApps: [(package: String, fingerprint: String)]
+    /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
+    public var resetIPLimit: RateLimitPolicy.Window
+    /// Maximum request body in bytes (`LATCHKEY_MAX_BODY_BYTES`).
+    public var maxBodyBytes: Int
+    /// Idle connection timeout in seconds (`LATCHKEY_CONNECTION_TIMEOUT`).
+    public var connectionTimeout: Int
+    /// Concurrent connections allowed per client IP (`LATCHKEY_PER_IP_CONNECTIONS`).
+    public var perIPConnectionLimit: Int
+    /// Proxy addresses whose `X-Forwarded-For` is believed (`LATCHKEY_TRUSTED_PROXIES`).
+    public var trustedProxies: [String]
+    /// Argon2id cost for new password hashes (`LATCHKEY_ARGON2_MEMORY_KIB`, `_ITERATIONS`, `_PARALLELISM`).
+    public var argon2: Argon2Parameters
+    /// The zxcvbn score (0–4) a new password must reach (`LATCHKEY_PASSWORD_MIN_SCORE`).
+    public var passwordMinimumScore: Int
+    /// Reset requests per 10 minutes from one IP or to one email domain before a warning is
+    /// logged (`LATCHKEY_ABUSE_WARNING_THRESHOLD`).
+    public var abuseWarningThreshold: Int
+    /// The least severe log level written (`LATCHKEY_LOG_LEVEL`).
+    public var logLevel: Logger.Level
+
+    /// The settings documented in the README, in the order they appear there.
+    public static let variableNames = [
+        "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN", "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
+        "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
+        "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
+        "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE",
+        "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
+        "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT", "LATCHKEY_MAX_BODY_BYTES",
+        "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
+        "LATCHKEY_ARGON2_MEMORY_KIB", "LATCHKEY_ARGON2_ITERATIONS", "LATCHKEY_ARGON2_PARALLELISM",
+        "LATCHKEY_PASSWORD_MIN_SCORE", "LATCHKEY_ABUSE_WARNING_THRESHOLD", "LATCHKEY_LOG_LEVEL",
+    ]
+
+    /// Reads and validates the configuration from `environment` (and the JSON file it names).
+    /// Throws ``LatchkeyError`` with code `invalid_configuration` naming the bad variable.
+    public static func load(environment: [String: String]) throws -> Configuration {
+        var reader = try SettingsReader(environment: environment)
+        return try Configuration(reader: &reader)
+    }
+
+    private init(reader: inout SettingsReader) throws {
+        (listenHost, listenPort) = try reader.hostAndPort("LATCHKEY_LISTEN", default: "127.0.0.1:8080")
+        let defaultHost = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
+        publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "http://\(defaultHost):\(listenPort)",
+                                   schemes: ["http", "https"])
+        dataDirectory = URL(fileURLWithPath: reader.string("LATCHKEY_DATA_DIR") ?? "./data").standardizedFileURL
+        mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
+        mailFromAddress = try reader.emailAddress("LATCHKEY_MAIL_FROM",
+                                                  default: "no-reply@\(publicURL.host ?? "localhost")")
+        mailFromName = try reader.headerText("LATCHKEY_MAIL_FROM_NAME", default: "Latchkey")
+        if mailTransport == .smtp {
+            guard let url = try reader.optionalURL("LATCHKEY_SMTP_URL", schemes: ["smtp", "smtps"]) else {
+                throw SettingsReader.invalid("LATCHKEY_SMTP_URL", "is required when LATCHKEY_MAIL_TRANSPORT=smtp")
+            }
+            smtp = SMTPSettings(
+                url: url,
+                username: reader.string("LATCHKEY_SMTP_USERNAME"),
+                password: reader.string("LATCHKEY_SMTP_PASSWORD").map(Redacted.init),
+                allowInsecureLoopback: try reader.bool("LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", default: false),
+                caFile: reader.string("LATCHKEY_SMTP_CA_FILE"))
+        } else {
+            smtp = nil
+        }
+        resetTokenTTL = try reader.integer("LATCHKEY_RESET_TOKEN_TTL", default: 1200, range: 300...3600)
+        resetURLAllowList = try reader.list("LATCHKEY_RESET_URL_ALLOW_LIST").map { entry in
+            guard let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty,
+                  url.fragment == nil, url.query == nil else {
+                throw SettingsReader.invalid("LATCHKEY_RESET_URL_ALLOW_LIST", "entry '\(entry)' is not an absolute URL without query or fragment")
+            }
+            if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true {
+                throw SettingsReader.invalid("LATCHKEY_RESET_URL_ALLOW_LIST", "entry '\(entry)' has no host")
+            }
+            return entry
+        }
+        appleAppIDs = try reader.list("LATCHKEY_APPLE_APP_IDS").map { entry in
+            let parts = entry.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, parts[0].count == 10,
+                  parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
+                  parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+                throw SettingsReader.invalid("LATCHKEY_APPLE_APP_IDS", "entry '\(entry)' is not TEAMID.bundle.id (10-character team id)")
+            }
+            return entry
+        }
+        androidApps = try reader.list("LATCHKEY_ANDROID_APPS").map { entry in
+            guard let colon = entry.firstIndex(of: ":") else {
+                throw SettingsReader.invalid("LATCHKEY_ANDROID_APPS", "entry '\(entry)' is not package:fingerprint")
+            }
+            let package = String(entry[..<colon])
+            let fingerprint = String(entry[entry.index(after: colon)...]).uppercased()
+            let octets = fingerprint.split(separator: ":", omittingEmptySubsequences: false)
+            guard !package.isEmpty, package.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
+                  octets.count == 32, octets.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+                throw SettingsReader.invalid("LATCHKEY_ANDROID_APPS", "entry '\(entry)' is not package:SHA-256 fingerprint (32 hex octets separated by ':')")
+            }
+            return (package, fingerprint)
+        }
+        resetIPLimit = try reader.rateWindow("LATCHKEY_RESET_IP_LIMIT", default: "20/600")
+        maxBodyBytes = try reader.integer("LATCHKEY_MAX_BODY_BYTES", default: 65_536, range: 1024...10_485_760)
+        connectionTimeout = try reader.integer("LATCHKEY_CONNECTION_TIMEOUT", default: 30, range: 1...3600)
+        perIPConnectionLimit = try reader.integer("LATCHKEY_PER_IP_CONNECTIONS", default: 32, range: 1...100_000)
+        trustedProxies = try reader.list("LATCHKEY_TRUSTED_PROXIES").map { entry in
+            guard IPAddressText.isValid(entry) else {
+                throw SettingsReader.invalid("LATCHKEY_TRUSTED_PROXIES", "entry '\(entry)' is not an IP address")
+            }
+            return entry
+        }
+        argon2 = Argon2Parameters(
+            memoryKiB: try reader.integer("LATCHKEY_ARGON2_MEMORY_KIB", default: 19_456, range: 19_456...4_194_304),
+            iterations: try reader.integer("LATCHKEY_ARGON2_ITERATIONS", default: 2, range: 2...64),
+            parallelism: try reader.integer("LATCHKEY_ARGON2_PARALLELISM", default: 1, range: 1...16))
+        passwordMinimumScore = try reader.integer("LATCHKEY_PASSWORD_MIN_SCORE", default: 3, range: 0...4)
+        abuseWarningThreshold = try reader.integer("LATCHKEY_ABUSE_WARNING_THRESHOLD", default: 100, range: 1...1_000_000)
+        logLevel = try reader.choice("LATCHKEY_LOG_LEVEL", default: .info)
+        try reader.rejectUnknownFileKeys()
+    }
+
+    /// The SQLite database file.
+    public var databasePath: String { dataDirectory.appendingPathComponent("latchkey.sqlite3").path }
+    /// The directory of `.eml` files written by the file transport.
+    public var outboxDirectory: URL { dataDirectory.appendingPathComponent("outbox", isDirectory: true) }
+    /// The default reset link base: the public URL's `/reset-password` page.
+    public var defaultResetURL: String { publicURL.absoluteString + "/reset-password" }
+
+    /// What an operator should set before production, given the current settings.
+    public var productionAdvice: [String] {
+        var advice: [String] = []
+        if publicURL.scheme != "https" { advice.append("LATCHKEY_PUBLIC_URL: set the https URL users reach (now \(publicURL.absoluteString))") }
+        if mailTransport == .file { advice.append("LATCHKEY_MAIL_TRANSPORT=smtp with LATCHKEY_SMTP_URL, LATCHKEY_SMTP_USERNAME, LATCHKEY_SMTP_PASSWORD: mail is only written to \(outboxDirectory.path)") }
+        if appleAppIDs.isEmpty { advice.append("LATCHKEY_APPLE_APP_IDS: your TEAMID.bundle.id so reset links open the iOS app") }
+        if resetURLAllowList.isEmpty { advice.append("LATCHKEY_RESET_URL_ALLOW_LIST: the reset link bases your apps may ask for (optional)") }
+        return advice
+    }
+}

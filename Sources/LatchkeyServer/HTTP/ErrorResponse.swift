@@ -1,0 +1,45 @@
+import Foundation
+
+extension LatchkeyError {
+    /// The HTTP status for this error. The one place where error codes meet HTTP.
+    var httpStatus: Int {
+        switch code {
+        case .invalidJSON, .invalidRequest, .invalidEmail, .resetURLNotAllowed, .invalidToken, .weakPassword:
+            400
+        case .notFound, .accountNotFound: 404
+        case .methodNotAllowed: 405
+        case .accountExists: 409
+        case .payloadTooLarge: 413
+        case .unsupportedMediaType: 415
+        case .rateLimited: 429
+        default: 500
+        }
+    }
+
+    /// Whether the message may be shown to the client; server-side failures get a generic one.
+    var isClientError: Bool { httpStatus < 500 }
+}
+
+extension HTTPResponse {
+    /// A JSON response with `object` serialised with sorted keys.
+    static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: data)
+    }
+
+    /// The JSON error body `{"error": {"code", "message"[, "reasons"]}}` for `error`.
+    static func error(_ error: LatchkeyError) -> HTTPResponse {
+        let message = error.isClientError ? error.message : "Something went wrong on our side. Please try again later."
+        let code = error.isClientError ? error.code.rawValue : LatchkeyError.Code.internalError.rawValue
+        var body: [String: Any] = ["code": code, "message": message]
+        if !error.reasons.isEmpty { body["reasons"] = error.reasons }
+        return .json(error.httpStatus, ["error": body])
+    }
+
+    /// A 429 response telling the client when to come back.
+    static func rateLimited(retryAfter: Int) -> HTTPResponse {
+        var response = HTTPResponse.error(LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again."))
+        response.headers.set("Retry-After", String(retryAfter))
+        return response
+    }
+}

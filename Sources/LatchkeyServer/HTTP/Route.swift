@@ -1,0 +1,37 @@
+/// One entry of the route table: a method and exact path, a stable name for metrics and
+/// logs, what body it accepts, and the function that answers it.
+public struct Route: Sendable {
+    /// What a route accepts as a request body.
+    public enum BodyKind: Sendable {
+        /// No body is expected (GET).
+        case none
+        /// `application/json` is required (anything else is 415).
+        case json
+    }
+
+    /// `GET` or `POST`; `GET` routes also answer `HEAD`.
+    public let method: String
+    /// The exact path, e.g. `/auth/password/request`.
+    public let path: String
+    /// A stable name for metrics and logs, e.g. `password_request`.
+    public let name: String
+    /// What body the route accepts.
+    public let body: BodyKind
+    /// Whether responses may be cached (public documents); otherwise `Cache-Control: no-store`.
+    public let cacheable: Bool
+    /// Answers a request; a thrown ``LatchkeyError`` becomes its JSON error response.
+    public let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
+
+    /// Creates a route.
+    public init(
+        _ method: String, _ path: String, name: String, body: BodyKind = .none, cacheable: Bool = false,
+        handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        self.method = method
+        self.path = path
+        self.name = name
+        self.body = body
+        self.cacheable = cacheable
+        self.handler = handler
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Dispatches requests to a route table and applies what every response needs: JSON
+/// errors, 404/405/415, security headers, `no-store` on everything not cacheable, metrics
+/// and an access log line (with a truncated client IP, never the query string).
+public final class Router: HTTPHandler {
+    /// The table, in the order it was given.
+    public let routes: [Route]
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let clock: any WallClock
+
+    /// Creates a router over `routes`.
+    public init(routes: [Route], metrics: ServerMetrics, logger: Logger, clock: any WallClock = SystemClock()) {
+        self.routes = routes
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+    }
+
+    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = clock.now()
+        let (name, cacheable, raw) = dispatch(request)
+        var response = raw
+        Self.addSecurityHeaders(to: &response, cacheable: cacheable)
+        metrics.recordRequest(route: name, status: response.status)
+        if response.status == 429 { metrics.limitedRequests.increment() }
+        logger.info("http_request", [
+            "method": .string(String(request.method.prefix(16))), "route": .string(name),
+            "status": .int(response.status), "ip": .string(IPAddressText.truncated(request.clientIP)),
+            "ms": .double((clock.now().timeIntervalSince(started) * 1000).rounded()),
+        ])
+        return response
+    }
+
+    private func dispatch(_ request: HTTPRequest) -> (name: String, cacheable: Bool, response: HTTPResponse) {
+        let candidates = routes.filter { $0.path == request.path }
+        guard !candidates.isEmpty else {
+            return ("not_found", false, .error(LatchkeyError(.notFound, "There is nothing at this address.")))
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard let route = candidates.first(where: { $0.method == method }) else {
+            var response = HTTPResponse.error(LatchkeyError(.methodNotAllowed, "This method is not allowed here."))
+            response.headers.set("Allow", candidates.map(\.method).joined(separator: ", "))
+            return (candidates[0].name, false, response)
+        }
+        if route.body == .json, !Self.isJSON(request.headers["Content-Type"]) {
+            return (route.name, false, .error(LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")))
+        }
+        do {
+            return (route.name, route.cacheable, try route.handler(request))
+        } catch let error as LatchkeyError {
+            if !error.isClientError {
+                logger.error("request_failed", ["route": .string(route.name), "error": .string(error.description)])
+            }
+            return (route.name, false, .error(error))
+        } catch {
+            logger.error("request_failed", ["route": .string(route.name), "error": .string(String(describing: type(of: error)))])
+            return (route.name, false, .error(LatchkeyError(.internalError, "Unexpected failure.")))
+        }
+    }
+
+    private static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+        return mediaType == "application/json"
+    }
+
+    private static func addSecurityHeaders(to response: inout HTTPResponse, cacheable: Bool) {
+        response.headers.set("X-Content-Type-Options", "nosniff")
+        response.headers.set("Referrer-Policy", "no-referrer")
+        response.headers.set("X-Frame-Options", "DENY")
+        if response.headers["Content-Security-Policy"] == nil {
+            response.headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")
+        }
+        response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
+        if !cacheable || response.status >= 400 {
+            response.headers.set("Cache-Control", "no-store")
+            response.headers.set("Pragma", "no-cache")
+        }
+    }
+}

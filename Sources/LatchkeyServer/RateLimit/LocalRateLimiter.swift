@@ -1,0 +1,68 @@
+public import Foundation
+import Synchronization
+
+/// A rate limiter in this process's memory: exact sliding windows per key, with
+/// doubling penalties. Right for one instance; several instances need a shared limiter.
+public final class LocalRateLimiter: RateLimiter {
+    private struct KeyState {
+        var events: [Date] = []
+        var blockedUntil: Date?
+        var violations = 0
+    }
+
+    private let states = Mutex<[String: KeyState]>([:])
+    private let maximumKeys: Int
+
+    /// Creates an empty limiter that tracks at most `maximumKeys` keys, forgetting the
+    /// idlest ones beyond that so a flood of distinct keys cannot exhaust memory.
+    public init(maximumKeys: Int = 100_000) {
+        self.maximumKeys = maximumKeys
+    }
+
+    public func consume(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+        states.withLock { states in
+            var state = states[key] ?? KeyState()
+            let decision = Self.decide(&state, policy: policy, now: now)
+            states[key] = state
+            if states.count > maximumKeys { Self.evictIdle(&states, now: now, keeping: key) }
+            return decision
+        }
+    }
+
+    private static func decide(_ state: inout KeyState, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+        let longest = policy.windows.map(\.seconds).max() ?? 0
+        state.events.removeAll { now.timeIntervalSince($0) >= longest }
+
+        let blocked = state.blockedUntil.map { $0 > now } ?? false
+        let fullWindowWait = policy.windows.compactMap { window -> TimeInterval? in
+            let recent = state.events.filter { now.timeIntervalSince($0) < window.seconds }
+            guard recent.count >= window.limit, let oldest = recent.min() else { return nil }
+            return window.seconds - now.timeIntervalSince(oldest)
+        }.max()
+
+        guard blocked || fullWindowWait != nil else {
+            state.events.append(now)
+            state.violations = 0
+            state.blockedUntil = nil
+            return .allowed
+        }
+        guard let base = policy.basePenalty else {
+            return .limited(retryAfter: retryAfter(fullWindowWait ?? 1))
+        }
+        state.violations += 1
+        let doubled = base * pow(2, Double(min(state.violations - 1, 30)))
+        let wait = min(doubled, policy.maximumPenalty)
+        state.blockedUntil = now.addingTimeInterval(wait)
+        return .limited(retryAfter: retryAfter(wait))
+    }
+
+    private static func retryAfter(_ seconds: TimeInterval) -> Int {
+        max(1, Int(seconds.rounded(.up)))
+    }
+
+    private static func evictIdle(_ states: inout [String: KeyState], now: Date, keeping current: String) {
+        let idle = states.filter { $0.key != current && ($0.value.blockedUntil ?? .distantPast) <= now }
+            .sorted { ($0.value.events.last ?? .distantPast) < ($1.value.events.last ?? .distantPast) }
+        for (key, _) in idle.prefix(states.count / 10 + 1) { states.removeValue(forKey: key) }
+    }
+}

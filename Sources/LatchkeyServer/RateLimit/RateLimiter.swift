@@ -1,0 +1,48 @@
+public import Foundation
+
+/// How many events a key may have, over which windows, and how a violator is held off.
+public struct RateLimitPolicy: Sendable, Equatable {
+    /// At most `limit` events in any `seconds`-long sliding window.
+    public struct Window: Sendable, Equatable {
+        /// Events allowed in the window.
+        public let limit: Int
+        /// The window's length in seconds.
+        public let seconds: TimeInterval
+
+        /// Creates a window of `limit` events per `seconds`.
+        public init(limit: Int, seconds: TimeInterval) {
+            self.limit = limit
+            self.seconds = seconds
+        }
+    }
+
+    /// Every window must have room for the event to be allowed.
+    public let windows: [Window]
+    /// When set, a key over its limit is blocked for this many seconds, doubled on each
+    /// further violation while blocked, up to ``maximumPenalty``.
+    public let basePenalty: TimeInterval?
+    /// The longest block.
+    public let maximumPenalty: TimeInterval
+
+    /// Creates a policy.
+    public init(windows: [Window], basePenalty: TimeInterval? = nil, maximumPenalty: TimeInterval = 3600) {
+        self.windows = windows
+        self.basePenalty = basePenalty
+        self.maximumPenalty = maximumPenalty
+    }
+}
+
+/// The outcome of asking a limiter about one event.
+public enum RateLimitDecision: Sendable, Equatable {
+    /// The event is within the limits and was counted.
+    case allowed
+    /// The event is over the limit and was not counted; try again after this many seconds.
+    case limited(retryAfter: Int)
+}
+
+/// Counts events per key (an IP, an email hash) against a policy. Implementations are
+/// shared by every request thread; the Redis one is shared by every instance.
+public protocol RateLimiter: Sendable {
+    /// Records an event for `key` at `now` if the policy allows it, and tells the outcome.
+    func consume(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision
+}

@@ -1,0 +1,138 @@
+/// The OpenAPI 3.1 description of every route, served at `/openapi.json`. A test checks it
+/// against the router's table, so the two cannot drift apart.
+enum OpenAPIDocument {
+    static let json = #"""
+    {
+      "openapi": "3.1.0",
+      "info": {
+        "title": "Latchkey",
+        "version": "0.1.0",
+        "description": "Account recovery for Swift apps: password reset by email with universal links."
+      },
+      "components": {
+        "schemas": {
+          "Error": {
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+              "error": {
+                "type": "object",
+                "required": ["code", "message"],
+                "properties": {
+                  "code": {"type": "string", "examples": ["invalid_token"]},
+                  "message": {"type": "string"},
+                  "reasons": {"type": "array", "items": {"type": "string", "enum": ["too_short", "too_long", "too_weak", "contains_email"]}}
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "BadRequest": {"description": "Malformed input; see error.code.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "TooLarge": {"description": "The body exceeds the size limit.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "UnsupportedMediaType": {"description": "The body is not application/json.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "RateLimited": {
+            "description": "Too many requests from this client.",
+            "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+          }
+        }
+      },
+      "paths": {
+        "/auth/password/request": {
+          "post": {
+            "operationId": "password_request",
+            "summary": "Send a password reset link to an address, if it has an account.",
+            "description": "Every well-formed request gets the same 200 body whether or not the account exists.",
+            "requestBody": {
+              "required": true,
+              "content": {"application/json": {"schema": {
+                "type": "object", "required": ["email"],
+                "properties": {
+                  "email": {"type": "string", "format": "email", "maxLength": 254},
+                  "reset_url": {"type": "string", "description": "A link base from LATCHKEY_RESET_URL_ALLOW_LIST."},
+                  "locale": {"type": "string", "enum": ["en", "pt", "es", "ar"]}
+                }
+              }}}
+            },
+            "responses": {
+              "200": {"description": "Accepted (always the same body).", "content": {"application/json": {"schema": {"type": "object", "properties": {"message": {"type": "string"}}}}}},
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "413": {"$ref": "#/components/responses/TooLarge"},
+              "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
+              "429": {"$ref": "#/components/responses/RateLimited"}
+            }
+          }
+        },
+        "/auth/password/validate": {
+          "post": {
+            "operationId": "password_validate",
+            "summary": "Check a reset token without using it.",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+              "type": "object", "required": ["token"], "properties": {"token": {"type": "string"}}
+            }}}},
+            "responses": {
+              "200": {"description": "The token can be used.", "content": {"application/json": {"schema": {
+                "type": "object", "required": ["valid", "email_hint", "expires_at"],
+                "properties": {"valid": {"type": "boolean"}, "email_hint": {"type": "string"}, "expires_at": {"type": "string", "format": "date-time"}}
+              }}}},
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "413": {"$ref": "#/components/responses/TooLarge"},
+              "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
+              "429": {"$ref": "#/components/responses/RateLimited"}
+            }
+          }
+        },
+        "/auth/password/reset": {
+          "post": {
+            "operationId": "password_reset",
+            "summary": "Set a new password with a reset token (single use).",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+              "type": "object", "required": ["token", "password"],
+              "properties": {"token": {"type": "string"}, "password": {"type": "string", "minLength": 8, "maxLength": 128}}
+            }}}},
+            "responses": {
+              "200": {"description": "The password was changed; every session of the account was ended.", "content": {"application/json": {"schema": {"type": "object", "properties": {"message": {"type": "string"}}}}}},
+              "400": {"$ref": "#/components/responses/BadRequest"},
+              "413": {"$ref": "#/components/responses/TooLarge"},
+              "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
+              "429": {"$ref": "#/components/responses/RateLimited"}
+            }
+          }
+        },
+        "/reset-password": {
+          "get": {
+            "operationId": "reset_page",
+            "summary": "The web page for setting a new password (token in the URL fragment).",
+            "parameters": [{"name": "lang", "in": "query", "required": false, "schema": {"type": "string", "enum": ["en", "pt", "es", "ar"]}}],
+            "responses": {"200": {"description": "HTML page.", "content": {"text/html": {}}}}
+          }
+        },
+        "/assets/reset-password.js": {
+          "get": {"operationId": "reset_script", "summary": "Script of the reset page.", "responses": {"200": {"description": "JavaScript.", "content": {"text/javascript": {}}}}}
+        },
+        "/assets/latchkey.css": {
+          "get": {"operationId": "stylesheet", "summary": "Style of the web pages.", "responses": {"200": {"description": "CSS.", "content": {"text/css": {}}}}}
+        },
+        "/.well-known/apple-app-site-association": {
+          "get": {"operationId": "apple_app_site_association", "summary": "Universal links for the configured iOS apps.", "responses": {"200": {"description": "AASA document.", "content": {"application/json": {}}}}}
+        },
+        "/.well-known/assetlinks.json": {
+          "get": {"operationId": "assetlinks", "summary": "Android app links for the configured apps.", "responses": {"200": {"description": "Digital Asset Links statements.", "content": {"application/json": {}}}}}
+        },
+        "/healthz": {
+          "get": {"operationId": "healthz", "summary": "The process is up.", "responses": {"200": {"description": "OK.", "content": {"application/json": {}}}}}
+        },
+        "/readyz": {
+          "get": {"operationId": "readyz", "summary": "The database answers.", "responses": {"200": {"description": "Ready.", "content": {"application/json": {}}}, "503": {"description": "Not ready.", "content": {"application/json": {}}}}}
+        },
+        "/metrics": {
+          "get": {"operationId": "metrics", "summary": "Prometheus metrics.", "responses": {"200": {"description": "Text exposition format.", "content": {"text/plain": {}}}}}
+        },
+        "/openapi.json": {
+          "get": {"operationId": "openapi", "summary": "This document.", "responses": {"200": {"description": "OpenAPI 3.1.", "content": {"application/json": {}}}}}
+        }
+      }
+    }
+    """#
+}

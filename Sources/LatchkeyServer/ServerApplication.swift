@@ -1,0 +1,183 @@
+public import Foundation
+public import LatchkeyCrypto
+import Synchronization
+
+/// The assembled server: store, services, routes, HTTP listener and background workers,
+/// built from a ``Configuration``. `latchkey serve` is `start()`, wait for a signal, `stop()`.
+public final class ServerApplication: Sendable {
+    /// The configuration it was built from.
+    public let configuration: Configuration
+    /// The database.
+    public let store: any Store
+    /// The password-reset flow.
+    public let recovery: PasswordRecoveryService
+    /// Account administration (CLI).
+    public let accounts: AccountAdministration
+    /// The route table behind the HTTP listener; in-process tests call it directly.
+    public let router: Router
+    /// Counters served at `/metrics`.
+    public let metrics: ServerMetrics
+
+    private let logger: Logger
+    private let httpServer: HTTPServer
+    private let outboxWorker: OutboxWorker
+    private let recoveryWorker: WorkerThread
+    private let maintenanceWorker: WorkerThread
+
+    /// Opens (and migrates) the database and wires every part. Throws a ``LatchkeyError``
+    /// naming the setting or file that is wrong.
+    public init(configuration: Configuration, logger: Logger, clock: any WallClock = SystemClock()) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let store = try Self.openStore(configuration)
+        self.store = store
+
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        let hasher = PasswordHasher(parameters: configuration.argon2)
+        let policy = PasswordPolicy(minimumScore: configuration.passwordMinimumScore)
+        let limiter = LocalRateLimiter()
+        let templates = MailTemplates()
+        let addressKey = try Self.loadOrCreateKey(at: configuration.dataDirectory.appendingPathComponent("address-hash.key"))
+
+        recovery = PasswordRecoveryService(
+            store: store, clock: clock, limiter: limiter, hasher: hasher, policy: policy, templates: templates,
+            settings: .init(
+                tokenTTL: TimeInterval(configuration.resetTokenTTL), defaultResetURL: configuration.defaultResetURL,
+                resetURLAllowList: configuration.resetURLAllowList, addressKey: addressKey),
+            logger: logger, metrics: metrics)
+        accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
+
+        let resetRoutes = PasswordResetRoutes(
+            service: recovery, limiter: limiter,
+            ipPolicy: RateLimitPolicy(windows: [configuration.resetIPLimit], basePenalty: 60, maximumPenalty: 3600),
+            clock: clock, abuse: AbuseMonitor(threshold: configuration.abuseWarningThreshold), logger: logger)
+        router = Router(
+            routes: resetRoutes.routes + ResetPage().routes
+                + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
+                + OperationsRoutes(store: store, metrics: metrics).routes,
+            metrics: metrics, logger: logger, clock: clock)
+
+        httpServer = HTTPServer(
+            configuration: HTTPServerConfiguration(
+                host: configuration.listenHost, port: configuration.listenPort,
+                maxBodyBytes: configuration.maxBodyBytes, connectionTimeout: configuration.connectionTimeout,
+                perIPConnectionLimit: configuration.perIPConnectionLimit, trustedProxies: configuration.trustedProxies),
+            handler: router, logger: logger)
+
+        let transport = try Self.makeTransport(configuration)
+        let addressLogKey: @Sendable (String) -> String = { [recovery] address in
+            (try? EmailAddress(address)).map(recovery.addressKey) ?? "invalid"
+        }
+        outboxWorker = OutboxWorker(
+            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey,
+            onSent: { metrics.mailsSent.increment() }, onFailed: { metrics.mailsFailed.increment() })
+        recoveryWorker = WorkerThread(name: "latchkey-reset-requests") { [recovery] in
+            if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
+        }
+        maintenanceWorker = Self.makeMaintenanceWorker(store: store, clock: clock, logger: logger)
+    }
+
+    /// Starts the HTTP listener and the workers. Throws when the address is taken.
+    public func start() throws {
+        recoveryWorker.start()
+        outboxWorker.start()
+        maintenanceWorker.start()
+        try httpServer.start()
+        logger.info("server_started", [
+            "listen": .string("\(configuration.listenHost):\(httpServer.boundPort)"),
+            "public_url": .string(configuration.publicURL.absoluteString),
+            "mail_transport": .string(configuration.mailTransport.rawValue),
+        ])
+    }
+
+    /// The port actually bound (useful with port 0).
+    public var boundPort: Int { httpServer.boundPort }
+
+    /// Stops accepting connections, lets in-flight requests finish, processes requests already
+    /// accepted, and stops the workers.
+    public func stop() {
+        httpServer.stop()
+        recovery.processQueuedRequests()
+        recovery.wakeWaiters()
+        recoveryWorker.stop()
+        outboxWorker.stop()
+        maintenanceWorker.stop()
+        logger.info("server_stopped")
+    }
+
+    /// Opens the database named by the configuration (migrating it unless told not to), for
+    /// commands that need nothing else.
+    public static func openStore(_ configuration: Configuration, migrating: Bool = true) throws -> any Store {
+        try createPrivateDirectory(configuration.dataDirectory)
+        let store = try SQLiteStore(path: configuration.databasePath)
+        if migrating { try store.migrate() }
+        return store
+    }
+
+    /// Account administration over the configured database, for the `users` commands.
+    public static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
+        AccountAdministration(
+            store: try openStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
+            policy: PasswordPolicy(minimumScore: configuration.passwordMinimumScore), clock: clock)
+    }
+
+    private static func makeTransport(_ configuration: Configuration) throws -> any MailTransport {
+        let sender = MailSender(address: configuration.mailFromAddress, name: configuration.mailFromName)
+        switch configuration.mailTransport {
+        case .file:
+            return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender)
+        case .smtp:
+            guard let smtp = configuration.smtp else {
+                throw LatchkeyError(.invalidConfiguration, "LATCHKEY_SMTP_URL is required when LATCHKEY_MAIL_TRANSPORT=smtp")
+            }
+            return try SMTPMailTransport(configuration: SMTPConfiguration(
+                url: smtp.url, username: smtp.username, password: smtp.password, sender: sender,
+                allowInsecureLoopback: smtp.allowInsecureLoopback, caFile: smtp.caFile))
+        }
+    }
+
+    private static func makeMaintenanceWorker(store: any Store, clock: any WallClock, logger: Logger) -> WorkerThread {
+        let lastRun = Mutex<Date?>(nil)
+        return WorkerThread(name: "latchkey-maintenance") {
+            let now = clock.now()
+            let due = lastRun.withLock { last in
+                guard last.map({ now.timeIntervalSince($0) >= 3600 }) ?? true else { return false }
+                last = now
+                return true
+            }
+            if due {
+                do {
+                    let removed = try store.purge(before: now.addingTimeInterval(-7 * 86_400))
+                    logger.info("maintenance_purged", ["rows": .int(removed)])
+                } catch {
+                    logger.error("maintenance_failed", ["error": .string("\(error)")])
+                }
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+    }
+
+    static func createPrivateDirectory(_ url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw LatchkeyError(.invalidConfiguration, "LATCHKEY_DATA_DIR '\(url.path)' cannot be created", detail: "\(error)")
+        }
+    }
+
+    /// Reads the 32-byte key at `url`, or creates it (mode 0600) on first start.
+    static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
+        if let data = FileManager.default.contents(atPath: url.path) {
+            guard data.count == 32 else {
+                throw LatchkeyError(.invalidConfiguration, "The key file \(url.path) is damaged (expected 32 bytes); delete it to create a new one")
+            }
+            return Redacted(data)
+        }
+        let key = SecureRandom.bytes(32)
+        guard FileManager.default.createFile(atPath: url.path, contents: key, attributes: [.posixPermissions: 0o600]) else {
+            throw LatchkeyError(.invalidConfiguration, "Cannot write the key file \(url.path)")
+        }
+        return Redacted(key)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyServer
+
+/// A command-line failure: what to print and which exit code to use.
+struct CommandFailure: Error {
+    /// 2 for usage errors, 1 for everything else.
+    let exitCode: Int32
+    let message: String
+
+    static func usage(_ message: String) -> CommandFailure { CommandFailure(exitCode: 2, message: message) }
+    static func failure(_ message: String) -> CommandFailure { CommandFailure(exitCode: 1, message: message) }
+}
+
+/// The arguments of one command: positional values and flags, checked against what the
+/// command accepts.
+struct ParsedArguments {
+    var positional: [String] = []
+    var flags: Set<String> = []
+    var options: [String: String] = [:]
+
+    init(_ arguments: ArraySlice<String>, flags allowedFlags: Set<String> = [], options allowedOptions: Set<String> = []) throws {
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            if argument.hasPrefix("--") {
+                if allowedFlags.contains(argument) {
+                    flags.insert(argument)
+                } else if allowedOptions.contains(argument) {
+                    guard let value = iterator.next() else { throw CommandFailure.usage("\(argument) needs a value") }
+                    options[argument] = value
+                } else {
+                    throw CommandFailure.usage("unknown option \(argument)")
+                }
+            } else {
+                positional.append(argument)
+            }
+        }
+    }
+}
+
+enum Help {
+    static let main = """
+    latchkey — account recovery and sign-in for Swift apps
+
+    Usage: latchkey COMMAND [ARGUMENTS]
+
+    Commands:
+      serve                                 Run the server (configuration from LATCHKEY_* variables)
+      migrate                               Create or upgrade the database, then exit
+      users create EMAIL --password-stdin   Create an account; the password is read from standard input
+      users list                            List accounts (id, email, status, created)
+      users disable EMAIL                   Disable an account: no sign-in, no reset mail
+      users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
+
+    Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
+    Settings: see the README's configuration table (LATCHKEY_DATA_DIR, LATCHKEY_LISTEN, ...).
+    """
+
+    static let serve = """
+    Usage: latchkey serve
+
+    Runs the HTTP server until SIGTERM or SIGINT, then shuts down gracefully (in-flight
+    requests finish, queued work is saved). Every setting comes from LATCHKEY_* environment
+    variables or the JSON file named by LATCHKEY_CONFIG_FILE; with none set, the server uses
+    SQLite and .eml mail files under ./data and listens on 127.0.0.1:8080.
+    """
+
+    static let migrate = """
+    Usage: latchkey migrate
+
+    Applies every pending database migration to the database in LATCHKEY_DATA_DIR and prints
+    the versions applied. Safe to run repeatedly.
+    """
+
+    static let users = """
+    Usage:
+      latchkey users create EMAIL --password-stdin [--locale en|pt|es|ar]
+          Creates an active account. The password is read from standard input (one line;
+          never pass it as an argument) and must meet the password policy.
+      latchkey users list
+          Prints one account per line: id, email, status, created (ISO 8601).
+      latchkey users disable EMAIL
+          Disables the account; it can no longer sign in and gets no reset mail.
+      latchkey users verify EMAIL --password-stdin
+          Exits 0 when the password read from standard input is the account's current
+          password, 1 otherwise.
+    """
+}

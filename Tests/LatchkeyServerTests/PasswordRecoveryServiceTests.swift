@@ -1,0 +1,179 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyServer
+import Testing
+
+/// The reset flow in process: a real SQLite store in a temporary directory, a manual clock.
+struct RecoveryHarness {
+    let directory: URL
+    let store: SQLiteStore
+    let clock = ManualClock()
+    let limiter = LocalRateLimiter()
+    let logs = MemoryLogSink()
+    let service: PasswordRecoveryService
+    let accounts: AccountAdministration
+
+    init(ttl: TimeInterval = 1200, allowList: [String] = []) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        store = try SQLiteStore(path: directory.appendingPathComponent("db.sqlite3").path)
+        try store.migrate()
+        let hasher = PasswordHasher(parameters: .owaspMinimum)
+        let policy = PasswordPolicy()
+        service = PasswordRecoveryService(
+            store: store, clock: clock, limiter: limiter, hasher: hasher, policy: policy, templates: MailTemplates(),
+            settings: .init(tokenTTL: ttl, defaultResetURL: "https://id.example.com/reset-password",
+                            resetURLAllowList: allowList, addressKey: Redacted(Data(repeating: 7, count: 32))),
+            logger: Logger(sink: logs, minimumLevel: .debug), metrics: ServerMetrics())
+        accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
+    }
+
+    /// Requests a reset for `email`, processes the queue and returns the token mailed, if any.
+    func requestToken(_ email: String, resetURL: String? = nil) throws -> Redacted<String>? {
+        let before = try mailedLinks().count
+        service.requestReset(try service.parseRequest(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil))
+        service.processQueuedRequests()
+        let links = try mailedLinks()
+        guard links.count > before, let link = links.last, let range = link.range(of: "#token=") else { return nil }
+        return Redacted(String(link[range.upperBound...]))
+    }
+
+    /// The reset links in every queued mail, oldest first.
+    func mailedLinks() throws -> [String] {
+        try store.leaseDueMail(now: clock.now().addingTimeInterval(86_400 * 365), lease: 0, limit: 1000)
+            .sorted { $0.createdAt < $1.createdAt }
+            .compactMap { entry in
+                entry.message.textBody.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.contains("#token=") }
+            }
+    }
+}
+
+@Suite struct PasswordRecoveryServiceTests {
+    let password = Redacted("correct horse battery staple")
+    let newPassword = Redacted("violet tractor quietly juggles mountains")
+
+    @Test("a mailed token validates, resets once, and the new password replaces the old")
+    func happyPath() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "jane@example.com", password: password)
+        let token = try #require(try h.requestToken("Jane@Example.com"))
+        let status = try h.service.validate(token: token)
+        #expect(status.emailHint == "j***@example.com")
+        #expect(status.expiresAt == h.clock.now().addingTimeInterval(1200))
+        try h.service.resetPassword(token: token, newPassword: newPassword)
+        #expect(try h.accounts.verifyPassword(email: "jane@example.com", password: newPassword))
+        #expect(try !h.accounts.verifyPassword(email: "jane@example.com", password: password))
+        #expect(try h.store.account(email: "jane@example.com")?.credentialVersion == 2)
+        #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: newPassword) }
+        #expect(throws: LatchkeyError.self) { try h.service.validate(token: token) }
+    }
+
+    @Test("only the hash of a token is stored")
+    func storesDigestOnly() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "d@example.com", password: password)
+        let token = try #require(try h.requestToken("d@example.com"))
+        let database = try Data(contentsOf: h.directory.appendingPathComponent("db.sqlite3"))
+            + ((try? Data(contentsOf: h.directory.appendingPathComponent("db.sqlite3-wal"))) ?? Data())
+        #expect(database.range(of: Data(token.exposed.utf8)) == nil)
+    }
+
+    @Test("a token expires after its lifetime (test clock, no sleeping)")
+    func expiry() throws {
+        let h = try RecoveryHarness(ttl: 300)
+        try h.accounts.createAccount(email: "e@example.com", password: password)
+        let token = try #require(try h.requestToken("e@example.com"))
+        h.clock.advance(by: 299)
+        #expect(throws: Never.self) { try h.service.validate(token: token) }
+        h.clock.advance(by: 1)
+        let error = #expect(throws: LatchkeyError.self) { try h.service.validate(token: token) }
+        #expect(error?.code == .invalidToken)
+        #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: newPassword) }
+    }
+
+    @Test("a newer token supersedes the older one")
+    func newestOnly() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "n@example.com", password: password)
+        let first = try #require(try h.requestToken("n@example.com"))
+        h.clock.advance(by: 61)
+        let second = try #require(try h.requestToken("n@example.com"))
+        #expect(throws: LatchkeyError.self) { try h.service.validate(token: first) }
+        #expect(throws: Never.self) { try h.service.validate(token: second) }
+    }
+
+    @Test("per address: one mail a minute, five an hour; the mailed token keeps working")
+    func perAddressLimit() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "l@example.com", password: password)
+        let first = try #require(try h.requestToken("l@example.com"))
+        #expect(try h.requestToken("l@example.com") == nil)
+        #expect(throws: Never.self) { try h.service.validate(token: first) }
+        for _ in 0..<4 {
+            h.clock.advance(by: 61)
+            #expect(try h.requestToken("l@example.com") != nil)
+        }
+        h.clock.advance(by: 61)
+        #expect(try h.requestToken("l@example.com") == nil)
+        #expect(try h.mailedLinks().count == 5)
+    }
+
+    @Test("unknown and disabled addresses get no token and no mail")
+    func unknownAndDisabled() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "off@example.com", password: password)
+        try h.accounts.disable(email: "off@example.com")
+        #expect(try h.requestToken("off@example.com") == nil)
+        #expect(try h.requestToken("nobody@example.com") == nil)
+        #expect(try h.store.pendingMailCount() == 0)
+    }
+
+    @Test("a weak password is refused with reasons and does not use up the token")
+    func weakPasswordKeepsToken() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "w@example.com", password: password)
+        let token = try #require(try h.requestToken("w@example.com"))
+        let error = #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: Redacted("short")) }
+        #expect(error?.code == .weakPassword)
+        #expect(error?.reasons.contains("too_short") == true)
+        #expect(throws: Never.self) { try h.service.validate(token: token) }
+    }
+
+    @Test("a reset queues a 'password changed' notice without a token")
+    func changeNotice() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "c@example.com", password: password)
+        let token = try #require(try h.requestToken("c@example.com"))
+        try h.service.resetPassword(token: token, newPassword: newPassword)
+        let mails = try h.store.leaseDueMail(now: h.clock.now().addingTimeInterval(3600), lease: 0, limit: 10)
+        #expect(mails.count == 2)
+        #expect(mails.filter { $0.message.textBody.contains("#token=") }.count == 1)
+    }
+
+    @Test("an allow-listed reset_url becomes the link base; others are refused before any lookup")
+    func resetURL() throws {
+        let h = try RecoveryHarness(allowList: ["com.example.app:/reset", "https://app.example.com/reset"])
+        try h.accounts.createAccount(email: "u@example.com", password: password)
+        _ = try #require(try h.requestToken("u@example.com", resetURL: "com.example.app:/reset"))
+        #expect(try h.mailedLinks().last?.hasPrefix("com.example.app:/reset#token=") == true)
+        for bad in ["https://app.example.com/reset2", "https://app.example.com:444/reset", "com.example.app:/RESET", "javascript:alert(1)"] {
+            let error = #expect(throws: LatchkeyError.self) {
+                try h.service.parseRequest(email: "nobody@example.com", resetURL: bad, locale: nil, acceptLanguage: nil)
+            }
+            #expect(error?.code == .resetURLNotAllowed)
+        }
+    }
+
+    @Test("logs carry a keyed hash of the address, never the address or the token")
+    func logsAreClean() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "secret.person@example.com", password: password)
+        let token = try #require(try h.requestToken("secret.person@example.com"))
+        try h.service.resetPassword(token: token, newPassword: newPassword)
+        let joined = h.logs.lines.joined(separator: "\n")
+        #expect(joined.contains("reset_token_issued"))
+        #expect(!joined.contains("secret.person"))
+        #expect(!joined.contains(token.exposed))
+        #expect(!joined.contains(newPassword.exposed))
+    }
+}

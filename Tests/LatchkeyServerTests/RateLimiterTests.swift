@@ -1,0 +1,47 @@
+import Foundation
+import LatchkeyServer
+import Testing
+
+@Suite struct LocalRateLimiterTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("one mail per minute and five per hour per address")
+    func perAddressWindows() {
+        let limiter = LocalRateLimiter()
+        let policy = PasswordRecoveryService.perAddressPolicy
+        #expect(limiter.consume("a", policy: policy, now: start) == .allowed)
+        #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(30)) == .limited(retryAfter: 30))
+        #expect(limiter.consume("b", policy: policy, now: start.addingTimeInterval(30)) == .allowed)
+        for minute in 1...4 {
+            #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(Double(minute) * 61)) == .allowed)
+        }
+        // Six minutes in: five mails this hour, so the sixth waits for the first to age out.
+        #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(6 * 61)) == .limited(retryAfter: 3600 - 366))
+        #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(3601)) == .allowed)
+    }
+
+    @Test("beyond the IP limit the wait doubles on each further attempt, up to an hour")
+    func doublingPenalty() {
+        let limiter = LocalRateLimiter()
+        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
+        #expect(limiter.consume("ip", policy: policy, now: start) == .allowed)
+        #expect(limiter.consume("ip", policy: policy, now: start) == .allowed)
+        var waits: [Int] = []
+        for _ in 0..<8 {
+            if case .limited(let wait) = limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) { waits.append(wait) }
+        }
+        #expect(waits == [60, 120, 240, 480, 960, 1920, 3600, 3600])
+        #expect(limiter.consume("other", policy: policy, now: start.addingTimeInterval(1)) == .allowed)
+        // Once the block and the window have passed, the key starts afresh.
+        #expect(limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + 3600 + 600)) == .allowed)
+    }
+
+    @Test("a flood of distinct keys does not grow memory without bound")
+    func boundedKeys() {
+        let limiter = LocalRateLimiter(maximumKeys: 100)
+        let policy = RateLimitPolicy(windows: [.init(limit: 1, seconds: 60)])
+        for i in 0..<1000 { _ = limiter.consume("k\(i)", policy: policy, now: start) }
+        // The newest key is still tracked (limited), so eviction removed old keys only.
+        #expect(limiter.consume("k999", policy: policy, now: start) != .allowed)
+    }
+}

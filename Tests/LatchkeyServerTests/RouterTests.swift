@@ -1,0 +1,82 @@
+import Foundation
+import LatchkeyServer
+import Testing
+
+/// The assembled application, not listening: requests go straight to its router.
+func makeApplication(_ extra: [String: String] = [:]) throws -> ServerApplication {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-app-\(UUID().uuidString)")
+    var environment = ["LATCHKEY_DATA_DIR": directory.path, "LATCHKEY_LISTEN": "127.0.0.1:0"]
+    environment.merge(extra) { $1 }
+    return try ServerApplication(configuration: try Configuration.load(environment: environment), logger: Logger(sink: MemoryLogSink()))
+}
+
+func jsonRequest(_ path: String, _ body: String, contentType: String = "application/json") -> HTTPRequest {
+    HTTPRequest(method: "POST", path: path, headers: HTTPHeaders([("Content-Type", contentType)]), body: Data(body.utf8))
+}
+
+@Suite struct RouterTests {
+    @Test("the OpenAPI document describes exactly the routes the router serves")
+    func openAPIMatchesRouter() throws {
+        let app = try makeApplication()
+        let response = app.router.handle(HTTPRequest(method: "GET", path: "/openapi.json"))
+        let document = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        var documented = Set<String>()
+        for (path, operations) in paths {
+            for method in operations.keys { documented.insert("\(method.uppercased()) \(path)") }
+        }
+        let served = Set(app.router.routes.map { "\($0.method) \($0.path)" })
+        #expect(documented == served)
+        let names = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
+        #expect(names == Set(app.router.routes.map(\.name)))
+    }
+
+    @Test("every response carries the security headers; auth routes are never cached")
+    func securityHeaders() throws {
+        let app = try makeApplication()
+        for request in [jsonRequest("/auth/password/request", #"{"email":"a@example.com"}"#),
+                        HTTPRequest(method: "GET", path: "/nowhere"), HTTPRequest(method: "GET", path: "/healthz")] {
+            let response = app.router.handle(request)
+            #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+            #expect(response.headers["Referrer-Policy"] == "no-referrer")
+            #expect(response.headers["X-Frame-Options"] == "DENY")
+            #expect(response.headers["Cache-Control"] == "no-store")
+        }
+    }
+
+    @Test("wrong media type is 415, unknown path 404, wrong method 405 with Allow")
+    func protocolErrors() throws {
+        let app = try makeApplication()
+        #expect(app.router.handle(jsonRequest("/auth/password/request", "email=a", contentType: "application/x-www-form-urlencoded")).status == 415)
+        #expect(app.router.handle(jsonRequest("/auth/password/request", "{}", contentType: "application/json; charset=utf-8")).status == 400)
+        #expect(app.router.handle(HTTPRequest(method: "GET", path: "/nope")).status == 404)
+        let wrongMethod = app.router.handle(HTTPRequest(method: "GET", path: "/auth/password/reset"))
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["Allow"] == "POST")
+        #expect(app.router.handle(HTTPRequest(method: "HEAD", path: "/healthz")).status == 200)
+    }
+
+    @Test("the request route answers known, unknown and malformed-but-valid addresses with one body")
+    func sameBytes() throws {
+        let app = try makeApplication()
+        try app.accounts.createAccount(email: "known@example.com", password: .init("correct horse battery staple"))
+        let bodies = ["known@example.com", "unknown@example.com", "KNOWN@example.com"].map {
+            app.router.handle(jsonRequest("/auth/password/request", #"{"email":"\#($0)"}"#)).body
+        }
+        #expect(Set(bodies).count == 1)
+    }
+
+    @Test("hostile bodies get 400 with a stable code, never a crash", arguments: [
+        "", "null", "[1,2]", "\"text\"", "{\"email\": {\"$gt\": \"\"}}", "{\"email\": \"" + String(repeating: "a", count: 400) + "@example.com\"}",
+        "{\"email\": \"a@b.c\", \"reset_url\": 5}", "{\"email\": \"\\u0000@example.com\"}", "{\"token\": null}",
+    ])
+    func hostileBodies(body: String) throws {
+        let app = try makeApplication()
+        for path in ["/auth/password/request", "/auth/password/validate", "/auth/password/reset"] {
+            let response = app.router.handle(jsonRequest(path, body))
+            #expect(response.status == 400)
+            let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: [String: Any]])
+            #expect(object["error"]?["code"] is String)
+        }
+    }
+}

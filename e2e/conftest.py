@@ -1,0 +1,148 @@
+"""Fixtures that run the real `latchkey` binary on a free loopback port.
+
+Each server gets its own temporary data directory (SQLite database and the file outbox),
+so tests never share state. Mail is read from the `.eml` files the outbox worker writes.
+"""
+import email
+import email.policy
+import os
+import pathlib
+import re
+import socket
+import subprocess
+import time
+
+import pytest
+import requests
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BINARY = pathlib.Path(os.environ.get("LATCHKEY_BINARY", ROOT / ".build" / "release" / "latchkey"))
+GOOD_PASSWORD = "correct horse battery staple"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A running `latchkey serve` with helpers to drive it like a user would."""
+
+    def __init__(self, data_dir, env, log_path):
+        self.data_dir = pathlib.Path(data_dir)
+        self.port = int(env["LATCHKEY_LISTEN"].rsplit(":", 1)[1])
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.env = env
+        self.log_path = log_path
+        self.process = None
+
+    def start(self):
+        self.log_file = open(self.log_path, "ab")
+        self.process = subprocess.Popen([str(BINARY), "serve"], env=self.env, stdout=self.log_file, stderr=self.log_file)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}: {self.log()}")
+            try:
+                if requests.get(self.base + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except requests.ConnectionError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not become healthy: " + self.log())
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log_file.close()
+
+    def log(self):
+        return pathlib.Path(self.log_path).read_text(errors="replace")
+
+    def cli(self, *args, stdin=None, check=True):
+        result = subprocess.run([str(BINARY), *args], env=self.env, input=stdin, capture_output=True, text=True, timeout=60)
+        if check and result.returncode != 0:
+            raise AssertionError(f"latchkey {' '.join(args)} failed ({result.returncode}): {result.stderr}")
+        return result
+
+    def create_user(self, address, password=GOOD_PASSWORD):
+        self.cli("users", "create", address, "--password-stdin", stdin=password + "\n")
+
+    def password_matches(self, address, password):
+        return self.cli("users", "verify", address, "--password-stdin", stdin=password + "\n", check=False).returncode == 0
+
+    def post(self, path, body, headers=None, ip=None):
+        all_headers = {"Content-Type": "application/json"}
+        all_headers.update(headers or {})
+        return requests.post(self.base + path, json=body, headers=all_headers, timeout=30)
+
+    @property
+    def outbox(self):
+        return self.data_dir / "outbox"
+
+    def mails(self, to=None):
+        found = []
+        if not self.outbox.exists():
+            return found
+        for path in sorted(self.outbox.glob("*.eml"), key=lambda p: p.stat().st_mtime):
+            message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+            if to is None or to in message["To"]:
+                found.append(message)
+        return found
+
+    def wait_for_mails(self, to, count, timeout=15):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            found = self.mails(to)
+            if len(found) >= count:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"expected {count} mail(s) to {to}, found {len(self.mails(to))}; log:\n{self.log()[-3000:]}")
+
+    @staticmethod
+    def text_of(message):
+        return message.get_body(preferencelist=("plain",)).get_content()
+
+    @staticmethod
+    def html_of(message):
+        return message.get_body(preferencelist=("html",)).get_content()
+
+    @classmethod
+    def token_in(cls, message):
+        match = re.search(r"#token=([A-Za-z0-9_-]{43})", cls.text_of(message))
+        assert match, "no reset link in mail"
+        return match.group(1)
+
+
+@pytest.fixture
+def make_server(tmp_path):
+    """Starts servers with extra environment; all are stopped at the end of the test."""
+    started = []
+
+    def start(**settings):
+        data_dir = tmp_path / f"data{len(started)}"
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+        env.update({
+            "LATCHKEY_LISTEN": f"127.0.0.1:{port}",
+            "LATCHKEY_DATA_DIR": str(data_dir),
+            "LATCHKEY_LOG_LEVEL": "info",
+        })
+        env.update({k: str(v) for k, v in settings.items()})
+        server = Server(data_dir, env, tmp_path / f"server{len(started)}.log")
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
+
+
+@pytest.fixture
+def server(make_server):
+    return make_server()
