@@ -4,35 +4,28 @@ import Foundation
 /// The one place that calls libargon2. It computes raw Argon2 tags through `argon2_ctx`,
 /// which (unlike the convenience functions) accepts a secret key and associated data.
 enum LibArgon2 {
-    struct Input {
-        var variant: Argon2Variant
-        var version: Argon2Version
-        var password: Data
-        var salt: Data
-        var secret: Data
-        var associatedData: Data
-        var parameters: Argon2Parameters
-        var tagLength: Int
-    }
-
-    static func tag(for input: Input) throws -> Data {
-        guard input.tagLength >= 4, input.tagLength <= 1024 else {
+    static func tag(
+        _ variant: Argon2Variant, version: Argon2Version = .v13, password: Data, salt: Data,
+        secret: Data = Data(), associatedData: Data = Data(), parameters: Argon2Parameters,
+        tagLength: Int
+    ) throws -> Data {
+        guard tagLength >= 4, tagLength <= 1024 else {
             throw LatchkeyCryptoError(.invalidParameters, "Argon2 tag length must be between 4 and 1024 bytes.")
         }
-        guard input.salt.count >= 8 else {
+        guard salt.count >= 8 else {
             throw LatchkeyCryptoError(.invalidParameters, "Argon2 salt must be at least 8 bytes.")
         }
         // One buffer holds every input, so a single closure lends all the pointers.
         var inputs = [UInt8]()
         var ranges = [Range<Int>]()
-        for part in [input.password, input.salt, input.secret, input.associatedData] {
+        for part in [password, salt, secret, associatedData] {
             guard part.count <= Int(UInt32.max) else {
                 throw LatchkeyCryptoError(.invalidParameters, "Argon2 input is too long.")
             }
             ranges.append(inputs.count..<inputs.count + part.count)
             inputs.append(contentsOf: part)
         }
-        var tag = [UInt8](repeating: 0, count: input.tagLength)
+        var tag = [UInt8](repeating: 0, count: tagLength)
         let status = inputs.withUnsafeMutableBufferPointer { buffer in
             tag.withUnsafeMutableBufferPointer { output in
                 func pointer(_ index: Int) -> UnsafeMutablePointer<UInt8>? {
@@ -44,14 +37,14 @@ enum LibArgon2 {
                     salt: pointer(1), saltlen: UInt32(ranges[1].count),
                     secret: pointer(2), secretlen: UInt32(ranges[2].count),
                     ad: pointer(3), adlen: UInt32(ranges[3].count),
-                    t_cost: UInt32(input.parameters.iterations),
-                    m_cost: UInt32(input.parameters.memoryKiB),
-                    lanes: UInt32(input.parameters.parallelism),
-                    threads: UInt32(input.parameters.parallelism),
-                    version: input.version.rawValue,
+                    t_cost: UInt32(parameters.iterations),
+                    m_cost: UInt32(parameters.memoryKiB),
+                    lanes: UInt32(parameters.parallelism),
+                    threads: UInt32(parameters.parallelism),
+                    version: version.rawValue,
                     allocate_cbk: nil, free_cbk: nil,
                     flags: clearPasswordAndSecret)
-                return argon2_ctx(&context, type(of: input.variant))
+                return argon2_ctx(&context, type(of: variant))
             }
         }
         guard status == ARGON2_OK.rawValue else {

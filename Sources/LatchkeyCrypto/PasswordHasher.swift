@@ -33,10 +33,7 @@ public struct PasswordHasher: Sendable {
     ///   (for example memory cannot be allocated).
     public func hash(_ password: Redacted<String>) throws -> String {
         let salt = SecureRandom.bytes(Self.saltLength)
-        let tag = try LibArgon2.tag(
-            for: .init(
-                variant: .argon2id, version: .v13, password: Data(password.exposed.utf8), salt: salt,
-                secret: Data(), associatedData: Data(), parameters: parameters, tagLength: Self.tagLength))
+        let tag = try configuredTag(of: password, salt: salt)
         return PHCString(variant: .argon2id, parameters: parameters, salt: salt, tag: tag).encoded
     }
 
@@ -49,11 +46,9 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: Redacted<String>, against phc: String) -> Bool {
         guard let stored = PHCString(parsing: phc),
             let computed = try? LibArgon2.tag(
-                for: .init(
-                    variant: stored.variant, version: stored.version,
-                    password: Data(password.exposed.utf8), salt: stored.salt, secret: Data(),
-                    associatedData: stored.associatedData, parameters: stored.parameters,
-                    tagLength: stored.tag.count))
+                stored.variant, version: stored.version, password: Data(password.exposed.utf8),
+                salt: stored.salt, associatedData: stored.associatedData,
+                parameters: stored.parameters, tagLength: stored.tag.count)
         else { return false }
         return ConstantTime.equals(computed, stored.tag)
     }
@@ -66,12 +61,7 @@ public struct PasswordHasher: Sendable {
     /// does not reveal which emails have accounts.
     public func verifyAgainstDummy(_ password: Redacted<String>) -> Bool {
         let dummyTag = SecureRandom.bytes(Self.tagLength)
-        guard
-            let computed = try? LibArgon2.tag(
-                for: .init(
-                    variant: .argon2id, version: .v13, password: Data(password.exposed.utf8),
-                    salt: SecureRandom.bytes(Self.saltLength), secret: Data(), associatedData: Data(),
-                    parameters: parameters, tagLength: Self.tagLength))
+        guard let computed = try? configuredTag(of: password, salt: SecureRandom.bytes(Self.saltLength))
         else { return false }
         // A random tag cannot match (probability 2^-256); comparing keeps the work identical.
         _ = ConstantTime.equals(computed, dummyTag)
@@ -106,9 +96,14 @@ public struct PasswordHasher: Sendable {
         associatedData: Data = Data(), parameters: Argon2Parameters, tagLength: Int = tagLength
     ) throws -> Data {
         try LibArgon2.tag(
-            for: .init(
-                variant: .argon2id, version: .v13, password: password.exposed, salt: salt,
-                secret: secret?.exposed ?? Data(), associatedData: associatedData,
-                parameters: parameters, tagLength: tagLength))
+            .argon2id, password: password.exposed, salt: salt, secret: secret?.exposed ?? Data(),
+            associatedData: associatedData, parameters: parameters, tagLength: tagLength)
+    }
+
+    /// The Argon2id v1.3 tag of `password` with this hasher's parameters and tag length.
+    private func configuredTag(of password: Redacted<String>, salt: Data) throws -> Data {
+        try LibArgon2.tag(
+            .argon2id, password: Data(password.exposed.utf8), salt: salt, parameters: parameters,
+            tagLength: Self.tagLength)
     }
 }

@@ -86,7 +86,27 @@ public struct PasswordPolicy: Sendable {
     /// the password is acceptable. The strength estimate is skipped for a password over
     /// the maximum length.
     public func evaluate(_ password: Redacted<String>, email: EmailAddress) -> [Violation] {
+        violations(of: Self.normalized(password), email: email)
+    }
+
+    /// Returns the NFC form of `password` to hash, or throws if it breaks any rule.
+    ///
+    /// - Throws: ``LatchkeyError`` with code `weak_password`; its message lists what to
+    ///   change and its detail lists the violation codes (see ``evaluate(_:email:)`` for
+    ///   the structured form).
+    public func check(_ password: Redacted<String>, email: EmailAddress) throws -> Redacted<String> {
         let candidate = Self.normalized(password)
+        let found = violations(of: candidate, email: email)
+        guard found.isEmpty else {
+            throw LatchkeyError(
+                .weakPassword, found.map(\.message).joined(separator: " "),
+                detail: found.map(\.code).joined(separator: ","))
+        }
+        return candidate
+    }
+
+    /// The rules `candidate`, already in NFC, breaks.
+    private func violations(of candidate: Redacted<String>, email: EmailAddress) -> [Violation] {
         let length = candidate.exposed.count
         var violations = [Violation]()
         if length < minimumLength { violations.append(.tooShort(minimum: minimumLength)) }
@@ -100,21 +120,6 @@ public struct PasswordPolicy: Sendable {
             violations.append(.containsEmail)
         }
         return violations
-    }
-
-    /// Returns the NFC form of `password` to hash, or throws if it breaks any rule.
-    ///
-    /// - Throws: ``LatchkeyError`` with code `weak_password`; its message lists what to
-    ///   change and its detail lists the violation codes (see ``evaluate(_:email:)`` for
-    ///   the structured form).
-    public func check(_ password: Redacted<String>, email: EmailAddress) throws -> Redacted<String> {
-        let violations = evaluate(password, email: email)
-        guard violations.isEmpty else {
-            throw LatchkeyError(
-                .weakPassword, violations.map(\.message).joined(separator: " "),
-                detail: violations.map(\.code).joined(separator: ","))
-        }
-        return Self.normalized(password)
     }
 
     /// The email's local part, its domain and the domain's labels below the top level:
