@@ -70,7 +70,8 @@ public struct PasswordHasher: Sendable {
 
     /// Whether `phc` should be replaced by a fresh ``hash(_:)`` after the next successful
     /// sign-in: it is malformed, not argon2id, not version 1.3, any cost is below the
-    /// configured ``parameters``, or its salt or tag is shorter than this hasher makes.
+    /// configured ``parameters``, its salt or tag is shorter than this hasher makes, or it
+    /// carries associated data (`data=`), which new hashes do not.
     public func needsRehash(_ phc: String) -> Bool {
         guard let stored = PHCString(parsing: phc) else { return true }
         return stored.variant != .argon2id || stored.version != .v13
