@@ -1,0 +1,110 @@
+public import Foundation
+
+/// Hashes and verifies passwords with Argon2id (RFC 9106) in PHC string format, compatible
+/// with the hashes Directus (node-argon2) and the Argon2 reference implementation write.
+///
+/// The hasher hashes exactly the UTF-8 bytes of the password it is given; normalising the
+/// password (Unicode NFC) is the caller's job and must be the same when setting and when
+/// checking a password.
+///
+/// Argon2 is deliberately slow and memory-hungry: each call to ``hash(_:)``,
+/// ``verify(_:against:)`` or ``verifyAgainstDummy(_:)`` takes tens of milliseconds and
+/// ``Argon2Parameters/memoryKiB`` of memory. Call them from worker threads, never while
+/// holding a lock.
+public struct PasswordHasher: Sendable {
+    /// Length of the random salt of new hashes, in bytes.
+    public static let saltLength = 16
+    /// Length of the tag of new hashes, in bytes.
+    public static let tagLength = 32
+
+    /// The cost of new hashes, and the floor below which ``needsRehash(_:)`` says yes.
+    public let parameters: Argon2Parameters
+
+    /// Creates a hasher that makes new hashes with `parameters`.
+    public init(parameters: Argon2Parameters = .owaspMinimum) {
+        self.parameters = parameters
+    }
+
+    /// Hashes `password` with Argon2id v1.3, the configured parameters, a fresh 16-byte salt
+    /// from the CSPRNG and a 32-byte tag, giving a PHC string such as
+    /// `$argon2id$v=19$m=19456,t=2,p=1$<salt>$<tag>`.
+    ///
+    /// - Throws: ``LatchkeyCryptoError`` with code `argon2_failure` if libargon2 cannot run
+    ///   (for example memory cannot be allocated).
+    public func hash(_ password: Redacted<String>) throws -> String {
+        let salt = SecureRandom.bytes(Self.saltLength)
+        let tag = try configuredTag(of: password, salt: salt)
+        return PHCString(variant: .argon2id, parameters: parameters, salt: salt, tag: tag).encoded
+    }
+
+    /// Whether `password` matches the PHC string `phc`.
+    ///
+    /// Accepts argon2id, argon2i and argon2d hashes, versions 1.3 (`v=19`) and 1.0 (`v=16`
+    /// or no `v=`), with the hash's own parameters, salt and tag length. The tags are
+    /// compared in constant time. A malformed string, or one whose costs exceed the
+    /// ``Argon2Parameters`` limits, gives `false`; this method never throws or traps.
+    public func verify(_ password: Redacted<String>, against phc: String) -> Bool {
+        guard let stored = PHCString(parsing: phc),
+            let computed = try? LibArgon2.tag(
+                stored.variant, version: stored.version, password: Data(password.exposed.utf8),
+                salt: stored.salt, associatedData: stored.associatedData,
+                parameters: stored.parameters, tagLength: stored.tag.count)
+        else { return false }
+        return ConstantTime.equals(computed, stored.tag)
+    }
+
+    /// Does the work of ``verify(_:against:)`` for a hash made with the configured
+    /// parameters, and returns `false`.
+    ///
+    /// Call it when there is no account (or no password hash) for the given email, so that
+    /// the response takes as long as a wrong password for an existing account and timing
+    /// does not reveal which emails have accounts.
+    public func verifyAgainstDummy(_ password: Redacted<String>) -> Bool {
+        let dummyTag = SecureRandom.bytes(Self.tagLength)
+        guard let computed = try? configuredTag(of: password, salt: SecureRandom.bytes(Self.saltLength))
+        else { return false }
+        // A random tag cannot match (probability 2^-256); comparing keeps the work identical.
+        _ = ConstantTime.equals(computed, dummyTag)
+        return false
+    }
+
+    /// Whether `phc` should be replaced by a fresh ``hash(_:)`` after the next successful
+    /// sign-in: it is malformed, not argon2id, not version 1.3, any cost is below the
+    /// configured ``parameters``, its salt or tag is shorter than this hasher makes, or it
+    /// carries associated data (`data=`), which new hashes do not.
+    public func needsRehash(_ phc: String) -> Bool {
+        guard let stored = PHCString(parsing: phc) else { return true }
+        return stored.variant != .argon2id || stored.version != .v13
+            || !stored.parameters.isAtLeast(parameters) || stored.salt.count < Self.saltLength
+            || stored.tag.count < Self.tagLength || !stored.associatedData.isEmpty
+    }
+
+    /// Computes a raw Argon2id v1.3 tag, with the optional secret key (`K`) and associated
+    /// data (`X`) of RFC 9106 §3.1. For key derivation and for checking the RFC 9106 §5.3
+    /// test vector; passwords are stored with ``hash(_:)``.
+    ///
+    /// - Parameters:
+    ///   - password: The password or other input keying material (`P`).
+    ///   - salt: At least 8 bytes (`S`); 16 random bytes are recommended.
+    ///   - secret: An optional secret key (`K`).
+    ///   - associatedData: Optional associated data (`X`).
+    ///   - parameters: Memory, iterations and lanes.
+    ///   - tagLength: Output length in bytes, 4…1024.
+    /// - Throws: ``LatchkeyCryptoError`` with code `invalid_parameters` for a short salt or
+    ///   a tag length out of range, `argon2_failure` if libargon2 cannot run.
+    public static func argon2idRaw(
+        password: Redacted<Data>, salt: Data, secret: Redacted<Data>? = nil,
+        associatedData: Data = Data(), parameters: Argon2Parameters, tagLength: Int = tagLength
+    ) throws -> Data {
+        try LibArgon2.tag(
+            .argon2id, password: password.exposed, salt: salt, secret: secret?.exposed ?? Data(),
+            associatedData: associatedData, parameters: parameters, tagLength: tagLength)
+    }
+
+    /// The Argon2id v1.3 tag of `password` with this hasher's parameters and tag length.
+    private func configuredTag(of password: Redacted<String>, salt: Data) throws -> Data {
+        try LibArgon2.tag(
+            .argon2id, password: Data(password.exposed.utf8), salt: salt, parameters: parameters,
+            tagLength: Self.tagLength)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import LatchkeyCrypto
+import Testing
+
+@Suite struct DigestTests {
+    @Test("SHA-256 gives the FIPS 180-2 digests of abc and the two-block message")
+    func sha256Vectors() {
+        #expect(SHA256.hash(Data("abc".utf8)).hex == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        let twoBlocks = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
+        #expect(SHA256.hash(Array(twoBlocks.utf8)).hex == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test("SHA-256 of empty input is the well-known empty digest")
+    func sha256Empty() {
+        #expect(SHA256.hash(Data()).hex == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    @Test("PKCE S256 challenge of the RFC 7636 Appendix B verifier")
+    func pkceChallenge() {
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+        #expect(Base64URL.encode(SHA256.hash(Data(verifier.utf8))) == "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM")
+    }
+
+    @Test("JWK thumbprints of RFC 8037 A.3 (Ed25519) and RFC 7638 §3.1 (RSA)")
+    func jwkThumbprints() {
+        let okp = #"{"crv":"Ed25519","kty":"OKP","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}"#
+        #expect(Base64URL.encode(SHA256.hash(Data(okp.utf8))) == "kPrK_qmxVWaYVA9wwBF6Iuo3vVzz7TxHCTwXBygrS4k")
+        let modulus =
+            "0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc_BJECPebWKRXjBZCiFV4n3oknjhMstn64tZ_2W-5JsGY4Hc5n9yBXArwl93lqt7_RN5w6Cf0h4QyQ5v-65YGjQR0_FDW2QvzqY368QQMicAtaSqzs8KJZgnYb9c7d0zgdAZHzu6qMQvRL5hajrn1n91CbOpbISD08qNLyrdkt-bFTWhAI4vMQFh6WeZu0fM4lFd2NcRwr3XPksINHaQ-G_xBniIqbw0Ls1jF44-csFCur-kEgU8awapJzKnqDKgw"
+        let rsa = #"{"e":"AQAB","kty":"RSA","n":"\#(modulus)"}"#
+        #expect(Base64URL.encode(SHA256.hash(Data(rsa.utf8))) == "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+    }
+
+    @Test("HMAC-SHA256 gives RFC 4231 test cases 1 and 2")
+    func hmacVectors() {
+        let case1 = HMACSHA256.authenticationCode(
+            for: Data("Hi There".utf8), key: Data(repeating: 0x0b, count: 20))
+        #expect(case1.hex == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        let case2 = HMACSHA256.authenticationCode(
+            for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8))
+        #expect(case2.hex == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    }
+
+    @Test("HMAC-SHA256 accepts an empty key and an empty message")
+    func hmacEmpty() {
+        #expect(HMACSHA256.authenticationCode(for: Data(), key: Data()).hex
+            == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+    }
+
+    @Test("HMAC-SHA256 reproduces the RFC 7515 A.1 HS256 signature")
+    func jwsHS256() throws {
+        let key = try #require(Base64URL.decode(
+            "AyM1SysPpbyDfgZld3umj1qzKObwVMkoqQ-EstJQLr_T-1qS0gZH75aKtMN3Yj0iPS4hcgUuTwjAzZr1Z9CAow"))
+        let signingInput =
+            "eyJ0eXAiOiJKV1QiLA0KICJhbGciOiJIUzI1NiJ9.eyJpc3MiOiJqb2UiLA0KICJleHAiOjEzMDA4MTkzODAsDQogImh0dHA6Ly9leGFtcGxlLmNvbS9pc19yb290Ijp0cnVlfQ"
+        let mac = HMACSHA256.authenticationCode(for: Data(signingInput.utf8), key: key)
+        #expect(Base64URL.encode(mac) == "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk")
+    }
+}
