@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An IPv4 or IPv6 address, compared and printed in canonical form, so that
+/// `::1` and `0:0::1` are the same address. An IPv4-mapped IPv6 address
+/// (`::ffff:192.0.2.1`, what a dual-stack socket reports) is its IPv4 address.
+struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The address in network byte order: 4 bytes for IPv4, 16 for IPv6.
+    let bytes: [UInt8]
+
+    /// Parses an IPv4 or IPv6 literal; nil for anything else (host names, ports, zones).
+    init?(_ text: some StringProtocol) {
+        let text = String(text)
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, text, &ipv4) == 1 {
+            self.init(bytes: withUnsafeBytes(of: ipv4) { Array($0) })
+            return
+        }
+        var ipv6 = in6_addr()
+        if inet_pton(AF_INET6, text, &ipv6) == 1 {
+            self.init(bytes: withUnsafeBytes(of: ipv6) { Array($0) })
+            return
+        }
+        return nil
+    }
+
+    /// Wraps raw address bytes (4 or 16); nil for any other length.
+    init?(bytes: [UInt8]) {
+        switch bytes.count {
+        case 4:
+            self.bytes = bytes
+        case 16 where bytes.prefix(10).allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF:
+            self.bytes = Array(bytes[12...])
+        case 16:
+            self.bytes = bytes
+        default:
+            return nil
+        }
+    }
+
+    /// Whether this is an IPv6 address (after unmapping IPv4-mapped ones).
+    var isIPv6: Bool { bytes.count == 16 }
+
+    /// Whether this is the unspecified address (`0.0.0.0` or `::`).
+    var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    var description: String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        bytes.withUnsafeBytes { raw in
+            _ = inet_ntop(isIPv6 ? AF_INET6 : AF_INET, raw.baseAddress, &text, socklen_t(text.count))
+        }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

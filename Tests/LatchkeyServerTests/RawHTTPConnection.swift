@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A failure of the test client itself (not of the server under test).
+struct RawHTTPError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// A response as read off the wire.
+struct RawHTTPResponse {
+    let status: Int
+    let headers: [(name: String, value: String)]
+    let body: Data
+
+    subscript(header: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(header) == .orderedSame }?.value
+    }
+
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// A blocking TCP client socket to drive the real server byte by byte: partial
+/// requests, chunked bodies, idle connections. Every read has a receive timeout so a
+/// broken server fails the test instead of hanging it.
+final class RawHTTPConnection {
+    private let socketFD: Int32
+    private var buffered = Data()
+
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
+    init(host: String = "127.0.0.1", port: Int, receiveTimeoutSeconds: Int = 10) throws {
+        let isIPv6 = host.contains(":")
+        socketFD = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw RawHTTPError(description: "socket() failed: \(errno)") }
+        var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let result: Int32
+        if isIPv6 {
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = UInt16(port).bigEndian
+            inet_pton(AF_INET6, host, &address.sin6_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+                }
+            }
+        } else {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            inet_pton(AF_INET, host, &address.sin_addr)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        guard result == 0 else {
+            let failure = errno
+            close(socketFD)
+            throw RawHTTPError(description: "connect failed: \(String(cString: strerror(failure)))")
+        }
+    }
+
+    deinit {
+        close(socketFD)
+    }
+
+    /// Whether a connection to `port` on 127.0.0.1 is actively refused right now.
+    static func isRefused(port: Int) -> Bool {
+        do {
+            _ = try RawHTTPConnection(port: port)
+            return false
+        } catch {
+            return "\(error)".contains("refused")
+        }
+    }
+
+    func send(_ text: String) throws {
+        try send(Data(text.utf8))
+    }
+
+    func send(_ data: Data) throws {
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let sent = Glibc.send(socketFD, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                guard sent > 0 else { throw RawHTTPError(description: "send failed: \(errno)") }
+                offset += sent
+            }
+        }
+    }
+
+    /// Reads one response; `head` says the request was HEAD, so no body follows.
+    func readResponse(head: Bool = false) throws -> RawHTTPResponse {
+        let separator = Data("\r\n\r\n".utf8)
+        while buffered.range(of: separator) == nil {
+            guard try receiveMore() else { throw RawHTTPError(description: "connection closed before a response") }
+        }
+        let headEnd = buffered.range(of: separator)!
+        let lines = String(decoding: buffered[..<headEnd.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        buffered = Data(buffered[headEnd.upperBound...])
+        let statusParts = lines[0].split(separator: " ")
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else {
+            throw RawHTTPError(description: "bad status line \(lines[0])")
+        }
+        let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        let length = head ? 0 : headers.first { $0.name.lowercased() == "content-length" }.flatMap { Int($0.value) } ?? 0
+        while buffered.count < length {
+            guard try receiveMore() else { throw RawHTTPError(description: "connection closed inside the body") }
+        }
+        let body = Data(buffered.prefix(length))
+        buffered = Data(buffered.dropFirst(length))
+        return RawHTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Waits (up to the receive timeout) for the server to close the connection without
+    /// sending anything; true when it did.
+    func isClosedByServer() -> Bool {
+        var byte: UInt8 = 0
+        let received = recv(socketFD, &byte, 1, 0)
+        return received == 0 || (received < 0 && errno == ECONNRESET)
+    }
+
+    /// Hangs up at once, as a client that vanishes would: shuts the socket down, and the
+    /// final close (in deinit) sends a TCP reset because lingering is off.
+    func hangUp() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socketFD, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        shutdown(socketFD, Int32(SHUT_RDWR))
+    }
+
+    private func receiveMore() throws -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let received = recv(socketFD, &chunk, chunk.count, 0)
+        if received < 0 {
+            if errno == ECONNRESET { return false }
+            throw RawHTTPError(description: "recv failed: \(String(cString: strerror(errno)))")
+        }
+        buffered.append(contentsOf: chunk[..<received])
+        return received > 0
+    }
+}
