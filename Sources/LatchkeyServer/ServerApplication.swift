@@ -35,7 +35,7 @@ public final class ServerApplication: Sendable {
         let metrics = ServerMetrics()
         self.metrics = metrics
         let hasher = PasswordHasher(parameters: configuration.argon2)
-        let policy = PasswordPolicy(minimumScore: configuration.passwordMinimumScore)
+        let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
         let limiter = LocalRateLimiter()
         let templates = MailTemplates()
         let addressKey = try Self.loadOrCreateKey(at: configuration.dataDirectory.appendingPathComponent("address-hash.key"))
@@ -70,8 +70,7 @@ public final class ServerApplication: Sendable {
             (try? EmailAddress(address)).map(recovery.addressKey) ?? "invalid"
         }
         outboxWorker = OutboxWorker(
-            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey,
-            onSent: { metrics.mailsSent.increment() }, onFailed: { metrics.mailsFailed.increment() })
+            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics)
         recoveryWorker = WorkerThread(name: "latchkey-reset-requests") { [recovery] in
             if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
         }
@@ -81,7 +80,7 @@ public final class ServerApplication: Sendable {
     /// Starts the HTTP listener and the workers. Throws when the address is taken.
     public func start() throws {
         recoveryWorker.start()
-        outboxWorker.start()
+        outboxWorker.start(pollInterval: 0.5)
         maintenanceWorker.start()
         try httpServer.start()
         logger.info("server_started", [
@@ -119,11 +118,11 @@ public final class ServerApplication: Sendable {
     public static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
         AccountAdministration(
             store: try openStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
-            policy: PasswordPolicy(minimumScore: configuration.passwordMinimumScore), clock: clock)
+            policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore), clock: clock)
     }
 
     private static func makeTransport(_ configuration: Configuration) throws -> any MailTransport {
-        let sender = MailSender(address: configuration.mailFromAddress, name: configuration.mailFromName)
+        let sender = try MailSender(address: configuration.mailFromAddress, displayName: configuration.mailFromName)
         switch configuration.mailTransport {
         case .file:
             return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender)
@@ -131,8 +130,8 @@ public final class ServerApplication: Sendable {
             guard let smtp = configuration.smtp else {
                 throw LatchkeyError(.invalidConfiguration, "LATCHKEY_SMTP_URL is required when LATCHKEY_MAIL_TRANSPORT=smtp")
             }
-            return try SMTPMailTransport(configuration: SMTPConfiguration(
-                url: smtp.url, username: smtp.username, password: smtp.password, sender: sender,
+            return SMTPMailTransport(configuration: try SMTPConfiguration(
+                url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
                 allowInsecureLoopback: smtp.allowInsecureLoopback, caFile: smtp.caFile))
         }
     }

@@ -55,7 +55,7 @@ func serve(_ arguments: ArraySlice<String>) throws {
         FileHandle.standardError.write(Data(("Before production, set:\n" + advice.map { "  - \($0)" }.joined(separator: "\n") + "\n").utf8))
     }
     let signal = ShutdownSignal.wait()
-    logger.info("shutdown_requested", ["signal": .string(signal)])
+    logger.info("shutdown_requested", ["signal": .string(signal.name)])
     application.stop()
 }
 

@@ -46,6 +46,6 @@ public struct AccountAdministration: Sendable {
     public func verifyPassword(email: String, password: Redacted<String>) throws -> Bool {
         let address = try EmailAddress(email)
         guard let hash = try store.account(email: address.normalized)?.passwordHash else { return false }
-        return hasher.verify(policy.normalize(password), against: hash)
+        return hasher.verify(PasswordPolicy.normalized(password), against: hash)
     }
 }

@@ -92,15 +92,14 @@ public struct PasswordPolicy: Sendable {
     /// Returns the NFC form of `password` to hash, or throws if it breaks any rule.
     ///
     /// - Throws: ``LatchkeyError`` with code `weak_password`; its message lists what to
-    ///   change and its detail lists the violation codes (see ``evaluate(_:email:)`` for
-    ///   the structured form).
+    ///   change and its `reasons` the violation codes.
     public func check(_ password: Redacted<String>, email: EmailAddress) throws -> Redacted<String> {
         let candidate = Self.normalized(password)
         let found = violations(of: candidate, email: email)
         guard found.isEmpty else {
             throw LatchkeyError(
                 .weakPassword, found.map(\.message).joined(separator: " "),
-                detail: found.map(\.code).joined(separator: ","))
+                reasons: found.map(\.code))
         }
         return candidate
     }

@@ -153,15 +153,19 @@ public struct Configuration: Sendable {
         connectionTimeout = try reader.integer("LATCHKEY_CONNECTION_TIMEOUT", default: 30, range: 1...3600)
         perIPConnectionLimit = try reader.integer("LATCHKEY_PER_IP_CONNECTIONS", default: 32, range: 1...100_000)
         trustedProxies = try reader.list("LATCHKEY_TRUSTED_PROXIES").map { entry in
-            guard IPAddressText.isValid(entry) else {
+            guard IPAddress(entry) != nil else {
                 throw SettingsReader.invalid("LATCHKEY_TRUSTED_PROXIES", "entry '\(entry)' is not an IP address")
             }
             return entry
         }
-        argon2 = Argon2Parameters(
-            memoryKiB: try reader.integer("LATCHKEY_ARGON2_MEMORY_KIB", default: 19_456, range: 19_456...4_194_304),
-            iterations: try reader.integer("LATCHKEY_ARGON2_ITERATIONS", default: 2, range: 2...64),
-            parallelism: try reader.integer("LATCHKEY_ARGON2_PARALLELISM", default: 1, range: 1...16))
+        let memory = try reader.integer("LATCHKEY_ARGON2_MEMORY_KIB", default: 19_456, range: 19_456...Argon2Parameters.maximumMemoryKiB)
+        let iterations = try reader.integer("LATCHKEY_ARGON2_ITERATIONS", default: 2, range: 2...Argon2Parameters.maximumIterations)
+        let parallelism = try reader.integer("LATCHKEY_ARGON2_PARALLELISM", default: 1, range: 1...16)
+        do {
+            argon2 = try Argon2Parameters(memoryKiB: memory, iterations: iterations, parallelism: parallelism)
+        } catch {
+            throw SettingsReader.invalid("LATCHKEY_ARGON2_MEMORY_KIB", "is too small for LATCHKEY_ARGON2_PARALLELISM=\(parallelism)")
+        }
         passwordMinimumScore = try reader.integer("LATCHKEY_PASSWORD_MIN_SCORE", default: 3, range: 0...4)
         abuseWarningThreshold = try reader.integer("LATCHKEY_ABUSE_WARNING_THRESHOLD", default: 100, range: 1...1_000_000)
         logLevel = try reader.choice("LATCHKEY_LOG_LEVEL", default: .info)

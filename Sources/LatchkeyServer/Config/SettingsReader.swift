@@ -101,7 +101,7 @@ struct SettingsReader {
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard IPAddressText.isValid(host) else {
+        guard IPAddress(host) != nil else {
             throw Self.invalid(name, "host must be an IP address (got '\(host)')")
         }
         return (host, port)

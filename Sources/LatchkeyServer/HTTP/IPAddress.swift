@@ -54,4 +54,17 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
         return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// The network part only, for logs: IPv4 keeps the /24 (`203.0.113.0`), IPv6 the /48
+    /// (`2001:db8:1::`), so a log identifies a network, not a person.
+    var truncatedForLogs: String {
+        let keep = isIPv6 ? 6 : 3
+        let masked = bytes.enumerated().map { $0.offset < keep ? $0.element : 0 }
+        return IPAddress(bytes: masked)?.description ?? "invalid"
+    }
+
+    /// ``truncatedForLogs`` of a textual address; `invalid` when it is not one.
+    static func truncatedForLogs(_ text: String) -> String {
+        IPAddress(text)?.truncatedForLogs ?? "invalid"
+    }
 }

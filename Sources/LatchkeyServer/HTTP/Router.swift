@@ -27,7 +27,7 @@ public final class Router: HTTPHandler {
         if response.status == 429 { metrics.limitedRequests.increment() }
         logger.info("http_request", [
             "method": .string(String(request.method.prefix(16))), "route": .string(name),
-            "status": .int(response.status), "ip": .string(IPAddressText.truncated(request.clientIP)),
+            "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
             "ms": .double((clock.now().timeIntervalSince(started) * 1000).rounded()),
         ])
         return response

@@ -72,3 +72,9 @@ public final class ServerMetrics: Sendable {
         return text
     }
 }
+
+extension ServerMetrics: MailMetrics {
+    public func mailSent() { mailsSent.increment() }
+
+    public func mailFailed(gaveUp: Bool) { mailsFailed.increment() }
+}

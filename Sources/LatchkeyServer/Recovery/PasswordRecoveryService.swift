@@ -154,10 +154,10 @@ public final class PasswordRecoveryService: Sendable {
             digest: Self.digest(token), accountID: account.id, createdAt: now,
             expiresAt: now.addingTimeInterval(settings.tokenTTL))
         let link = Redacted((request.resetURL ?? settings.defaultResetURL) + "#token=" + token.exposed)
-        let language = MailLocale.negotiate(explicit: request.locale, acceptLanguage: request.acceptLanguage, accountLocale: account.locale)
+        let language = SupportedLanguage.negotiate(explicit: request.locale, acceptLanguage: request.acceptLanguage, accountLocale: account.locale)
         let mail = try templates.render(
             .passwordReset(link: link, validMinutes: Int(settings.tokenTTL / 60)),
-            to: account.email, locale: language, id: UUID().uuidString.lowercased())
+            to: account.email, language: language, id: UUID().uuidString.lowercased())
         try store.issueResetToken(record, mail: mail, now: now)
         logger.info("reset_token_issued", ["address": .string(key)])
     }
@@ -185,10 +185,10 @@ public final class PasswordRecoveryService: Sendable {
         let normalized = try policy.check(newPassword, email: email)
         let hash = try hasher.hash(normalized)
         let changed = try store.completeReset(digest: digest, newPasswordHash: hash, now: clock.now()) { account in
-            let language = MailLocale.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: account.locale)
+            let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: account.locale)
             return try templates.render(
                 .passwordChanged(resetPageURL: settings.defaultResetURL),
-                to: account.email, locale: language, id: UUID().uuidString.lowercased())
+                to: account.email, language: language, id: UUID().uuidString.lowercased())
         }
         guard let changed else { throw Self.invalidToken }
         logger.info("password_reset_completed", ["address": .string(addressKey(email)), "credential_version": .int(changed.credentialVersion)])

@@ -37,7 +37,7 @@ struct PasswordResetRoutes {
         case .allowed:
             return nil
         case .limited(let retryAfter):
-            logger.info("reset_ip_limited", ["ip": .string(IPAddressText.truncated(request.clientIP)), "retry_after": .int(retryAfter)])
+            logger.info("reset_ip_limited", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP)), "retry_after": .int(retryAfter)])
             return .rateLimited(retryAfter: retryAfter)
         }
     }
@@ -51,13 +51,13 @@ struct PasswordResetRoutes {
             acceptLanguage: request.headers["Accept-Language"])
         let now = clock.now()
         if abuse.record("ip:" + request.clientIP, now: now) {
-            logger.warning("reset_abuse_suspected", ["source": "ip", "ip": .string(IPAddressText.truncated(request.clientIP))])
+            logger.warning("reset_abuse_suspected", ["source": "ip", "ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
         }
         if abuse.record("domain:" + parsed.email.domain, now: now) {
             logger.warning("reset_abuse_suspected", ["source": "email_domain", "domain": .string(parsed.email.domain)])
         }
         logger.info("reset_requested", [
-            "address": .string(service.addressKey(parsed.email)), "ip": .string(IPAddressText.truncated(request.clientIP)),
+            "address": .string(service.addressKey(parsed.email)), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
         ])
         service.requestReset(parsed)
         return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Self.acceptedBody)
@@ -79,7 +79,7 @@ struct PasswordResetRoutes {
         do {
             try service.resetPassword(token: token, newPassword: password)
         } catch let error as LatchkeyError where error.code == .invalidToken {
-            logger.info("reset_token_rejected", ["ip": .string(IPAddressText.truncated(request.clientIP))])
+            logger.info("reset_token_rejected", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
             throw error
         }
         return .json(200, ["message": "Your password has been changed."])

@@ -13,7 +13,7 @@ struct ResetPage {
     var routes: [Route] {
         [
             Route("GET", "/reset-password", name: "reset_page") { request in
-                let language = MailLocale.negotiate(
+                let language = SupportedLanguage.negotiate(
                     explicit: request.queryValue("lang"), acceptLanguage: request.headers["Accept-Language"], accountLocale: nil)
                 var response = HTTPResponse(
                     status: 200, headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]),
@@ -36,7 +36,7 @@ struct ResetPage {
                      body: Data(text.utf8))
     }
 
-    static func html(language: MailLocale) -> String {
+    static func html(language: SupportedLanguage) -> String {
         let text = ResetPageText.forLanguage(language)
         let direction = language == .ar ? "rtl" : "ltr"
         let messages: [String: String] = [

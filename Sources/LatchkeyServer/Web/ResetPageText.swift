@@ -21,7 +21,7 @@ struct ResetPageText: Sendable {
     let failed: String
     let requestNew: String
 
-    static func forLanguage(_ language: MailLocale) -> ResetPageText {
+    static func forLanguage(_ language: SupportedLanguage) -> ResetPageText {
         switch language {
         case .en: english
         case .pt: portuguese
