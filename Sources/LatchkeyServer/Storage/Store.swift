@@ -40,16 +40,20 @@ public protocol ResetTokenStore: Sendable {
     /// `token`, and queues `mail` in the outbox.
     func issueResetToken(_ token: ResetTokenRecord, mail: MailMessage, now: Date) throws
 
-    /// The token with this digest if it is neither used, superseded nor expired at `now`,
-    /// with its account. Never changes anything.
+    /// The token with this digest if it is neither used, superseded nor expired at `now`
+    /// and its account is active, with that account. Never changes anything.
     func usableResetToken(digest: Data, now: Date) throws -> (token: ResetTokenRecord, account: Account)?
 
-    /// In one transaction, and only if the token is still usable at `now` (one atomic
-    /// conditional update, so of two racing callers exactly one wins): consumes the token,
+    /// In one transaction, and only if the token is still usable at `now` (as in
+    /// ``usableResetToken(digest:now:)``; one atomic conditional update, so of any number of
+    /// racing callers, even on different servers, exactly one wins): consumes the token,
     /// sets the account's password hash, bumps its credential version, revokes every
     /// session of the account, supersedes its other reset tokens and queues the mail
-    /// `notification` builds for the account. Returns the updated account, or nil when the
-    /// token was not usable.
+    /// `notification` builds for the updated account. Returns the updated account, or nil
+    /// when the token was not usable (then nothing changed).
+    ///
+    /// `notification` runs inside the transaction: it must not use the store, and when it
+    /// throws, nothing is changed (the token stays usable) and its error is rethrown.
     func completeReset(
         digest: Data, newPasswordHash: String, now: Date,
         notification: (Account) throws -> MailMessage
@@ -63,24 +67,32 @@ public protocol OutboxStore: Sendable {
     /// Leases up to `limit` messages due at `now` for `lease` seconds, so no other worker
     /// takes them meanwhile. A worker that dies leaves them to be leased again later.
     func leaseDueMail(now: Date, lease: TimeInterval, limit: Int) throws -> [OutboxEntry]
-    /// Records that the message was delivered; it is never sent again.
+    /// Records that the message was delivered; it is never sent again. Throws
+    /// `storage_error` when no message has this id.
     func markSent(id: String, now: Date) throws
-    /// Records a failed attempt; the message becomes due again at `retryAt`, or is given up
-    /// (kept, marked failed) when `retryAt` is nil.
+    /// Records a failed attempt at `now` and ends the lease; the message becomes due again
+    /// at `retryAt`, or is given up (kept, marked failed) when `retryAt` is nil. A message
+    /// that is no longer pending (another worker sent it) is left as it is. Throws
+    /// `storage_error` when no message has this id.
     func markFailed(id: String, error: String, retryAt: Date?, now: Date) throws
-    /// How many messages are waiting to be sent.
+    /// How many messages are waiting to be sent, leased or not (failed ones excluded).
     func pendingMailCount() throws -> Int
 }
 
 /// Housekeeping shared by every store.
 public protocol MaintenanceStore: Sendable {
-    /// Applies every pending migration; returns the versions applied.
+    /// Applies every pending migration (each in its own transaction, recorded in
+    /// `schema_migrations`); returns the versions applied, empty when up to date. Throws
+    /// `storage_error` when the database was migrated by a newer version of Latchkey.
     @discardableResult func migrate() throws -> [Int]
-    /// Deletes expired or used tokens and sent mail older than `cutoff`; returns rows removed.
+    /// Deletes reset tokens that expired, were used or were superseded before `cutoff`,
+    /// sessions that expired or were revoked before it, and mail sent before it (pending and
+    /// failed mail is kept); returns how many rows were removed.
     @discardableResult func purge(before cutoff: Date) throws -> Int
     /// Whether the database answers a trivial query.
     func isReady() -> Bool
 }
 
-/// Everything the server persists. SQLite is the embedded implementation.
+/// Everything the server persists. SQLite is the embedded implementation. Instants are
+/// stored to the millisecond; every implementation is safe to use from many threads.
 public typealias Store = AccountStore & ResetTokenStore & OutboxStore & MaintenanceStore

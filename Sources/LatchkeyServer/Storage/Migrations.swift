@@ -1,0 +1,81 @@
+/// The database schema, as numbered migrations shared by every SQL store.
+///
+/// Conventions, chosen so the same SQL runs on SQLite and PostgreSQL:
+/// - ids are `TEXT` (lowercase UUID strings);
+/// - digests of secrets are SHA-256 as 64 lowercase hex characters in `TEXT`, never `BLOB`
+///   (`bytea` and `BLOB` differ; hex compares and indexes the same everywhere);
+/// - instants are `BIGINT` milliseconds since the Unix epoch, UTC (see ``StorageEncoding``);
+///   NULL means "not yet" (`used_at`, `revoked_at`, `sent_at`, ...);
+/// - enumerations are `TEXT` with a `CHECK` constraint.
+///
+/// A migration is never edited once released: a change is a new, higher version. Each is
+/// applied in its own transaction and recorded in `schema_migrations(version, name,
+/// applied_at)`.
+enum Migrations {
+    /// Creates the table that records applied migrations; safe to run every start.
+    static let bookkeeping = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INTEGER NOT NULL PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_at BIGINT NOT NULL
+        )
+        """
+
+    /// Every migration, in ascending version order.
+    static let all: [(version: Int, name: String, sql: String)] = [
+        (
+            version: 1, name: "initial_schema",
+            sql: """
+                CREATE TABLE accounts (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    password_hash TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+                    credential_version INTEGER NOT NULL DEFAULT 0,
+                    locale TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+
+                CREATE TABLE reset_tokens (
+                    token_digest TEXT NOT NULL PRIMARY KEY,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    superseded_at BIGINT
+                );
+                CREATE INDEX reset_tokens_account_id ON reset_tokens (account_id);
+
+                CREATE TABLE sessions (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('browser', 'refresh_family')),
+                    token_digest TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                );
+                CREATE INDEX sessions_account_id ON sessions (account_id);
+
+                CREATE TABLE outbox (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    text_body TEXT NOT NULL,
+                    html_body TEXT NOT NULL,
+                    locale TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at BIGINT NOT NULL,
+                    lease_until BIGINT,
+                    last_error TEXT,
+                    last_attempt_at BIGINT,
+                    created_at BIGINT NOT NULL,
+                    sent_at BIGINT
+                );
+                CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+                """
+        ),
+    ]
+}

@@ -1,0 +1,112 @@
+public import Foundation
+
+extension SQLiteStore: OutboxStore {
+    /// The longest `last_error` kept; longer texts are cut, so a chatty server cannot grow a row.
+    static let lastErrorLimit = 1000
+
+    public func enqueue(_ message: MailMessage, now: Date) throws {
+        try database.withConnection { connection in
+            try Self.insertMail(message, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+        }
+    }
+
+    public func leaseDueMail(now: Date, lease: TimeInterval, limit: Int) throws -> [OutboxEntry] {
+        guard limit > 0 else { return [] }
+        let leaseUntil = StorageEncoding.milliseconds(now.addingTimeInterval(lease))
+        let now = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        // One UPDATE chooses and leases the rows, so two workers can never take the same one.
+        let rows = try database.transaction { connection in
+            try connection.query(
+                """
+                UPDATE outbox SET lease_until = ?
+                WHERE id IN (
+                    SELECT id FROM outbox
+                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                    ORDER BY next_attempt_at, created_at, id
+                    LIMIT ?)
+                RETURNING id, recipient, subject, text_body, html_body, locale, attempts, created_at
+                """,
+                [.integer(leaseUntil), now, now, .integer(Int64(limit))])
+        }
+        let entries = try rows.map { row in
+            OutboxEntry(
+                message: try MailMessage(
+                    id: try row.text("id"), to: try row.text("recipient"), subject: try row.text("subject"),
+                    textBody: try row.text("text_body"), htmlBody: try row.text("html_body"),
+                    locale: try row.text("locale")),
+                attempts: Int(try row.integer("attempts")),
+                createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+        }
+        // RETURNING yields rows in no promised order.
+        return entries.sorted { ($0.createdAt, $0.message.id) < ($1.createdAt, $1.message.id) }
+    }
+
+    public func markSent(id: String, now: Date) throws {
+        let now = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        try updateMail(
+            id: id,
+            "UPDATE outbox SET status = 'sent', sent_at = ?, last_attempt_at = ?, lease_until = NULL WHERE id = ?",
+            [now, now, .text(id)])
+    }
+
+    /// Also clears the lease, so a message due again is not held back by it. Only a pending
+    /// message changes: one another worker already delivered stays sent.
+    public func markFailed(id: String, error: String, retryAt: Date?, now: Date) throws {
+        let lastError = SQLiteValue.text(String(error.prefix(Self.lastErrorLimit)))
+        let now = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        if let retryAt {
+            try updateMail(
+                id: id,
+                """
+                UPDATE outbox
+                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, next_attempt_at = ?, lease_until = NULL
+                WHERE id = ? AND status = 'pending'
+                """,
+                [lastError, now, .integer(StorageEncoding.milliseconds(retryAt)), .text(id)])
+        } else {
+            try updateMail(
+                id: id,
+                """
+                UPDATE outbox
+                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, status = 'failed', lease_until = NULL
+                WHERE id = ? AND status = 'pending'
+                """,
+                [lastError, now, .text(id)])
+        }
+    }
+
+    public func pendingMailCount() throws -> Int {
+        let count = try database.withConnection { connection in
+            try connection.query("SELECT COUNT(*) AS pending FROM outbox WHERE status = 'pending'").first?.integer("pending")
+        }
+        return Int(count ?? 0)
+    }
+
+    /// Runs `sql` (an UPDATE of the message `id`); throws when no message has that id.
+    private func updateMail(id: String, _ sql: String, _ values: [SQLiteValue]) throws {
+        try database.withConnection { connection in
+            guard try connection.execute(sql, values) == 0 else { return }
+            let exists = try connection.query("SELECT 1 AS present FROM outbox WHERE id = ?", [.text(id)])
+            guard !exists.isEmpty else {
+                throw LatchkeyError(.storage, "The outbox has no message with this id.", detail: "outbox id \(id)")
+            }
+        }
+    }
+
+    /// Queues `message` as a pending outbox row due at once, on `connection` (inside the
+    /// caller's transaction, if any).
+    static func insertMail(
+        _ message: MailMessage, now: SQLiteValue, using connection: borrowing SQLiteDatabase.Connection
+    ) throws {
+        try connection.execute(
+            """
+            INSERT INTO outbox (id, recipient, subject, text_body, html_body, locale, status, attempts,
+                                next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+            """,
+            [
+                .text(message.id), .text(message.to), .text(message.subject), .text(message.textBody),
+                .text(message.htmlBody), .text(message.locale), now, now,
+            ])
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+@testable import LatchkeyServer
+import Testing
+
+@Suite struct SQLiteDatabaseTests {
+    @Test("every value type is stored and read back unchanged")
+    func valuesRoundTrip() throws {
+        let (database, directory) = try openScratchDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let values: [SQLiteValue] = [
+            .text(""), .text("ação — عربى \u{1F512}"), .text("before\u{0}after"),
+            .integer(.min), .integer(0), .integer(.max), .real(-1.5), .real(.pi),
+            .blob(Data()), .blob(Data([0, 1, 0xfe, 0xff])), .null,
+        ]
+        let stored = try database.withConnection { connection in
+            try connection.execute("CREATE TABLE samples (position INTEGER PRIMARY KEY, sample)")
+            for (position, value) in values.enumerated() {
+                try connection.execute("INSERT INTO samples (position, sample) VALUES (?, ?)", [.integer(Int64(position)), value])
+            }
+            return try connection.query("SELECT sample FROM samples ORDER BY position")
+        }
+        #expect(try stored.map { try $0.value("sample") } == values)
+    }
+
+    @Test("the connection uses WAL, NORMAL sync, foreign keys and a busy timeout")
+    func configuration() throws {
+        let (database, directory) = try openScratchDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let settings = try database.withConnection { connection in
+            (
+                journal: try connection.query("PRAGMA journal_mode").first?.text("journal_mode"),
+                synchronous: try connection.query("PRAGMA synchronous").first?.integer("synchronous"),
+                foreignKeys: try connection.query("PRAGMA foreign_keys").first?.integer("foreign_keys"),
+                busyTimeout: try connection.query("PRAGMA busy_timeout").first?.integer("timeout")
+            )
+        }
+        #expect(settings.journal == "wal")
+        #expect(settings.synchronous == 1)
+        #expect(settings.foreignKeys == 1)
+        #expect(settings.busyTimeout == Int64(SQLiteDatabase.busyTimeoutMilliseconds))
+    }
+
+    @Test("a transaction whose body throws leaves no trace, and one that returns commits")
+    func transactionRollsBack() throws {
+        let (database, directory) = try openScratchDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try database.withConnection { try $0.execute("CREATE TABLE notes (body TEXT NOT NULL)") }
+        let error = try #require(throws: LatchkeyError.self) {
+            try database.transaction { connection in
+                try connection.execute("INSERT INTO notes (body) VALUES (?)", [.text("lost")])
+                throw LatchkeyError(.internalError, "The body failed.")
+            }
+        }
+        #expect(error.code == .internalError)
+        try database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("kept")]) }
+        let rows = try database.withConnection { try $0.query("SELECT body FROM notes") }
+        #expect(try rows.map { try $0.text("body") } == ["kept"])
+    }
+
+    @Test("a failing statement throws storage_error with SQLite's message only in the detail")
+    func errors() throws {
+        let (database, directory) = try openScratchDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try database.withConnection { try $0.execute("CREATE TABLE people (email TEXT NOT NULL UNIQUE)") }
+        try database.withConnection { try $0.execute("INSERT INTO people (email) VALUES ('a@example.com')") }
+
+        let duplicate = try #require(throws: LatchkeyError.self) {
+            try database.withConnection { try $0.execute("INSERT INTO people (email) VALUES ('a@example.com')") }
+        }
+        #expect(duplicate.code == .storage)
+        #expect(!duplicate.message.contains("UNIQUE"))
+        #expect(duplicate.detail?.contains("UNIQUE constraint failed: people.email") == true)
+
+        let syntax = try #require(throws: LatchkeyError.self) {
+            try database.withConnection { try $0.query("SELEC 1") }
+        }
+        #expect(syntax.code == .storage)
+        #expect(syntax.detail?.contains("syntax error") == true)
+    }
+
+    @Test("a call with two statements or the wrong number of values is refused")
+    func misuse() throws {
+        let (database, directory) = try openScratchDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let twoStatements = try #require(throws: LatchkeyError.self) {
+            try database.withConnection { try $0.execute("CREATE TABLE a (x); CREATE TABLE b (y)") }
+        }
+        #expect(twoStatements.code == .storage)
+        let tables = try database.withConnection { try $0.query("SELECT name FROM sqlite_master") }
+        #expect(tables.isEmpty)
+
+        let missingValue = try #require(throws: LatchkeyError.self) {
+            try database.withConnection { try $0.query("SELECT ? AS one, ? AS two", [.integer(1)]) }
+        }
+        #expect(missingValue.code == .storage)
+    }
+
+    @Test("reading a column as the wrong type or by a missing name throws storage_error")
+    func rowTypeChecks() throws {
+        let (database, directory) = try openScratchDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let row = try #require(try database.withConnection { try $0.query("SELECT 'text' AS word, NULL AS missing") }.first)
+        #expect(try row.text("word") == "text")
+        #expect(try row.optionalInteger("missing") == nil)
+        #expect(throws: LatchkeyError.self) { try row.integer("word") }
+        #expect(throws: LatchkeyError.self) { try row.text("missing") }
+        #expect(throws: LatchkeyError.self) { try row.text("absent") }
+    }
+
+    @Test("a database that cannot be opened throws storage_error")
+    func unopenable() throws {
+        let error = try #require(throws: LatchkeyError.self) {
+            try SQLiteDatabase(path: "/nonexistent-\(UUID().uuidString)/latchkey.sqlite")
+        }
+        #expect(error.code == .storage)
+    }
+
+    private func openScratchDatabase() throws -> (SQLiteDatabase, URL) {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("latchkey-sqlite-\(UUID().uuidString.lowercased())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (try SQLiteDatabase(path: directory.appendingPathComponent("test.sqlite").path), directory)
+    }
+}
