@@ -33,6 +33,20 @@ public struct MailMessage: Sendable, Equatable {
     }
 }
 
+extension MailMessage: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The id, language and subject only: the bodies may hold a secret link and the
+    /// recipient is personal data, so neither reaches a log through interpolation or `dump`.
+    public var description: String { "MailMessage(id: \(id), locale: \(locale), subject: \(subject))" }
+
+    /// Same as ``description``.
+    public var debugDescription: String { description }
+
+    /// A mirror showing only the id, language and subject.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["id": id, "locale": locale, "subject": subject], displayStyle: .struct)
+    }
+}
+
 /// Delivers one message to its recipient: SMTP, a file, or something else.
 public protocol MailTransport: Sendable {
     /// Sends `message`. Throws ``LatchkeyError`` with code `mail_delivery_failed` when the

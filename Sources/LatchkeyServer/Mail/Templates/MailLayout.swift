@@ -1,0 +1,64 @@
+/// Turns a list of ``MailBlock``s into the plain-text and HTML bodies of a message.
+///
+/// Every interpolated value is HTML-escaped in the HTML body; the HTML root always carries
+/// `lang` and `dir`, so right-to-left languages display correctly.
+struct MailLayout {
+    let language: SupportedLanguage
+    let title: String
+    let blocks: [MailBlock]
+
+    /// The plain-text body: paragraphs separated by blank lines, URLs on lines of their own.
+    var text: String {
+        var parts: [String] = []
+        for block in blocks {
+            switch block {
+            case .paragraph(let text): parts.append(text)
+            case .button(_, let url): parts.append(url)
+            case .linkFallback: continue
+            }
+        }
+        return parts.joined(separator: "\n\n") + "\n"
+    }
+
+    /// The HTML body: one centred card with inline styles (mail clients drop `<style>`).
+    var html: String {
+        var body = ""
+        for block in blocks {
+            switch block {
+            case .paragraph(let text):
+                body += "<p style=\"margin:0 0 16px 0;\">\(text.htmlEscaped)</p>\n"
+            case .button(let label, let url):
+                body += """
+                <p style="margin:24px 0;"><a href="\(url.htmlEscaped)" style="display:inline-block;padding:12px 24px;\
+                background:#1a56db;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600;">\
+                \(label.htmlEscaped)</a></p>\n
+                """
+            case .linkFallback(let label, let url):
+                // A URL reads left to right even inside right-to-left text.
+                body += """
+                <p style="margin:24px 0 4px 0;font-size:13px;color:#555555;">\(label.htmlEscaped)</p>
+                <p dir="ltr" style="margin:0;font-size:13px;text-align:left;word-break:break-all;">\
+                <a href="\(url.htmlEscaped)" style="color:#1a56db;">\(url.htmlEscaped)</a></p>\n
+                """
+            }
+        }
+        let lang = language.rawValue
+        let dir = language.direction
+        return """
+        <!DOCTYPE html>
+        <html lang="\(lang)" dir="\(dir)">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(title.htmlEscaped)</title>
+        </head>
+        <body style="margin:0;padding:24px;background:#f4f4f5;color:#18181b;\
+        font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;">
+        <div lang="\(lang)" dir="\(dir)" style="max-width:480px;margin:0 auto;padding:32px;background:#ffffff;border-radius:8px;text-align:start;">
+        \(body)</div>
+        </body>
+        </html>
+
+        """
+    }
+}
