@@ -27,9 +27,9 @@ build:
 release:
 	swift build -c release $(SWIFT_FLAGS)
 
-swift-test:
+swift-test: $(VENV)/.installed
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	swift test --skip-build
+	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python swift test --skip-build
 
 e2e: release $(VENV)/.installed
 	$(VENV)/bin/python -m pytest -q e2e

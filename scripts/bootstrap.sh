@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(pkg-config libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev
           libcurl4-openssl-dev libzxcvbn-dev)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(chromium chromium-driver python3-venv)
+    packages+=(chromium chromium-driver python3-venv openssl)
 fi
 
 missing=()

@@ -1,5 +1,5 @@
-public import Foundation
-public import LatchkeyCrypto
+import Foundation
+import LatchkeyCrypto
 import Synchronization
 
 /// The assembled server: store, services, routes, HTTP listener and background workers,

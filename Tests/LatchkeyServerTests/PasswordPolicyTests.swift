@@ -101,7 +101,7 @@ import Testing
         } catch let error as LatchkeyError {
             #expect(error.code == .weakPassword)
             #expect(error.message.contains("at least 8"))
-            #expect(error.detail == "too_short,too_weak")
+            #expect(error.reasons == ["too_short", "too_weak"])
         } catch {
             Issue.record("unexpected error \(error)")
         }

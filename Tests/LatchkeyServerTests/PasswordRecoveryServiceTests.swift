@@ -1,6 +1,6 @@
 import Foundation
 import LatchkeyCrypto
-import LatchkeyServer
+@testable import LatchkeyServer
 import Testing
 
 /// The reset flow in process: a real SQLite store in a temporary directory, a manual clock.
@@ -38,13 +38,18 @@ struct RecoveryHarness {
         return Redacted(String(link[range.upperBound...]))
     }
 
+    /// The plain-text bodies of every mail in the outbox, oldest first (read without leasing).
+    func outboxBodies() throws -> [String] {
+        try store.database.withConnection { connection in
+            try connection.query("SELECT text_body FROM outbox ORDER BY created_at, rowid").map { try $0.text("text_body") }
+        }
+    }
+
     /// The reset links in every queued mail, oldest first.
     func mailedLinks() throws -> [String] {
-        try store.leaseDueMail(now: clock.now().addingTimeInterval(86_400 * 365), lease: 0, limit: 1000)
-            .sorted { $0.createdAt < $1.createdAt }
-            .compactMap { entry in
-                entry.message.textBody.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.contains("#token=") }
-            }
+        try outboxBodies().compactMap { body in
+            body.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.contains("#token=") }
+        }
     }
 }
 
@@ -68,14 +73,20 @@ struct RecoveryHarness {
         #expect(throws: LatchkeyError.self) { try h.service.validate(token: token) }
     }
 
-    @Test("only the hash of a token is stored")
+    @Test("only the SHA-256 of a token is stored, and a sent mail no longer holds the link")
     func storesDigestOnly() throws {
         let h = try RecoveryHarness()
         try h.accounts.createAccount(email: "d@example.com", password: password)
         let token = try #require(try h.requestToken("d@example.com"))
-        let database = try Data(contentsOf: h.directory.appendingPathComponent("db.sqlite3"))
-            + ((try? Data(contentsOf: h.directory.appendingPathComponent("db.sqlite3-wal"))) ?? Data())
-        #expect(database.range(of: Data(token.exposed.utf8)) == nil)
+        let stored = try h.store.database.withConnection { connection in
+            try connection.query("SELECT token_digest FROM reset_tokens").map { try $0.text("token_digest") }
+        }
+        let digest = SHA256.hash(Data(token.exposed.utf8)).map { String(format: "%02x", $0) }.joined()
+        #expect(stored == [digest])
+        for entry in try h.store.leaseDueMail(now: h.clock.now(), lease: 60, limit: 10) {
+            try h.store.markSent(id: entry.message.id, now: h.clock.now())
+        }
+        #expect(try h.outboxBodies().allSatisfy { !$0.contains(token.exposed) })
     }
 
     @Test("a token expires after its lifetime (test clock, no sleeping)")
@@ -145,9 +156,9 @@ struct RecoveryHarness {
         try h.accounts.createAccount(email: "c@example.com", password: password)
         let token = try #require(try h.requestToken("c@example.com"))
         try h.service.resetPassword(token: token, newPassword: newPassword)
-        let mails = try h.store.leaseDueMail(now: h.clock.now().addingTimeInterval(3600), lease: 0, limit: 10)
-        #expect(mails.count == 2)
-        #expect(mails.filter { $0.message.textBody.contains("#token=") }.count == 1)
+        let bodies = try h.outboxBodies()
+        #expect(bodies.count == 2)
+        #expect(bodies.filter { $0.contains("#token=") }.count == 1)
     }
 
     @Test("an allow-listed reset_url becomes the link base; others are refused before any lookup")

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import LatchkeyCrypto
 
 /// What an operator does to accounts from the command line: create, list, disable.

@@ -99,8 +99,10 @@ public struct Configuration: Sendable {
                                    schemes: ["http", "https"])
         dataDirectory = URL(fileURLWithPath: reader.string("LATCHKEY_DATA_DIR") ?? "./data").standardizedFileURL
         mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
-        mailFromAddress = try reader.emailAddress("LATCHKEY_MAIL_FROM",
-                                                  default: "no-reply@\(publicURL.host ?? "localhost")")
+        let publicHost = publicURL.host ?? ""
+        let senderDomain = IPAddress(publicHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil && publicHost.contains(".")
+            ? publicHost : "latchkey.localhost"
+        mailFromAddress = try reader.emailAddress("LATCHKEY_MAIL_FROM", default: "no-reply@\(senderDomain)")
         mailFromName = try reader.headerText("LATCHKEY_MAIL_FROM_NAME", default: "Latchkey")
         if mailTransport == .smtp {
             guard let url = try reader.optionalURL("LATCHKEY_SMTP_URL", schemes: ["smtp", "smtps"]) else {

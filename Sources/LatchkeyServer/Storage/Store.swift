@@ -67,7 +67,8 @@ public protocol OutboxStore: Sendable {
     /// Leases up to `limit` messages due at `now` for `lease` seconds, so no other worker
     /// takes them meanwhile. A worker that dies leaves them to be leased again later.
     func leaseDueMail(now: Date, lease: TimeInterval, limit: Int) throws -> [OutboxEntry]
-    /// Records that the message was delivered; it is never sent again. Throws
+    /// Records that the message was delivered and erases its bodies (which may hold a reset
+    /// link); it is never sent again. Throws
     /// `storage_error` when no message has this id.
     func markSent(id: String, now: Date) throws
     /// Records a failed attempt at `now` and ends the lease; the message becomes due again

@@ -47,37 +47,36 @@ struct ResetPage {
         let messagesJSON = (try? JSONSerialization.data(withJSONObject: messages, options: [.sortedKeys]))
             .flatMap { String(data: $0, encoding: .utf8) }?
             .replacingOccurrences(of: "<", with: "\\u003c") ?? "{}"
-        let e = HTMLText.escape
-        return """
+                return """
         <!DOCTYPE html>
         <html lang="\(language.rawValue)" dir="\(direction)">
         <head>
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="referrer" content="no-referrer">
-        <title>\(e(text.title))</title>
+        <title>\(text.title.htmlEscaped)</title>
         <link rel="stylesheet" href="/assets/latchkey.css">
         </head>
         <body>
         <main>
-        <h1>\(e(text.title))</h1>
+        <h1>\(text.title.htmlEscaped)</h1>
         <p id="status" role="status" aria-live="polite"></p>
         <form id="request-form" hidden>
-          <p>\(e(text.requestIntro))</p>
-          <label for="email">\(e(text.emailLabel))</label>
+          <p>\(text.requestIntro.htmlEscaped)</p>
+          <label for="email">\(text.emailLabel.htmlEscaped)</label>
           <input id="email" name="email" type="email" autocomplete="email" required maxlength="254">
-          <button type="submit">\(e(text.sendLink))</button>
+          <button type="submit">\(text.sendLink.htmlEscaped)</button>
         </form>
-        <p id="checking" hidden>\(e(text.checking))</p>
+        <p id="checking" hidden>\(text.checking.htmlEscaped)</p>
         <form id="reset-form" hidden>
-          <p>\(e(text.chooseFor)) <strong id="email-hint" dir="ltr"></strong></p>
-          <label for="password">\(e(text.newPassword))</label>
+          <p>\(text.chooseFor.htmlEscaped) <strong id="email-hint" dir="ltr"></strong></p>
+          <label for="password">\(text.newPassword.htmlEscaped)</label>
           <input id="password" name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="128">
-          <label for="password-repeat">\(e(text.repeatPassword))</label>
+          <label for="password-repeat">\(text.repeatPassword.htmlEscaped)</label>
           <input id="password-repeat" name="password-repeat" type="password" autocomplete="new-password" required minlength="8" maxlength="128">
-          <button type="submit">\(e(text.save))</button>
+          <button type="submit">\(text.save.htmlEscaped)</button>
         </form>
-        <p id="request-new" hidden><a href="/reset-password">\(e(text.requestNew))</a></p>
+        <p id="request-new" hidden><a href="/reset-password">\(text.requestNew.htmlEscaped)</a></p>
         </main>
         <script type="application/json" id="messages">\(messagesJSON)</script>
         <script src="/assets/reset-password.js"></script>
@@ -194,23 +193,4 @@ struct ResetPage {
       });
     })();
     """#
-}
-
-/// Escaping for text placed in HTML elements and attribute values.
-enum HTMLText {
-    static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
 }

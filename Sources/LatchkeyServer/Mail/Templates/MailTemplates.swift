@@ -61,14 +61,15 @@ public struct MailTemplates: Sendable {
         )
     }
 
-    /// Accepts an absolute `scheme://…` URL without whitespace or control characters whose
-    /// scheme is not one a browser would run or read locally.
+    /// Accepts an absolute URL — `scheme://…`, or an app's private-use `com.example.app:/path`
+    /// (RFC 8252 §7.1) — without whitespace or control characters, whose scheme is not one a
+    /// browser would run or read locally.
     private static func checkLink(_ link: String, name: String) throws {
         let invalid = LatchkeyError(
             .invalidConfiguration,
             "The \(name) in a mail must be an absolute http(s) or app URL without spaces."
         )
-        guard let separator = link.range(of: "://"), !link.unicodeScalars.contains(where: {
+        guard let separator = link.range(of: ":"), link[separator.upperBound...].hasPrefix("/"), !link.unicodeScalars.contains(where: {
             $0.properties.isWhitespace || $0.properties.generalCategory == .control
         }) else { throw invalid }
         let scheme = link[..<separator.lowerBound].lowercased()

@@ -41,6 +41,7 @@ final class SQLiteDatabase: Sendable {
                     detail: "\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
             }
             try connection.execute("PRAGMA synchronous = NORMAL")
+            try connection.execute("PRAGMA secure_delete = ON")
             try connection.execute("PRAGMA foreign_keys = ON")
         } catch {
             sqlite3_close_v2(handle)

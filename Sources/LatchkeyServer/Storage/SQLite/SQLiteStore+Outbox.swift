@@ -45,7 +45,7 @@ extension SQLiteStore: OutboxStore {
         let now = SQLiteValue.integer(StorageEncoding.milliseconds(now))
         try updateMail(
             id: id,
-            "UPDATE outbox SET status = 'sent', sent_at = ?, last_attempt_at = ?, lease_until = NULL WHERE id = ?",
+            "UPDATE outbox SET status = 'sent', sent_at = ?, last_attempt_at = ?, lease_until = NULL, text_body = '', html_body = '' WHERE id = ?",
             [now, now, .text(id)])
     }
 
