@@ -132,7 +132,7 @@ public final class ServerApplication: Sendable {
             }
             return SMTPMailTransport(configuration: try SMTPConfiguration(
                 url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
-                allowInsecureLoopback: smtp.allowInsecureLoopback, caFile: smtp.caFile))
+                allowInsecureLoopback: smtp.allowInsecureLoopback, timeout: TimeInterval(smtp.timeout), caFile: smtp.caFile))
         }
     }
 

@@ -26,6 +26,8 @@ public struct Configuration: Sendable {
         public var allowInsecureLoopback: Bool
         /// A PEM file of CA certificates to trust instead of the system's.
         public var caFile: String?
+        /// Seconds one delivery may take before it counts as failed.
+        public var timeout: Int
     }
 
     /// Host and port the HTTP server binds (`LATCHKEY_LISTEN`).
@@ -77,7 +79,7 @@ public struct Configuration: Sendable {
         "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN", "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
-        "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE",
+        "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
         "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
         "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT", "LATCHKEY_MAX_BODY_BYTES",
         "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
@@ -113,7 +115,8 @@ public struct Configuration: Sendable {
                 username: reader.string("LATCHKEY_SMTP_USERNAME"),
                 password: reader.string("LATCHKEY_SMTP_PASSWORD").map(Redacted.init),
                 allowInsecureLoopback: try reader.bool("LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", default: false),
-                caFile: reader.string("LATCHKEY_SMTP_CA_FILE"))
+                caFile: reader.string("LATCHKEY_SMTP_CA_FILE"),
+                timeout: try reader.integer("LATCHKEY_SMTP_TIMEOUT", default: 30, range: 1...300))
         } else {
             smtp = nil
         }
