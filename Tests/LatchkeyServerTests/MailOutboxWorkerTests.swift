@@ -39,13 +39,16 @@ final class FlakyFileTransport: MailTransport {
 
 @Suite struct MailOutboxWorkerTests {
     let clock = ManualClock()
-    let store = InMemoryOutboxStore()
+    let store: SQLiteStore
     let logs = MemoryLogSink()
     let metrics = MailDeliveryCounters()
     let folder: TemporaryDirectory
+    let databaseFolder: TemporaryDirectory
 
     init() throws {
         folder = try TemporaryDirectory()
+        databaseFolder = try TemporaryDirectory()
+        store = try SQLiteStore.migrated(in: databaseFolder.url, clock: clock)
     }
 
     func makeTransport(failures: Int, onDelivery: DispatchSemaphore? = nil) throws -> FlakyFileTransport {
