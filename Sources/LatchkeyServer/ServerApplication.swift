@@ -71,7 +71,7 @@ public final class ServerApplication: Sendable {
         }
         outboxWorker = OutboxWorker(
             store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics)
-        recoveryWorker = WorkerThread(name: "latchkey-reset-requests") { [recovery] in
+        recoveryWorker = WorkerThread(name: "latchkey-reset-requests", interval: 0) { [recovery] in
             if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
         }
         maintenanceWorker = Self.makeMaintenanceWorker(store: store, clock: clock, logger: logger)
@@ -138,7 +138,7 @@ public final class ServerApplication: Sendable {
 
     private static func makeMaintenanceWorker(store: any Store, clock: any WallClock, logger: Logger) -> WorkerThread {
         let lastRun = Mutex<Date?>(nil)
-        return WorkerThread(name: "latchkey-maintenance") {
+        return WorkerThread(name: "latchkey-maintenance", interval: 1) {
             let now = clock.now()
             let due = lastRun.withLock { last in
                 guard last.map({ now.timeIntervalSince($0) >= 3600 }) ?? true else { return false }
@@ -153,7 +153,6 @@ public final class ServerApplication: Sendable {
                     logger.error("maintenance_failed", ["error": .string("\(error)")])
                 }
             }
-            Thread.sleep(forTimeInterval: 0.5)
         }
     }
 

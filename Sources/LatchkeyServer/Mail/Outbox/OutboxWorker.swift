@@ -19,14 +19,9 @@ public final class OutboxWorker: Sendable {
     private let retryPolicy: OutboxRetryPolicy
     private let lease: TimeInterval
     private let batchSize: Int
-    private let loop = Mutex(LoopState())
-
-    /// The background loop's controls; present only while it runs.
-    private struct LoopState {
-        var stopRequested = false
-        var wakeUp: DispatchSemaphore?
-        var finished: DispatchSemaphore?
-    }
+    private let loop = Mutex<WorkerThread?>(nil)
+    /// Set by ``stop()`` so a long drain ends between batches.
+    private let stopRequested = Atomic<Bool>(false)
 
     /// Creates a worker.
     ///
@@ -59,7 +54,7 @@ public final class OutboxWorker: Sendable {
     @discardableResult
     public func runOnce() -> Int {
         var sent = 0
-        while !loop.withLock({ $0.stopRequested }) {
+        while !stopRequested.load(ordering: .relaxed) {
             let leasedAt = clock.now()
             let batch: [OutboxEntry]
             do {
@@ -81,23 +76,13 @@ public final class OutboxWorker: Sendable {
     /// Starts a background thread that calls ``runOnce()`` and then waits `pollInterval`
     /// seconds (or until ``stop()``), over and over. Does nothing if already started.
     public func start(pollInterval: TimeInterval) {
-        let wakeUp = DispatchSemaphore(value: 0)
-        let finished = DispatchSemaphore(value: 0)
-        let started = loop.withLock { state -> Bool in
-            guard state.finished == nil else { return false }
-            state = LoopState(stopRequested: false, wakeUp: wakeUp, finished: finished)
-            return true
+        let thread = loop.withLock { current -> WorkerThread? in
+            guard current == nil else { return nil }
+            let thread = WorkerThread(name: "latchkey-outbox", interval: pollInterval) { [self] in runOnce() }
+            current = thread
+            return thread
         }
-        guard started else { return }
-        let interval = DispatchTimeInterval.milliseconds(Int(min(max(pollInterval, 0.01), 86_400) * 1000))
-        let thread = Thread { [self] in
-            while !loop.withLock({ $0.stopRequested }) {
-                runOnce()
-                _ = wakeUp.wait(timeout: .now() + interval)
-            }
-            finished.signal()
-        }
-        thread.name = "latchkey-outbox"
+        guard let thread else { return }
         thread.start()
         logger.info("outbox_worker_started", ["poll_interval_seconds": .double(pollInterval)])
     }
@@ -105,16 +90,13 @@ public final class OutboxWorker: Sendable {
     /// Stops the background loop and returns once it has finished (a delivery in progress
     /// completes first). Does nothing if the loop is not running.
     public func stop() {
-        let controls = loop.withLock { state -> (DispatchSemaphore, DispatchSemaphore)? in
-            guard let wakeUp = state.wakeUp, let finished = state.finished else { return nil }
-            state.stopRequested = true
-            state.wakeUp = nil
-            return (wakeUp, finished)
-        }
-        guard let (wakeUp, finished) = controls else { return }
-        wakeUp.signal()
-        finished.wait()
-        loop.withLock { $0 = LoopState() }
+        guard let thread = loop.withLock({ current -> WorkerThread? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        stopRequested.store(true, ordering: .relaxed)
+        thread.stop()
+        stopRequested.store(false, ordering: .relaxed)
         logger.info("outbox_worker_stopped")
     }
 
