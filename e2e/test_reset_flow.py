@@ -86,6 +86,8 @@ def test_oversized_body_is_413(server):
     response = requests.post(server.base + "/auth/password/request", data=body, headers={"Content-Type": "application/json"}, timeout=10)
     assert response.status_code == 413
     assert response.json()["error"]["code"] == "payload_too_large"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Cache-Control"] == "no-store"
 
 
 def test_reset_url_allow_list_matches_exactly(make_server):

@@ -55,7 +55,7 @@ public final class ServerApplication: Sendable {
         router = Router(
             routes: resetRoutes.routes + ResetPage().routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
-                + OperationsRoutes(store: store, metrics: metrics).routes,
+                + OperationsRoutes(store: store, metrics: metrics, metricsClients: configuration.metricsClients).routes,
             metrics: metrics, logger: logger, clock: clock)
 
         httpServer = HTTPServer(

@@ -23,7 +23,7 @@ import Testing
         ("LATCHKEY_LISTEN", "8080"), ("LATCHKEY_LISTEN", "example.com:80"), ("LATCHKEY_LISTEN", "127.0.0.1:70000"),
         ("LATCHKEY_PUBLIC_URL", "example.com"), ("LATCHKEY_PUBLIC_URL", "https://x.example/?a=b"),
         ("LATCHKEY_MAIL_TRANSPORT", "carrier-pigeon"), ("LATCHKEY_APPLE_APP_IDS", "com.example.app"),
-        ("LATCHKEY_ANDROID_APPS", "com.example:AB:CD"), ("LATCHKEY_RESET_URL_ALLOW_LIST", "/relative"),
+        ("LATCHKEY_ANDROID_APPS", "com.example:AB:CD"), ("LATCHKEY_RESET_URL_ALLOW_LIST", "/relative"), ("LATCHKEY_RESET_URL_ALLOW_LIST", "myapp:reset"), ("LATCHKEY_METRICS_ALLOW", "monitoring.local"),
         ("LATCHKEY_RESET_IP_LIMIT", "lots"), ("LATCHKEY_ARGON2_MEMORY_KIB", "1024"), ("LATCHKEY_TRUSTED_PROXIES", "proxy.local"),
         ("LATCHKEY_MAIL_FROM", "not an address"), ("LATCHKEY_MAIL_FROM_NAME", "Evil\r\nBcc: x@y.z"),
     ])

@@ -30,10 +30,38 @@ import Testing
         for _ in 0..<8 {
             if case .limited(let wait) = limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) { waits.append(wait) }
         }
-        #expect(waits == [60, 120, 240, 480, 960, 1920, 3600, 3600])
+        // The first wait lasts until the window has room (599 s), then doubles up to an hour.
+        #expect(waits == [599, 1198, 2396, 3600, 3600, 3600, 3600, 3600])
         #expect(limiter.consume("other", policy: policy, now: start.addingTimeInterval(1)) == .allowed)
         // Once the block and the window have passed, the key starts afresh.
         #expect(limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + 3600 + 600)) == .allowed)
+    }
+
+    @Test("a client that obeys Retry-After gets in")
+    func obeyingRetryAfter() {
+        let limiter = LocalRateLimiter()
+        let policy = RateLimitPolicy(windows: [.init(limit: 20, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
+        for _ in 0..<20 { _ = limiter.consume("ip", policy: policy, now: start) }
+        guard case .limited(let wait) = limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) else {
+            Issue.record("expected a limit")
+            return
+        }
+        #expect(limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + Double(wait))) == .allowed)
+    }
+
+    @Test("a flood of short-lived keys does not evict a key that still limits")
+    func floodKeepsLiveLimits() {
+        let limiter = LocalRateLimiter(maximumKeys: 100)
+        let policy = PasswordRecoveryService.perAddressPolicy
+        for minute in 0..<5 {
+            #expect(limiter.consume("victim", policy: policy, now: start.addingTimeInterval(Double(minute) * 61)) == .allowed)
+        }
+        let shortLived = RateLimitPolicy(windows: [.init(limit: 1, seconds: 1)])
+        for i in 0..<300 {
+            _ = limiter.consume("flood\(i)", policy: shortLived, now: start.addingTimeInterval(300 + Double(i)))
+        }
+        // The victim's five mails this hour still count: only keys that no longer limit were forgotten.
+        #expect(limiter.consume("victim", policy: policy, now: start.addingTimeInterval(700)) != .allowed)
     }
 
     @Test("a flood of distinct keys does not grow memory without bound")

@@ -57,6 +57,29 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(app.router.handle(HTTPRequest(method: "HEAD", path: "/healthz")).status == 200)
     }
 
+    @Test("/metrics answers only the configured clients, since mail counters reveal accounts")
+    func metricsRestricted() throws {
+        let app = try makeApplication(["LATCHKEY_METRICS_ALLOW": "10.1.2.3,::1"])
+        #expect(app.router.handle(HTTPRequest(method: "GET", path: "/metrics", clientIP: "203.0.113.5")).status == 404)
+        #expect(app.router.handle(HTTPRequest(method: "GET", path: "/metrics", clientIP: "127.0.0.1")).status == 404)
+        #expect(app.router.handle(HTTPRequest(method: "GET", path: "/metrics", clientIP: "10.1.2.3")).status == 200)
+        #expect(app.router.handle(HTTPRequest(method: "GET", path: "/metrics", clientIP: "0:0::1")).status == 200)
+    }
+
+    @Test("an IPv6 client is limited as its /64, so rotating addresses does not escape the IP budget")
+    func ipv6SharesABudget() throws {
+        let app = try makeApplication(["LATCHKEY_RESET_IP_LIMIT": "2/600"])
+        let statuses = (1...3).map { i in
+            var request = jsonRequest("/auth/password/request", #"{"email":"a@example.com"}"#)
+            request.clientIP = "2001:db8:1:2::\(i)"
+            return app.router.handle(request).status
+        }
+        #expect(statuses == [200, 200, 429])
+        var other = jsonRequest("/auth/password/request", #"{"email":"a@example.com"}"#)
+        other.clientIP = "2001:db8:1:3::1"
+        #expect(app.router.handle(other).status == 200)
+    }
+
     @Test("the request route answers known, unknown and malformed-but-valid addresses with one body")
     func sameBytes() throws {
         let app = try makeApplication()

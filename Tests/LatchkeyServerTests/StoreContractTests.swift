@@ -488,22 +488,25 @@ import Testing
         let sentBefore = try mail(subject: "sent before")
         let sentAfter = try mail(subject: "sent after")
         let failed = try mail(subject: "failed")
+        let failedAfter = try mail(subject: "failed after")
         let pending = try mail(subject: "pending")
-        for message in [sentBefore, sentAfter, failed, pending] {
+        for message in [sentBefore, sentAfter, failed, failedAfter, pending] {
             try store.enqueue(message, now: before.addingTimeInterval(-60))
         }
         try store.markSent(id: sentBefore.id, now: before)
         try store.markSent(id: sentAfter.id, now: after)
         try store.markFailed(id: failed.id, error: "permanent", retryAt: nil, now: before)
+        try store.markFailed(id: failedAfter.id, error: "permanent", retryAt: nil, now: after)
 
-        #expect(try store.purge(before: cutoff) == 6)
+        #expect(try store.purge(before: cutoff) == 7)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM reset_tokens") == 2)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM sessions") == 2)
         #expect(
             try fixture.integer(
-                "SELECT COUNT(*) AS value FROM outbox WHERE id IN ('\(sentAfter.id)', '\(failed.id)', '\(pending.id)')")
+                "SELECT COUNT(*) AS value FROM outbox WHERE id IN ('\(sentAfter.id)', '\(failedAfter.id)', '\(pending.id)')")
                 == 3)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM outbox") == 3)
+        #expect(try fixture.integer("SELECT COUNT(*) AS value FROM outbox WHERE text_body <> '' AND status <> 'pending'") == 0)
         #expect(try store.purge(before: cutoff) == 0)
     }
 

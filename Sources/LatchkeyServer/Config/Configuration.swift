@@ -71,6 +71,8 @@ public struct Configuration: Sendable {
     /// Reset requests per 10 minutes from one IP or to one email domain before a warning is
     /// logged (`LATCHKEY_ABUSE_WARNING_THRESHOLD`).
     public var abuseWarningThreshold: Int
+    /// Client IPs allowed to read `/metrics` (`LATCHKEY_METRICS_ALLOW`; default loopback only).
+    public var metricsClients: [String]
     /// The least severe log level written (`LATCHKEY_LOG_LEVEL`).
     public var logLevel: Logger.Level
 
@@ -84,7 +86,7 @@ public struct Configuration: Sendable {
         "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT", "LATCHKEY_MAX_BODY_BYTES",
         "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
         "LATCHKEY_ARGON2_MEMORY_KIB", "LATCHKEY_ARGON2_ITERATIONS", "LATCHKEY_ARGON2_PARALLELISM",
-        "LATCHKEY_PASSWORD_MIN_SCORE", "LATCHKEY_ABUSE_WARNING_THRESHOLD", "LATCHKEY_LOG_LEVEL",
+        "LATCHKEY_PASSWORD_MIN_SCORE", "LATCHKEY_ABUSE_WARNING_THRESHOLD", "LATCHKEY_METRICS_ALLOW", "LATCHKEY_LOG_LEVEL",
     ]
 
     /// Reads and validates the configuration from `environment` (and the JSON file it names).
@@ -128,6 +130,11 @@ public struct Configuration: Sendable {
             }
             if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true {
                 throw SettingsReader.invalid("LATCHKEY_RESET_URL_ALLOW_LIST", "entry '\(entry)' has no host")
+            }
+            do {
+                try MailTemplates.checkLink(entry, name: "link")
+            } catch {
+                throw SettingsReader.invalid("LATCHKEY_RESET_URL_ALLOW_LIST", "entry '\(entry)' cannot be a mail link (needs scheme:/path or scheme://host/path, and no javascript:, data:, vbscript: or file:)")
             }
             return entry
         }
@@ -173,6 +180,13 @@ public struct Configuration: Sendable {
         }
         passwordMinimumScore = try reader.integer("LATCHKEY_PASSWORD_MIN_SCORE", default: 3, range: 0...4)
         abuseWarningThreshold = try reader.integer("LATCHKEY_ABUSE_WARNING_THRESHOLD", default: 100, range: 1...1_000_000)
+        let metricsList = reader.list("LATCHKEY_METRICS_ALLOW")
+        metricsClients = try (metricsList.isEmpty ? ["127.0.0.1", "::1"] : metricsList).map { entry in
+            guard IPAddress(entry) != nil else {
+                throw SettingsReader.invalid("LATCHKEY_METRICS_ALLOW", "entry '\(entry)' is not an IP address")
+            }
+            return entry
+        }
         logLevel = try reader.choice("LATCHKEY_LOG_LEVEL", default: .info)
         try reader.rejectUnknownFileKeys()
     }

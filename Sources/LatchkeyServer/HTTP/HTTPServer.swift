@@ -65,7 +65,9 @@ public final class HTTPServer: Sendable {
                     flags, socketAddress,
                     RequestExchange.accessHandler, RequestExchange.requestStarted, RequestExchange.requestCompleted,
                     exchange.toOpaque(),
-                    UInt32(configuration.connectionLimit), UInt32(configuration.perIPConnectionLimit),
+                    UInt32(configuration.connectionLimit),
+                    // Behind a proxy every connection comes from the proxy's address.
+                    UInt32(configuration.trustedProxies.isEmpty ? configuration.perIPConnectionLimit : 0),
                     UInt32(configuration.connectionTimeout), configuration.connectionMemoryLimit)
             }
             let failure = errno

@@ -67,4 +67,12 @@ struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     static func truncatedForLogs(_ text: String) -> String {
         IPAddress(text)?.truncatedForLogs ?? "invalid"
     }
+
+    /// The unit a client is rate-limited as: the whole IPv4 address, or the IPv6 /64
+    /// (one subscriber usually holds a whole /64 and could rotate through it).
+    static func rateLimitKey(_ text: String) -> String {
+        guard let address = IPAddress(text) else { return text }
+        guard address.isIPv6 else { return address.description }
+        return (IPAddress(bytes: Array(address.bytes.prefix(8)) + Array(repeating: 0, count: 8))?.description ?? text) + "/64"
+    }
 }

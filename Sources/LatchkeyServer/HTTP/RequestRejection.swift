@@ -13,6 +13,12 @@ enum RequestRejection: Sendable {
     /// The error response for this rejection (the same JSON shape and status mapping as
     /// every other error, see `HTTPResponse.error`).
     var response: HTTPResponse {
+        var response = errorResponse
+        Router.addSecurityHeaders(to: &response, cacheable: false)
+        return response
+    }
+
+    private var errorResponse: HTTPResponse {
         switch self {
         case .payloadTooLarge(let limit):
             .error(LatchkeyError(.payloadTooLarge, "The request body must not exceed \(limit) bytes."))

@@ -66,7 +66,8 @@ public final class Router: HTTPHandler {
         return mediaType == "application/json"
     }
 
-    private static func addSecurityHeaders(to response: inout HTTPResponse, cacheable: Bool) {
+    /// Sets the headers every response carries; `no-store` unless `cacheable` and successful.
+    static func addSecurityHeaders(to response: inout HTTPResponse, cacheable: Bool) {
         response.headers.set("X-Content-Type-Options", "nosniff")
         response.headers.set("Referrer-Policy", "no-referrer")
         response.headers.set("X-Frame-Options", "DENY")

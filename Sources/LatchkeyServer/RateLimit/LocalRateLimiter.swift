@@ -8,6 +8,11 @@ public final class LocalRateLimiter: RateLimiter {
         var events: [Date] = []
         var blockedUntil: Date?
         var violations = 0
+        /// The first wait of the current run of violations; later ones double it.
+        var firstWait: TimeInterval = 0
+        /// When the key holds nothing worth keeping: its events are out of every window
+        /// and any block is over.
+        var forgettableAfter = Date.distantPast
     }
 
     private let states = Mutex<[String: KeyState]>([:])
@@ -44,15 +49,20 @@ public final class LocalRateLimiter: RateLimiter {
             state.events.append(now)
             state.violations = 0
             state.blockedUntil = nil
+            state.forgettableAfter = now.addingTimeInterval(longest)
             return .allowed
         }
         guard let base = policy.basePenalty else {
             return .limited(retryAfter: retryAfter(fullWindowWait ?? 1))
         }
+        // The first wait is long enough for the window to have room again, so a client
+        // that obeys Retry-After gets in; each further attempt while blocked doubles it.
+        if state.violations == 0 { state.firstWait = max(base, fullWindowWait ?? 0) }
         state.violations += 1
-        let doubled = base * pow(2, Double(min(state.violations - 1, 30)))
-        let wait = min(doubled, policy.maximumPenalty)
-        state.blockedUntil = now.addingTimeInterval(wait)
+        let wait = min(state.firstWait * pow(2, Double(min(state.violations - 1, 30))), policy.maximumPenalty)
+        let blockedUntil = now.addingTimeInterval(wait)
+        state.blockedUntil = blockedUntil
+        state.forgettableAfter = max(state.forgettableAfter, blockedUntil)
         return .limited(retryAfter: retryAfter(wait))
     }
 
@@ -60,9 +70,16 @@ public final class LocalRateLimiter: RateLimiter {
         max(1, Int(seconds.rounded(.up)))
     }
 
+    /// Forgets keys that no longer limit anything; only if none qualify (a flood of distinct
+    /// keys), the least recently used ones — memory stays bounded either way.
     private static func evictIdle(_ states: inout [String: KeyState], now: Date, keeping current: String) {
-        let idle = states.filter { $0.key != current && ($0.value.blockedUntil ?? .distantPast) <= now }
+        let forgettable = states.filter { $0.key != current && $0.value.forgettableAfter <= now }.map(\.key)
+        guard forgettable.isEmpty else {
+            for key in forgettable { states.removeValue(forKey: key) }
+            return
+        }
+        let oldest = states.filter { $0.key != current }
             .sorted { ($0.value.events.last ?? .distantPast) < ($1.value.events.last ?? .distantPast) }
-        for (key, _) in idle.prefix(states.count / 10 + 1) { states.removeValue(forKey: key) }
+        for (key, _) in oldest.prefix(states.count / 10 + 1) { states.removeValue(forKey: key) }
     }
 }

@@ -5,6 +5,9 @@ import Foundation
 struct OperationsRoutes {
     let store: any Store
     let metrics: ServerMetrics
+    /// Clients allowed to read `/metrics`; everyone else gets 404, because mail counters
+    /// move when a reset is requested for an existing account.
+    let metricsClients: [String]
 
     var routes: [Route] {
         [
@@ -12,8 +15,11 @@ struct OperationsRoutes {
             Route("GET", "/readyz", name: "readyz") { _ in
                 store.isReady() ? .json(200, ["status": "ready"]) : .json(503, ["status": "unavailable"])
             },
-            Route("GET", "/metrics", name: "metrics") { _ in
-                HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
+            Route("GET", "/metrics", name: "metrics") { request in
+                guard let client = IPAddress(request.clientIP), metricsClients.contains(where: { IPAddress($0) == client }) else {
+                    throw LatchkeyError(.notFound, "There is nothing at this address.")
+                }
+                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
                              body: Data(metrics.render(outboxDepth: try? store.pendingMailCount()).utf8))
             },
             Route("GET", "/openapi.json", name: "openapi", cacheable: true) { _ in

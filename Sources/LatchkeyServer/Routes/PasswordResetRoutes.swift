@@ -33,7 +33,7 @@ struct PasswordResetRoutes {
     }
 
     private func limited(_ request: HTTPRequest) throws -> HTTPResponse? {
-        switch try limiter.consume("reset-ip:" + request.clientIP, policy: ipPolicy, now: clock.now()) {
+        switch try limiter.consume("reset-ip:" + IPAddress.rateLimitKey(request.clientIP), policy: ipPolicy, now: clock.now()) {
         case .allowed:
             return nil
         case .limited(let retryAfter):
@@ -50,7 +50,7 @@ struct PasswordResetRoutes {
             locale: try body.optionalString("locale", maxLength: 35),
             acceptLanguage: request.headers["Accept-Language"])
         let now = clock.now()
-        if abuse.record("ip:" + request.clientIP, now: now) {
+        if abuse.record("ip:" + IPAddress.rateLimitKey(request.clientIP), now: now) {
             logger.warning("reset_abuse_suspected", ["source": "ip", "ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
         }
         if abuse.record("domain:" + parsed.email.domain, now: now) {

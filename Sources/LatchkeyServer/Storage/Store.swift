@@ -72,7 +72,7 @@ public protocol OutboxStore: Sendable {
     /// `storage_error` when no message has this id.
     func markSent(id: String, now: Date) throws
     /// Records a failed attempt at `now` and ends the lease; the message becomes due again
-    /// at `retryAt`, or is given up (kept, marked failed) when `retryAt` is nil. A message
+    /// at `retryAt`, or is given up (kept as failed, its bodies erased) when `retryAt` is nil. A message
     /// that is no longer pending (another worker sent it) is left as it is. Throws
     /// `storage_error` when no message has this id.
     func markFailed(id: String, error: String, retryAt: Date?, now: Date) throws
@@ -87,8 +87,8 @@ public protocol MaintenanceStore: Sendable {
     /// `storage_error` when the database was migrated by a newer version of Latchkey.
     @discardableResult func migrate() throws -> [Int]
     /// Deletes reset tokens that expired, were used or were superseded before `cutoff`,
-    /// sessions that expired or were revoked before it, and mail sent before it (pending and
-    /// failed mail is kept); returns how many rows were removed.
+    /// sessions that expired or were revoked before it, and mail sent or given up before it
+    /// (pending mail is kept); returns how many rows were removed.
     @discardableResult func purge(before cutoff: Date) throws -> Int
     /// Whether the database answers a trivial query.
     func isReady() -> Bool

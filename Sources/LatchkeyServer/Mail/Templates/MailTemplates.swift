@@ -64,7 +64,7 @@ public struct MailTemplates: Sendable {
     /// Accepts an absolute URL — `scheme://…`, or an app's private-use `com.example.app:/path`
     /// (RFC 8252 §7.1) — without whitespace or control characters, whose scheme is not one a
     /// browser would run or read locally.
-    private static func checkLink(_ link: String, name: String) throws {
+    static func checkLink(_ link: String, name: String) throws {
         let invalid = LatchkeyError(
             .invalidConfiguration,
             "The \(name) in a mail must be an absolute http(s) or app URL without spaces."

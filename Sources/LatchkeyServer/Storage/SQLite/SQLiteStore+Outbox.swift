@@ -68,7 +68,7 @@ extension SQLiteStore: OutboxStore {
                 id: id,
                 """
                 UPDATE outbox
-                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, status = 'failed', lease_until = NULL
+                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, status = 'failed', lease_until = NULL, text_body = '', html_body = ''
                 WHERE id = ? AND status = 'pending'
                 """,
                 [lastError, now, .text(id)])

@@ -82,7 +82,7 @@ extension SQLiteStore: MaintenanceStore {
                 [cutoff, cutoff, cutoff])
             let sessions = try connection.execute(
                 "DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?", [cutoff, cutoff])
-            let mail = try connection.execute("DELETE FROM outbox WHERE status = 'sent' AND sent_at < ?", [cutoff])
+            let mail = try connection.execute("DELETE FROM outbox WHERE (status = 'sent' AND sent_at < ?) OR (status = 'failed' AND last_attempt_at < ?)", [cutoff, cutoff])
             return tokens + sessions + mail
         }
     }
