@@ -4,11 +4,11 @@ import LatchkeyServer
 import Testing
 
 /// The assembled application, not listening: requests go straight to its router.
-func makeApplication(_ extra: [String: String] = [:]) throws -> ServerApplication {
+func makeApplication(_ extra: [String: String] = [:], logs: MemoryLogSink = MemoryLogSink()) throws -> ServerApplication {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-app-\(UUID().uuidString)")
     var environment = ["LATCHKEY_DATA_DIR": directory.path, "LATCHKEY_LISTEN": "127.0.0.1:0"]
     environment.merge(extra) { $1 }
-    return try ServerApplication(configuration: try Configuration.load(environment: environment), logger: Logger(sink: MemoryLogSink()))
+    return try ServerApplication(configuration: try Configuration.load(environment: environment), logger: Logger(sink: logs))
 }
 
 func jsonRequest(_ path: String, _ body: String, contentType: String = "application/json") -> HTTPRequest {
@@ -64,6 +64,20 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(app.router.handle(HTTPRequest(method: "GET", path: "/metrics", clientIP: "127.0.0.1")).status == 404)
         #expect(app.router.handle(HTTPRequest(method: "GET", path: "/metrics", clientIP: "10.1.2.3")).status == 200)
         #expect(app.router.handle(HTTPRequest(method: "GET", path: "/metrics", clientIP: "0:0::1")).status == 200)
+    }
+
+    @Test("one IP or one email domain over the threshold logs one warning, without addresses")
+    func abuseWarning() throws {
+        let logs = MemoryLogSink()
+        let app = try makeApplication(["LATCHKEY_ABUSE_WARNING_THRESHOLD": "3"], logs: logs)
+        for i in 0..<5 {
+            _ = app.router.handle(jsonRequest("/auth/password/request", #"{"email":"victim\#(i)@target.example"}"#))
+        }
+        let warnings = logs.lines.filter { $0.contains("reset_abuse_suspected") }
+        #expect(warnings.count == 2)
+        #expect(warnings.contains { $0.contains(#""source":"ip""#) })
+        #expect(warnings.contains { $0.contains(#""domain":"target.example""#) })
+        #expect(!logs.lines.joined().contains("victim"))
     }
 
     @Test("an IPv6 client is limited as its /64, so rotating addresses does not escape the IP budget")
