@@ -240,6 +240,18 @@ extension LibCrypto {
         return BN_bin2bn(bytes, Int32(bytes.count), nil)
     }
 
+    /// A BIGNUM in OpenSSL's secure heap (when one is configured), so the parameter block
+    /// built from it is also secure and is cleared when freed.
+    private static func secretBignum(_ bigEndian: Data) -> OpaquePointer? {
+        guard let number = BN_secure_new() else { return nil }
+        let bytes = [UInt8](bigEndian)
+        guard BN_bin2bn(bytes, Int32(bytes.count), number) != nil else {
+            BN_clear_free(number)
+            return nil
+        }
+        return number
+    }
+
     private static func unpaddedBignum(_ number: OpaquePointer?) -> Data? {
         var bytes = [UInt8](repeating: 0, count: p256ScalarLength)
         guard let number, BN_bn2binpad(number, &bytes, Int32(bytes.count)) == Int32(bytes.count) else {
@@ -286,7 +298,7 @@ extension LibCrypto {
             key.d.isEmpty || key.d.count == p256ScalarLength
         else { return nil }
         let point = [UInt8]([0x04] + key.x + key.y)
-        let d = key.d.isEmpty ? nil : bignum(key.d)
+        let d = key.d.isEmpty ? nil : secretBignum(key.d)
         defer { BN_clear_free(d) }
         // The builder holds the group name and point by pointer until it makes the
         // parameters, so both stay borrowed for the whole build.
