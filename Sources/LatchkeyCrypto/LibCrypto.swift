@@ -92,7 +92,7 @@ extension LibCrypto {
         guard
             EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PUB_KEY, &point, point.count, &length) == 1,
             length == point.count, point[0] == 0x04,
-            let d = bignumParameter(pkey, OSSL_PKEY_PARAM_PRIV_KEY, secret: true)
+            let d = privateScalar(pkey)
         else { preconditionFailure("libcrypto could not export a P-256 key") }
         return P256Components(x: Data(point[1...32]), y: Data(point[33...]), d: d)
     }
@@ -260,10 +260,10 @@ extension LibCrypto {
         return Data(bytes)
     }
 
-    private static func bignumParameter(_ pkey: OpaquePointer?, _ name: String, secret: Bool) -> Data? {
+    private static func privateScalar(_ pkey: OpaquePointer?) -> Data? {
         var number: OpaquePointer?
-        guard EVP_PKEY_get_bn_param(pkey, name, &number) == 1 else { return nil }
-        defer { secret ? BN_clear_free(number) : BN_free(number) }
+        guard EVP_PKEY_get_bn_param(pkey, latchkey_param_private_key(), &number) == 1 else { return nil }
+        defer { BN_clear_free(number) }
         return unpaddedBignum(number)
     }
 
