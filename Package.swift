@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "latchkey", targets: ["latchkey"]),
         .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
         .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
+        .library(name: "LatchkeyJOSE", targets: ["LatchkeyJOSE"]),
     ],
     targets: [
         // C shims: one system-library target per C library.
@@ -32,6 +33,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "LatchkeyJOSE",
+            dependencies: ["LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .target(
             name: "LatchkeyServer",
             dependencies: ["LatchkeyCrypto", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn"],
             swiftSettings: strictSettings
@@ -44,6 +50,11 @@ let package = Package(
         .testTarget(
             name: "LatchkeyCryptoTests",
             dependencies: ["LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyJOSETests",
+            dependencies: ["LatchkeyJOSE", "LatchkeyCrypto"],
             swiftSettings: strictSettings
         ),
         .testTarget(

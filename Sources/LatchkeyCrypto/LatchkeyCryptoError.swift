@@ -17,6 +17,9 @@ public struct LatchkeyCryptoError: Error, Sendable, CustomStringConvertible {
         public static let invalidParameters = Code("invalid_parameters")
         /// libargon2 could not compute a hash (for example it could not allocate memory).
         public static let argon2Failure = Code("argon2_failure")
+        /// Key material has the wrong length, is not on the curve, or does not match its
+        /// public part.
+        public static let invalidKey = Code("invalid_key")
     }
 
     /// What went wrong, as a stable code.

@@ -55,3 +55,310 @@ enum LibCrypto {
         }
     }
 }
+
+// MARK: - Asymmetric signatures
+//
+// Keys cross this boundary only as raw bytes (big-endian coordinates and scalars, raw
+// Ed25519 keys); each operation builds its EVP_PKEY, uses it and frees it.
+
+extension LibCrypto {
+    /// The byte length of a P-256 coordinate, scalar, and of each half of a raw signature.
+    static let p256ScalarLength = 32
+    /// The byte length of Ed25519 public keys and private seeds.
+    static let ed25519KeyLength = 32
+    /// The byte length of an Ed25519 signature.
+    static let ed25519SignatureLength = 64
+
+    /// A P-256 key in raw form: `d` is empty for a public key.
+    struct P256Components {
+        var x: Data
+        var y: Data
+        var d: Data
+    }
+
+    /// Generates a P-256 key pair.
+    static func p256Generate() -> P256Components {
+        let ctx = EVP_PKEY_CTX_new_from_name(nil, "EC", nil)
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var pkey: OpaquePointer?
+        let status =
+            ctx != nil && EVP_PKEY_keygen_init(ctx) == 1
+            && EVP_PKEY_CTX_set_group_name(ctx, "P-256") == 1
+            && EVP_PKEY_generate(ctx, &pkey) == 1
+        defer { EVP_PKEY_free(pkey) }
+        precondition(status, "libcrypto could not generate a P-256 key")
+        var point = [UInt8](repeating: 0, count: 1 + 2 * p256ScalarLength)
+        var length = 0
+        guard
+            EVP_PKEY_get_octet_string_param(pkey, OSSL_PKEY_PARAM_PUB_KEY, &point, point.count, &length) == 1,
+            length == point.count, point[0] == 0x04,
+            let d = privateScalar(pkey)
+        else { preconditionFailure("libcrypto could not export a P-256 key") }
+        return P256Components(x: Data(point[1...32]), y: Data(point[33...]), d: d)
+    }
+
+    /// Whether `x`, `y` (and `d`, if not empty) form a valid P-256 key: the point is on the
+    /// curve and, for a private key, is `d` times the generator.
+    static func p256IsValid(_ key: P256Components) -> Bool {
+        withP256Key(key) { pkey in
+            guard !key.d.isEmpty else { return true }
+            let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil)
+            defer { EVP_PKEY_CTX_free(ctx) }
+            return ctx != nil && EVP_PKEY_pairwise_check(ctx) == 1
+        } ?? false
+    }
+
+    /// Signs SHA-256(`message`) with ECDSA and returns the raw 64-byte `r || s`.
+    static func p256Sign(_ key: P256Components, message: Data) -> Data {
+        let signature = withP256Key(key) { pkey -> Data? in
+            guard let der = digestSign(pkey, digest: EVP_sha256(), message: message) else { return nil }
+            return der.withUnsafeBytes { buffer -> Data? in
+                var cursor = buffer.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
+                guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { return nil }
+                defer { ECDSA_SIG_free(sig) }
+                guard let r = unpaddedBignum(ECDSA_SIG_get0_r(sig)),
+                    let s = unpaddedBignum(ECDSA_SIG_get0_s(sig))
+                else { return nil }
+                return r + s
+            }
+        }
+        guard let signature = signature ?? nil else {
+            preconditionFailure("libcrypto could not sign with a validated P-256 key")
+        }
+        return signature
+    }
+
+    /// Verifies a raw 64-byte `r || s` ECDSA signature over SHA-256(`message`).
+    static func p256Verify(_ key: P256Components, message: Data, signature: Data) -> Bool {
+        guard signature.count == 2 * p256ScalarLength else { return false }
+        guard let sig = ECDSA_SIG_new() else { return false }
+        defer { ECDSA_SIG_free(sig) }
+        let r = bignum(signature.prefix(p256ScalarLength))
+        let s = bignum(signature.suffix(p256ScalarLength))
+        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else {
+            BN_free(r)
+            BN_free(s)
+            return false
+        }
+        let length = i2d_ECDSA_SIG(sig, nil)
+        guard length > 0 else { return false }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_ECDSA_SIG(sig, &cursor)
+        }
+        guard written == length else { return false }
+        return withP256Key(P256Components(x: key.x, y: key.y, d: Data())) { pkey in
+            digestVerify(pkey, digest: EVP_sha256(), message: message, signature: Data(der))
+        } ?? false
+    }
+
+    /// Generates an Ed25519 key and returns its 32-byte private seed.
+    static func ed25519GenerateSeed() -> Data {
+        let ctx = EVP_PKEY_CTX_new_from_name(nil, "ED25519", nil)
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var pkey: OpaquePointer?
+        let status = ctx != nil && EVP_PKEY_keygen_init(ctx) == 1 && EVP_PKEY_generate(ctx, &pkey) == 1
+        defer { EVP_PKEY_free(pkey) }
+        precondition(status, "libcrypto could not generate an Ed25519 key")
+        var seed = [UInt8](repeating: 0, count: ed25519KeyLength)
+        var length = seed.count
+        precondition(
+            EVP_PKEY_get_raw_private_key(pkey, &seed, &length) == 1 && length == ed25519KeyLength,
+            "libcrypto could not export an Ed25519 key")
+        defer { cleanse(&seed) }
+        return Data(seed)
+    }
+
+    /// The public key of an Ed25519 seed, or nil if the seed is not 32 bytes.
+    static func ed25519PublicKey(seed: Data) -> Data? {
+        withEd25519PrivateKey(seed) { pkey in
+            var key = [UInt8](repeating: 0, count: ed25519KeyLength)
+            var length = key.count
+            guard EVP_PKEY_get_raw_public_key(pkey, &key, &length) == 1, length == ed25519KeyLength else {
+                return nil
+            }
+            return Data(key)
+        } ?? nil
+    }
+
+    /// Signs `message` with Ed25519 (RFC 8032, deterministic).
+    static func ed25519Sign(seed: Data, message: Data) -> Data {
+        guard let signature = withEd25519PrivateKey(seed, { digestSign($0, digest: nil, message: message) }) ?? nil,
+            signature.count == ed25519SignatureLength
+        else { preconditionFailure("libcrypto could not sign with a validated Ed25519 key") }
+        return signature
+    }
+
+    /// Verifies an Ed25519 signature.
+    static func ed25519Verify(publicKey: Data, message: Data, signature: Data) -> Bool {
+        guard publicKey.count == ed25519KeyLength, signature.count == ed25519SignatureLength else { return false }
+        let pkey = publicKey.withUnsafeBytes { buffer in
+            EVP_PKEY_new_raw_public_key_ex(
+                nil, "ED25519", nil, buffer.bindMemory(to: UInt8.self).baseAddress, buffer.count)
+        }
+        guard let pkey else { return false }
+        defer { EVP_PKEY_free(pkey) }
+        return digestVerify(pkey, digest: nil, message: message, signature: signature)
+    }
+
+    /// The bit length of an RSA modulus given as big-endian bytes.
+    static func bitLength(_ bigEndian: Data) -> Int {
+        guard let number = bignum(bigEndian) else { return 0 }
+        defer { BN_free(number) }
+        return Int(BN_num_bits(number))
+    }
+
+    /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature under the public key (`n`, `e`).
+    static func rsaVerifySHA256(modulus: Data, exponent: Data, message: Data, signature: Data) -> Bool {
+        let n = bignum(modulus)
+        let e = bignum(exponent)
+        defer {
+            BN_free(n)
+            BN_free(e)
+        }
+        guard let n, let e else { return false }
+        let pkey = withParameters({ builder in
+            OSSL_PARAM_BLD_push_BN(builder, latchkey_param_rsa_n(), n) == 1
+                && OSSL_PARAM_BLD_push_BN(builder, latchkey_param_rsa_e(), e) == 1
+        }) { params in
+            keyFromData(algorithm: "RSA", selection: latchkey_selection_public_key(), params: params)
+        }
+        guard let pkey = pkey ?? nil else { return false }
+        defer { EVP_PKEY_free(pkey) }
+        return digestVerify(pkey, digest: EVP_sha256(), message: message, signature: signature)
+    }
+
+    // MARK: Helpers that keep EVP_PKEY, BIGNUM and OSSL_PARAM inside this file
+
+    private static func cleanse(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+    }
+
+    private static func bignum(_ bigEndian: some DataProtocol) -> OpaquePointer? {
+        let bytes = [UInt8](bigEndian)
+        return BN_bin2bn(bytes, Int32(bytes.count), nil)
+    }
+
+    /// A BIGNUM in OpenSSL's secure heap (when one is configured), so the parameter block
+    /// built from it is also secure and is cleared when freed.
+    private static func secretBignum(_ bigEndian: Data) -> OpaquePointer? {
+        guard let number = BN_secure_new() else { return nil }
+        let bytes = [UInt8](bigEndian)
+        guard BN_bin2bn(bytes, Int32(bytes.count), number) != nil else {
+            BN_clear_free(number)
+            return nil
+        }
+        return number
+    }
+
+    private static func unpaddedBignum(_ number: OpaquePointer?) -> Data? {
+        var bytes = [UInt8](repeating: 0, count: p256ScalarLength)
+        guard let number, BN_bn2binpad(number, &bytes, Int32(bytes.count)) == Int32(bytes.count) else {
+            return nil
+        }
+        return Data(bytes)
+    }
+
+    private static func privateScalar(_ pkey: OpaquePointer?) -> Data? {
+        var number: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(pkey, latchkey_param_private_key(), &number) == 1 else { return nil }
+        defer { BN_clear_free(number) }
+        return unpaddedBignum(number)
+    }
+
+    private static func withParameters<Result>(
+        _ build: (OpaquePointer) -> Bool, _ body: (UnsafeMutablePointer<OSSL_PARAM>) -> Result
+    ) -> Result? {
+        guard let builder = OSSL_PARAM_BLD_new() else { return nil }
+        defer { OSSL_PARAM_BLD_free(builder) }
+        guard build(builder), let params = OSSL_PARAM_BLD_to_param(builder) else { return nil }
+        defer { OSSL_PARAM_free(params) }
+        return body(params)
+    }
+
+    private static func keyFromData(
+        algorithm: String, selection: Int32, params: UnsafeMutablePointer<OSSL_PARAM>
+    ) -> OpaquePointer? {
+        let ctx = EVP_PKEY_CTX_new_from_name(nil, algorithm, nil)
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var pkey: OpaquePointer?
+        guard ctx != nil, EVP_PKEY_fromdata_init(ctx) == 1,
+            EVP_PKEY_fromdata(ctx, &pkey, selection, params) == 1
+        else {
+            ERR_clear_error()
+            return nil
+        }
+        return pkey
+    }
+
+    /// Builds the EVP_PKEY for `key`, lends it to `body` and frees it; nil if the key is invalid.
+    private static func withP256Key<Result>(_ key: P256Components, _ body: (OpaquePointer) -> Result) -> Result? {
+        guard key.x.count == p256ScalarLength, key.y.count == p256ScalarLength,
+            key.d.isEmpty || key.d.count == p256ScalarLength
+        else { return nil }
+        let point = [UInt8]([0x04] + key.x + key.y)
+        let d = key.d.isEmpty ? nil : secretBignum(key.d)
+        defer { BN_clear_free(d) }
+        // The builder holds the group name and point by pointer until it makes the
+        // parameters, so both stay borrowed for the whole build.
+        let pkey = "prime256v1".withCString { group in
+            point.withUnsafeBufferPointer { pointBuffer in
+                withParameters({ builder in
+                    let base =
+                        OSSL_PARAM_BLD_push_utf8_string(builder, latchkey_param_group_name(), group, 0) == 1
+                        && OSSL_PARAM_BLD_push_octet_string(
+                            builder, latchkey_param_public_key(), pointBuffer.baseAddress, pointBuffer.count) == 1
+                    guard let d else { return base && key.d.isEmpty }
+                    return base && OSSL_PARAM_BLD_push_BN(builder, latchkey_param_private_key(), d) == 1
+                }) { params in
+                    keyFromData(
+                        algorithm: "EC",
+                        selection: d == nil ? latchkey_selection_public_key() : latchkey_selection_keypair(),
+                        params: params)
+                }
+            }
+        }
+        guard let pkey = pkey ?? nil else { return nil }
+        defer { EVP_PKEY_free(pkey) }
+        return body(pkey)
+    }
+
+    private static func withEd25519PrivateKey<Result>(_ seed: Data, _ body: (OpaquePointer) -> Result) -> Result? {
+        guard seed.count == ed25519KeyLength else { return nil }
+        let pkey = seed.withUnsafeBytes { buffer in
+            EVP_PKEY_new_raw_private_key_ex(
+                nil, "ED25519", nil, buffer.bindMemory(to: UInt8.self).baseAddress, buffer.count)
+        }
+        guard let pkey else { return nil }
+        defer { EVP_PKEY_free(pkey) }
+        return body(pkey)
+    }
+
+    /// One-shot EVP_DigestSign; `digest` is nil for Ed25519, which hashes internally.
+    private static func digestSign(_ pkey: OpaquePointer, digest: OpaquePointer?, message: Data) -> Data? {
+        guard let ctx = EVP_MD_CTX_new() else { return nil }
+        defer { EVP_MD_CTX_free(ctx) }
+        guard EVP_DigestSignInit(ctx, nil, digest, nil, pkey) == 1 else { return nil }
+        let bytes = [UInt8](message)
+        var length = 0
+        guard EVP_DigestSign(ctx, nil, &length, bytes, bytes.count) == 1 else { return nil }
+        var signature = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(ctx, &signature, &length, bytes, bytes.count) == 1 else { return nil }
+        return Data(signature.prefix(length))
+    }
+
+    private static func digestVerify(
+        _ pkey: OpaquePointer, digest: OpaquePointer?, message: Data, signature: Data
+    ) -> Bool {
+        guard let ctx = EVP_MD_CTX_new() else { return false }
+        defer { EVP_MD_CTX_free(ctx) }
+        guard EVP_DigestVerifyInit(ctx, nil, digest, nil, pkey) == 1 else { return false }
+        let bytes = [UInt8](message)
+        let signatureBytes = [UInt8](signature)
+        let status = EVP_DigestVerify(ctx, signatureBytes, signatureBytes.count, bytes, bytes.count)
+        // A failed verification leaves entries on OpenSSL's thread-local error queue.
+        ERR_clear_error()
+        return status == 1
+    }
+}

@@ -1,0 +1,33 @@
+public import Foundation
+
+/// An Ed25519 private key (RFC 8032), held as its 32-byte seed.
+public struct Ed25519PrivateKey: Sendable {
+    /// The public half.
+    public let publicKey: Ed25519PublicKey
+    /// The 32-byte private seed (the JWK `d` member).
+    public let seed: Redacted<Data>
+
+    /// Generates a new key from the operating system's CSPRNG.
+    public static func generate() -> Ed25519PrivateKey {
+        do {
+            return try Ed25519PrivateKey(seed: Redacted(LibCrypto.ed25519GenerateSeed()))
+        } catch {
+            preconditionFailure("libcrypto generated an unusable Ed25519 seed")
+        }
+    }
+
+    /// Restores a key from its seed; throws ``LatchkeyCryptoError/Code/invalidKey`` unless it
+    /// is 32 bytes.
+    public init(seed: Redacted<Data>) throws {
+        guard let publicKey = LibCrypto.ed25519PublicKey(seed: seed.exposed) else {
+            throw LatchkeyCryptoError(.invalidKey, "An Ed25519 private key is a 32-byte seed.")
+        }
+        self.publicKey = try Ed25519PublicKey(rawRepresentation: publicKey)
+        self.seed = seed
+    }
+
+    /// Signs `message`; Ed25519 is deterministic, so equal messages give equal signatures.
+    public func signature(for message: Data) -> Data {
+        LibCrypto.ed25519Sign(seed: seed.exposed, message: message)
+    }
+}
