@@ -39,7 +39,7 @@ let package = Package(
         ),
         .target(
             name: "LatchkeyServer",
-            dependencies: ["LatchkeyCrypto", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -59,7 +59,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyServerTests",
-            dependencies: ["LatchkeyServer", "LatchkeyCrypto"],
+            dependencies: ["LatchkeyServer", "LatchkeyCrypto", "LatchkeyJOSE"],
             swiftSettings: strictSettings
         ),
     ],

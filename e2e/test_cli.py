@@ -15,9 +15,9 @@ def latchkey(*args, env=None, stdin=None, data_dir):
 def test_help_explains_every_command(tmp_path):
     result = latchkey("--help", data_dir=tmp_path)
     assert result.returncode == 0
-    for command in ["serve", "migrate", "users create", "users list", "users disable"]:
+    for command in ["serve", "migrate", "users create", "users list", "users disable", "keys rotate"]:
         assert command in result.stdout
-    for command in ["serve", "migrate", "users"]:
+    for command in ["serve", "migrate", "users", "keys"]:
         sub = latchkey(command, "--help", data_dir=tmp_path)
         assert sub.returncode == 0 and "Usage:" in sub.stdout
 

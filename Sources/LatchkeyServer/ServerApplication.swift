@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import LatchkeyCrypto
 import Synchronization
 
@@ -17,6 +17,12 @@ public final class ServerApplication: Sendable {
     public let router: Router
     /// Counters served at `/metrics`.
     public let metrics: ServerMetrics
+    /// The token-signing keys, published at `/.well-known/jwks.json`.
+    public let keyRing: SigningKeyRing
+
+    /// The longest lifetime of a token the signing keys sign (access tokens, 10 minutes);
+    /// a retired key stays published this long.
+    public static let maximumSignedTokenLifetime: TimeInterval = 600
 
     private let logger: Logger
     private let httpServer: HTTPServer
@@ -34,6 +40,8 @@ public final class ServerApplication: Sendable {
 
         let metrics = ServerMetrics()
         self.metrics = metrics
+        let keyRing = try Self.openKeyRing(configuration, now: clock.now())
+        self.keyRing = keyRing
         let hasher = PasswordHasher(parameters: configuration.argon2)
         let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
         let limiter = LocalRateLimiter()
@@ -55,6 +63,7 @@ public final class ServerApplication: Sendable {
         router = Router(
             routes: resetRoutes.routes + ResetPage().routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
+                + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(store: store, metrics: metrics, metricsClients: configuration.metricsClients).routes,
             metrics: metrics, logger: logger, clock: clock)
 
@@ -119,6 +128,14 @@ public final class ServerApplication: Sendable {
         AccountAdministration(
             store: try openStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
             policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore), clock: clock)
+    }
+
+    /// The signing keys in the configured data directory, created on first use.
+    public static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
+        try createPrivateDirectory(configuration.dataDirectory)
+        return try SigningKeyRing(
+            file: configuration.dataDirectory.appendingPathComponent("signing-keys.json"),
+            maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
     }
 
     private static func makeTransport(_ configuration: Configuration) throws -> any MailTransport {

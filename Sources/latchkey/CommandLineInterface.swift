@@ -51,6 +51,8 @@ enum Help {
       users list                            List accounts (id, email, status, created)
       users disable EMAIL                   Disable an account: no sign-in, no reset mail
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
+      keys list                             List token-signing keys (kid, created, active or retired)
+      keys rotate                           Add a new active signing key; older keys stay published until their tokens expire
 
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
     Settings: see the README's configuration table (LATCHKEY_DATA_DIR, LATCHKEY_LISTEN, ...).
@@ -70,6 +72,16 @@ enum Help {
 
     Applies every pending database migration to the database in LATCHKEY_DATA_DIR and prints
     the versions applied. Safe to run repeatedly.
+    """
+
+    static let keys = """
+    Usage:
+      latchkey keys list
+          Prints one signing key per line: kid, created (ISO 8601), active or retired.
+      latchkey keys rotate
+          Creates a new ES256 key that signs from now on. The previous key stays in
+          /.well-known/jwks.json until every token it signed has expired. Restart running
+          servers so they load the new key. Keys live in LATCHKEY_DATA_DIR/signing-keys.json (0600).
     """
 
     static let users = """

@@ -27,6 +27,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "serve": print(Help.serve)
         case "migrate": print(Help.migrate)
         case "users": print(Help.users)
+        case "keys": print(Help.keys)
         default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
         }
         return
@@ -36,6 +37,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "serve": try serve(rest)
     case "migrate": try migrate(rest)
     case "users": try users(rest)
+    case "keys": try keys(rest)
     default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
     }
 }
@@ -95,6 +97,25 @@ func users(_ arguments: ArraySlice<String>) throws {
         print("the password matches")
     default:
         throw CommandFailure.usage("unknown subcommand 'users \(subcommand)'; run `latchkey users --help`")
+    }
+}
+
+func keys(_ arguments: ArraySlice<String>) throws {
+    guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey keys --help`") }
+    let parsed = try ParsedArguments(arguments.dropFirst())
+    guard parsed.positional.isEmpty else { throw CommandFailure.usage("keys \(subcommand) takes no arguments") }
+    let ring = try ServerApplication.openKeyRing(try loadConfiguration())
+    switch subcommand {
+    case "rotate":
+        print("active key: \(try ring.rotate(now: Date()))")
+    case "list":
+        let formatter = ISO8601DateFormatter()
+        for key in ring.describe() {
+            print([key.kid, formatter.string(from: key.createdAt), key.retiredAt.map { "retired " + formatter.string(from: $0) } ?? "active"]
+                .joined(separator: "\t"))
+        }
+    default:
+        throw CommandFailure.usage("unknown subcommand 'keys \(subcommand)'; run `latchkey keys --help`")
     }
 }
 

@@ -120,6 +120,9 @@ enum OpenAPIDocument {
         "/.well-known/assetlinks.json": {
           "get": {"operationId": "assetlinks", "summary": "Android app links for the configured apps.", "responses": {"200": {"description": "Digital Asset Links statements.", "content": {"application/json": {}}}}}
         },
+        "/.well-known/jwks.json": {
+          "get": {"operationId": "jwks", "summary": "Public keys (JWK Set) that verify the server's tokens.", "responses": {"200": {"description": "JWK Set.", "content": {"application/jwk-set+json": {}}}}}
+        },
         "/healthz": {
           "get": {"operationId": "healthz", "summary": "The process is up.", "responses": {"200": {"description": "OK.", "content": {"application/json": {}}}}}
         },

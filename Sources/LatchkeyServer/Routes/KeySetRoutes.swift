@@ -1,0 +1,25 @@
+import Foundation
+import LatchkeyJOSE
+
+/// `GET /.well-known/jwks.json`: the public keys that verify the server's tokens, so a
+/// resource server can check an access token without calling back.
+struct KeySetRoutes {
+    let keyRing: SigningKeyRing
+    let clock: any WallClock
+
+    var routes: [Route] {
+        [
+            Route("GET", "/.well-known/jwks.json", name: "jwks", cacheable: true) { _ in
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let body = try encoder.encode(keyRing.publishedKeys(now: clock.now()))
+                return HTTPResponse(status: 200, headers: HTTPHeaders([
+                    ("Content-Type", "application/jwk-set+json"),
+                    // Short enough that a rotated-in key is seen long before it signs
+                    // tokens that outlive the retired one.
+                    ("Cache-Control", "public, max-age=300"),
+                ]), body: body)
+            },
+        ]
+    }
+}

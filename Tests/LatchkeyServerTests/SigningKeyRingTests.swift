@@ -1,0 +1,57 @@
+import Foundation
+import LatchkeyJOSE
+import LatchkeyServer
+import Testing
+
+@Suite struct SigningKeyRingTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-keys-\(UUID().uuidString)")
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    func ring(now: Date) throws -> SigningKeyRing {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try SigningKeyRing(file: directory.appendingPathComponent("keys.json"), maximumTokenLifetime: 600, now: now)
+    }
+
+    @Test("the first start creates one ES256 key in a 0600 file; a restart loads the same key")
+    func createsAndReloads() throws {
+        let first = try ring(now: start)
+        let path = directory.appendingPathComponent("keys.json").path
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(first.activeKey.algorithm == .es256)
+        #expect(try ring(now: start).activeKey.kid == first.activeKey.kid)
+    }
+
+    @Test("the published set has public parts only, and verifies what the active key signs")
+    func publishesPublicKeys() throws {
+        let keys = try ring(now: start)
+        let set = keys.publishedKeys(now: start)
+        #expect(set.keys.count == 1)
+        #expect(set.keys.allSatisfy { $0.d == nil })
+        let encoded = String(decoding: try JSONEncoder().encode(set), as: UTF8.self)
+        #expect(!encoded.contains("\"d\""))
+        let token = try JWS.sign(header: JWSHeader(alg: .es256), payload: Data("{}".utf8), key: keys.activeKey)
+        let verified = try JWS.verify(compact: token, keys: try set.keys.map { try VerificationKey(jwk: $0) })
+        #expect(verified.kid == keys.activeKey.kid)
+    }
+
+    @Test("after a rotation the old key stays published until its tokens have expired")
+    func rotation() throws {
+        let keys = try ring(now: start)
+        let old = keys.activeKey.kid
+        let new = try keys.rotate(now: start.addingTimeInterval(60))
+        #expect(keys.activeKey.kid == new && new != old)
+        #expect(Set(keys.publishedKeys(now: start.addingTimeInterval(659)).keys.compactMap(\.kid)) == [old, new])
+        #expect(keys.publishedKeys(now: start.addingTimeInterval(660)).keys.compactMap(\.kid) == [new])
+        // The rotation survives a restart.
+        #expect(try ring(now: start.addingTimeInterval(61)).activeKey.kid == new)
+    }
+
+    @Test("a damaged key file stops start-up with a clear error")
+    func damagedFile() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("{not json".utf8).write(to: directory.appendingPathComponent("keys.json"))
+        let error = #expect(throws: LatchkeyError.self) { try ring(now: start) }
+        #expect(error?.code == .invalidConfiguration)
+    }
+}
