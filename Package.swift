@@ -16,6 +16,7 @@ let package = Package(
         .executable(name: "latchkey", targets: ["latchkey"]),
         .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
         .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
+        .library(name: "LatchkeyClient", targets: ["LatchkeyClient"]),
     ],
     targets: [
         // C shims: one system-library target per C library.
@@ -36,6 +37,11 @@ let package = Package(
             dependencies: ["LatchkeyCrypto", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn"],
             swiftSettings: strictSettings
         ),
+        // The SDK an app links: Foundation only, so an iOS app can add it with SwiftPM.
+        .target(
+            name: "LatchkeyClient",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "latchkey",
             dependencies: ["LatchkeyServer", "LatchkeyCrypto"],
@@ -49,6 +55,11 @@ let package = Package(
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: ["LatchkeyServer", "LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyClientTests",
+            dependencies: ["LatchkeyClient"],
             swiftSettings: strictSettings
         ),
     ],
