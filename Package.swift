@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
         .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
         .library(name: "LatchkeyJOSE", targets: ["LatchkeyJOSE"]),
+        .library(name: "LatchkeyClient", targets: ["LatchkeyClient"]),
     ],
     targets: [
         // C shims: one system-library target per C library.
@@ -42,6 +43,11 @@ let package = Package(
             dependencies: ["LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn"],
             swiftSettings: strictSettings
         ),
+        // The SDK an app links: Foundation only, so an iOS app can add it with SwiftPM.
+        .target(
+            name: "LatchkeyClient",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "latchkey",
             dependencies: ["LatchkeyServer", "LatchkeyCrypto"],
@@ -60,6 +66,11 @@ let package = Package(
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: ["LatchkeyServer", "LatchkeyCrypto", "LatchkeyJOSE"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyClientTests",
+            dependencies: ["LatchkeyClient"],
             swiftSettings: strictSettings
         ),
     ],

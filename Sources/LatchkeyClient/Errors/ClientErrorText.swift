@@ -1,0 +1,121 @@
+/// The localized, non-technical texts of ``LatchkeyClientError``.
+enum ClientErrorText {
+    /// The message for `code`, or nil when the table has none (a test checks it has all).
+    static func message(for code: LatchkeyClientError.Code, in language: ClientLanguage) -> String? {
+        messages[code.rawValue]?[language]
+    }
+
+    /// The sentence for a password rule code (`too_short`, …), nil for other reasons.
+    static func reason(_ reason: String, in language: ClientLanguage) -> String? {
+        reasons[reason]?[language]
+    }
+
+    /// A generic message, used only if a code were missing from the table.
+    static func fallback(in language: ClientLanguage) -> String {
+        messages[LatchkeyClientError.Code.unexpectedResponse.rawValue]?[language] ?? "Something went wrong."
+    }
+
+    static let messages: [String: [ClientLanguage: String]] = [
+        "rate_limited": [
+            .en: "Too many attempts. Please wait a moment and try again.",
+            .pt: "Muitas tentativas. Aguarde um momento e tente de novo.",
+            .es: "Demasiados intentos. Espera un momento y vuelve a intentarlo.",
+            .ar: "محاولات كثيرة جدًا. يُرجى الانتظار قليلًا ثم المحاولة مرة أخرى.",
+        ],
+        "server_unavailable": [
+            .en: "The service is not available right now. Please try again later.",
+            .pt: "O serviço não está disponível agora. Tente de novo mais tarde.",
+            .es: "El servicio no está disponible ahora. Vuelve a intentarlo más tarde.",
+            .ar: "الخدمة غير متاحة الآن. يُرجى المحاولة لاحقًا.",
+        ],
+        "invalid_token": [
+            .en: "This link is no longer valid. Please request a new one.",
+            .pt: "Este link já não é válido. Peça um novo, por favor.",
+            .es: "Este enlace ya no es válido. Solicita uno nuevo, por favor.",
+            .ar: "هذا الرابط لم يعد صالحًا. يُرجى طلب رابط جديد.",
+        ],
+        "weak_password": [
+            .en: "Please choose a different password.",
+            .pt: "Escolha outra senha, por favor.",
+            .es: "Elige otra contraseña, por favor.",
+            .ar: "يُرجى اختيار كلمة مرور أخرى.",
+        ],
+        "invalid_email": [
+            .en: "Please check the email address.",
+            .pt: "Verifique o endereço de e-mail, por favor.",
+            .es: "Revisa la dirección de correo electrónico, por favor.",
+            .ar: "يُرجى التحقق من عنوان البريد الإلكتروني.",
+        ],
+        "invalid_credentials": [
+            .en: "The email address or password is not correct.",
+            .pt: "O e-mail ou a senha não estão corretos.",
+            .es: "El correo electrónico o la contraseña no son correctos.",
+            .ar: "البريد الإلكتروني أو كلمة المرور غير صحيحة.",
+        ],
+        "invalid_link": [
+            .en: "This link cannot be used to reset your password. Please open the latest link from your email.",
+            .pt: "Este link não pode ser usado para redefinir a senha. Abra o link mais recente do seu e-mail.",
+            .es: "Este enlace no sirve para restablecer la contraseña. Abre el enlace más reciente de tu correo.",
+            .ar: "لا يمكن استخدام هذا الرابط لإعادة تعيين كلمة المرور. يُرجى فتح أحدث رابط في بريدك الإلكتروني.",
+        ],
+        "token_store_corrupted": [
+            .en: "Your saved sign-in could not be read. Please sign in again.",
+            .pt: "Não foi possível ler o seu login salvo. Entre de novo, por favor.",
+            .es: "No se pudo leer tu sesión guardada. Inicia sesión de nuevo, por favor.",
+            .ar: "تعذّرت قراءة تسجيل الدخول المحفوظ. يُرجى تسجيل الدخول مرة أخرى.",
+        ],
+        "request_rejected": [
+            .en: "Something went wrong. Please update the app or contact support.",
+            .pt: "Algo deu errado. Atualize o aplicativo ou fale com o suporte.",
+            .es: "Algo salió mal. Actualiza la aplicación o contacta con soporte.",
+            .ar: "حدث خطأ ما. يُرجى تحديث التطبيق أو التواصل مع الدعم.",
+        ],
+        "unexpected_response": [
+            .en: "Something went wrong. Please try again later or contact support.",
+            .pt: "Algo deu errado. Tente de novo mais tarde ou fale com o suporte.",
+            .es: "Algo salió mal. Vuelve a intentarlo más tarde o contacta con soporte.",
+            .ar: "حدث خطأ ما. يُرجى المحاولة لاحقًا أو التواصل مع الدعم.",
+        ],
+        "invalid_configuration": [
+            .en: "The app is not set up correctly. Please contact support.",
+            .pt: "O aplicativo não está configurado corretamente. Fale com o suporte.",
+            .es: "La aplicación no está bien configurada. Contacta con soporte.",
+            .ar: "التطبيق غير مُعدّ بشكل صحيح. يُرجى التواصل مع الدعم.",
+        ],
+        "token_store_failed": [
+            .en: "Your sign-in could not be saved on this device. Please check the free space and try again.",
+            .pt: "Não foi possível salvar o seu login neste dispositivo. Verifique o espaço livre e tente de novo.",
+            .es: "No se pudo guardar tu sesión en este dispositivo. Revisa el espacio libre y vuelve a intentarlo.",
+            .ar: "تعذّر حفظ تسجيل الدخول على هذا الجهاز. يُرجى التحقق من المساحة المتاحة والمحاولة مرة أخرى.",
+        ],
+    ]
+
+    /// The server's password rule codes (see ``PasswordRules``), plus `too_weak`, which
+    /// only the server checks.
+    static let reasons: [String: [ClientLanguage: String]] = [
+        "too_short": [
+            .en: "Use at least 8 characters.",
+            .pt: "Use pelo menos 8 caracteres.",
+            .es: "Usa al menos 8 caracteres.",
+            .ar: "استخدم 8 أحرف على الأقل.",
+        ],
+        "too_long": [
+            .en: "Use at most 128 characters.",
+            .pt: "Use no máximo 128 caracteres.",
+            .es: "Usa como máximo 128 caracteres.",
+            .ar: "استخدم 128 حرفًا على الأكثر.",
+        ],
+        "too_weak": [
+            .en: "This password is too easy to guess. Try a longer phrase of unrelated words.",
+            .pt: "Esta senha é fácil de adivinhar. Experimente uma frase mais longa com palavras sem relação.",
+            .es: "Esta contraseña es fácil de adivinar. Prueba una frase más larga con palabras sin relación.",
+            .ar: "كلمة المرور هذه سهلة التخمين. جرّب عبارة أطول من كلمات لا رابط بينها.",
+        ],
+        "contains_email": [
+            .en: "Do not use your email address in your password.",
+            .pt: "Não use o seu endereço de e-mail na senha.",
+            .es: "No uses tu correo electrónico en la contraseña.",
+            .ar: "لا تستخدم عنوان بريدك الإلكتروني في كلمة المرور.",
+        ],
+    ]
+}

@@ -1,0 +1,104 @@
+/// The one error type of the SDK. Each error has a stable ``code`` (what an app matches
+/// on), a ``kind`` that says what the app should do about it, and a non-technical,
+/// localized ``message(for:)`` to show a person. No error carries a secret.
+///
+/// New codes can be added without breaking callers: the codes are static members of a
+/// struct, not cases of a public enum.
+public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What an app should do about an error.
+    public enum Kind: Sendable, Hashable {
+        /// A temporary condition (rate limit, server trouble): trying again later may work.
+        case retryable
+        /// The person must act: fix the input, request a new link or sign in again.
+        case needsUserAction
+        /// A bug or misconfiguration: retrying or asking the person will not help.
+        case fatal
+    }
+
+    /// A stable identifier for a kind of failure.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable wire form, e.g. `invalid_token`.
+        public let rawValue: String
+        /// What an app should do about errors with this code.
+        public let kind: Kind
+
+        private init(_ rawValue: String, _ kind: Kind) {
+            self.rawValue = rawValue
+            self.kind = kind
+        }
+
+        /// The ``rawValue``.
+        public var description: String { rawValue }
+
+        /// The server refused because of too many attempts; wait and retry.
+        public static let rateLimited = Code("rate_limited", .retryable)
+        /// The server failed or is unavailable (5xx, 408); retry later.
+        public static let serverUnavailable = Code("server_unavailable", .retryable)
+        /// The reset token is unknown, expired or used: request a new link.
+        public static let invalidToken = Code("invalid_token", .needsUserAction)
+        /// The new password breaks a rule; ``LatchkeyClientError/reasons`` says which.
+        public static let weakPassword = Code("weak_password", .needsUserAction)
+        /// The email address is not a valid address.
+        public static let invalidEmail = Code("invalid_email", .needsUserAction)
+        /// Wrong email or password.
+        public static let invalidCredentials = Code("invalid_credentials", .needsUserAction)
+        /// An opened link is not a valid reset link; ``LatchkeyClientError/reasons`` says why.
+        public static let invalidLink = Code("invalid_link", .needsUserAction)
+        /// The stored sign-in cannot be read (corrupted file); signing in again fixes it.
+        public static let tokenStoreCorrupted = Code("token_store_corrupted", .needsUserAction)
+        /// The server rejected the request as malformed or not allowed (a client bug or
+        /// a misconfiguration such as a reset URL not on the server's allow list).
+        public static let requestRejected = Code("request_rejected", .fatal)
+        /// The server answered with something this SDK does not understand.
+        public static let unexpectedResponse = Code("unexpected_response", .fatal)
+        /// The SDK was configured or called with invalid values.
+        public static let invalidConfiguration = Code("invalid_configuration", .fatal)
+        /// Reading or writing the token store failed (permissions, disk full).
+        public static let tokenStoreFailed = Code("token_store_failed", .fatal)
+
+        /// Every code, for exhaustive checks such as "each has a message in each language".
+        public static let all: [Code] = [
+            .rateLimited, .serverUnavailable, .invalidToken, .weakPassword, .invalidEmail,
+            .invalidCredentials, .invalidLink, .tokenStoreCorrupted, .requestRejected,
+            .unexpectedResponse, .invalidConfiguration, .tokenStoreFailed,
+        ]
+    }
+
+    /// What went wrong, as a stable code.
+    public let code: Code
+    /// Machine-readable details: password rule codes (`too_short`, …) for
+    /// `weak_password`, the rejection reason (`wrong_host`, …) for `invalid_link`.
+    public let reasons: [String]
+    /// The HTTP status of the server reply this error came from, if any.
+    public let status: Int?
+    /// The server's own error code (`invalid_token`, `INVALID_CREDENTIALS`, …), for logs.
+    public let serverCode: String?
+
+    /// Creates an error with a stable code and optional details.
+    public init(_ code: Code, reasons: [String] = [], status: Int? = nil, serverCode: String? = nil) {
+        self.code = code
+        self.reasons = reasons
+        self.status = status
+        self.serverCode = serverCode
+    }
+
+    /// What an app should do about this error.
+    public var kind: Kind { code.kind }
+
+    /// A sentence for a person, in `language`, saying what happened and what to do; never
+    /// technical, never containing a secret. For `weak_password` it names each broken rule.
+    public func message(for language: ClientLanguage) -> String {
+        let base = ClientErrorText.message(for: code, in: language) ?? ClientErrorText.fallback(in: language)
+        let details = reasons.compactMap { ClientErrorText.reason($0, in: language) }
+        return ([base] + details).joined(separator: " ")
+    }
+
+    /// The code, status, server code and reasons: fit for a log line.
+    public var description: String {
+        var parts = ["\(code) (\(kind))"]
+        if let status { parts.append("status \(status)") }
+        if let serverCode { parts.append("server code \(serverCode)") }
+        if !reasons.isEmpty { parts.append("reasons \(reasons.joined(separator: ","))") }
+        return "LatchkeyClientError: " + parts.joined(separator: ", ")
+    }
+}

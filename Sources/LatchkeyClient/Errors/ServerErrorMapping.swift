@@ -1,0 +1,79 @@
+public import Foundation
+
+extension LatchkeyClientError {
+    /// The largest error body that is parsed; a bigger one is judged by its status alone.
+    static let maximumErrorBodySize = 64 * 1024
+
+    /// The error for an unsuccessful server reply: the one place where HTTP statuses and
+    /// server error codes meet the SDK's taxonomy. Pure: no I/O, no clock.
+    ///
+    /// Understands both error body shapes:
+    /// - Latchkey: `{"error": {"code": "weak_password", "message": "…", "reasons": ["too_short"]}}`
+    /// - Directus: `{"errors": [{"message": "…", "extensions": {"code": "INVALID_TOKEN"}}]}`
+    ///
+    /// A known server code decides; otherwise the status does: 429 → `rate_limited`,
+    /// 5xx and 408 → `server_unavailable`, other 4xx → `request_rejected`, anything else →
+    /// `unexpected_response`. Server messages are never copied (they may be technical or
+    /// echo input); the result carries the status and the server code for logs.
+    public static func from(status: Int, body: Data) -> LatchkeyClientError {
+        let reply = body.count <= maximumErrorBodySize ? ServerErrorBody(json: body) : nil
+        if let reply, let code = knownCode(reply) {
+            let reasons = code == .weakPassword ? reply.reasons : []
+            return LatchkeyClientError(code, reasons: reasons, status: status, serverCode: reply.code)
+        }
+        let code: Code =
+            switch status {
+            case 429: .rateLimited
+            case 408, 500...599: .serverUnavailable
+            case 400...499: .requestRejected
+            default: .unexpectedResponse
+            }
+        return LatchkeyClientError(code, status: status, serverCode: reply?.code)
+    }
+
+    private static func knownCode(_ reply: ServerErrorBody) -> Code? {
+        switch reply.code {
+        // Latchkey's codes.
+        case "invalid_token": .invalidToken
+        case "weak_password": .weakPassword
+        case "invalid_email": .invalidEmail
+        case "rate_limited": .rateLimited
+        case "internal_error", "storage_error", "mail_delivery_failed": .serverUnavailable
+        // Directus's codes.
+        case "INVALID_TOKEN", "TOKEN_EXPIRED": .invalidToken
+        case "INVALID_CREDENTIALS": .invalidCredentials
+        case "REQUESTS_EXCEEDED": .rateLimited
+        case "SERVICE_UNAVAILABLE", "INTERNAL_SERVER_ERROR": .serverUnavailable
+        // Directus reports its password policy and bad emails as failed field validation.
+        case "FAILED_VALIDATION" where reply.field == "password": .weakPassword
+        case "FAILED_VALIDATION" where reply.field == "email": .invalidEmail
+        default: nil
+        }
+    }
+}
+
+/// The code and details of an error body in Latchkey's or Directus's shape.
+private struct ServerErrorBody {
+    let code: String
+    let reasons: [String]
+    let field: String?
+
+    init?(json: Data) {
+        guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else { return nil }
+        if let error = object["error"] as? [String: Any], let code = error["code"] as? String {
+            self.code = code
+            // Reasons are short machine codes; anything else is not kept.
+            self.reasons = (error["reasons"] as? [Any] ?? []).prefix(16)
+                .compactMap { $0 as? String }.filter { $0.utf8.count <= 64 }
+            self.field = nil
+        } else if let errors = object["errors"] as? [Any], let first = errors.first as? [String: Any],
+            let extensions = first["extensions"] as? [String: Any], let code = extensions["code"] as? String
+        {
+            self.code = code
+            self.reasons = []
+            self.field = extensions["field"] as? String
+        } else {
+            return nil
+        }
+    }
+}

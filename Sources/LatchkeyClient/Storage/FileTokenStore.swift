@@ -1,0 +1,136 @@
+public import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A ``TokenStore`` that keeps the tokens in one JSON file, for command-line tools on
+/// Linux and macOS.
+///
+/// Promises: the directory is mode 0700 (tightened if it already exists with more), the
+/// file is created with mode 0600 and never exists with wider permissions, and a
+/// ``save(_:)`` writes a temporary file in the same directory, flushes it and renames it
+/// over the old one, so a reader sees the old tokens or the new ones, never a mix —
+/// also across processes. A file that is not valid tokens (or larger than 64 KiB) is
+/// reported as `token_store_corrupted` rather than treated as "signed out".
+public struct FileTokenStore: TokenStore {
+    /// The file name inside ``directory``.
+    public static let fileName = "tokens.json"
+    /// The largest token file read; a bigger one is corrupted.
+    static let maximumFileSize = 64 * 1024
+
+    /// The directory holding the token file.
+    public let directory: URL
+
+    /// The token file: ``directory`` / ``fileName``.
+    public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+
+    /// A store in `directory`, which is created (mode 0700) on the first save.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// A store in ``defaultDirectory(environment:)``.
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(directory: Self.defaultDirectory(environment: environment))
+    }
+
+    /// `$XDG_STATE_HOME/latchkey` when `XDG_STATE_HOME` is an absolute path (the XDG
+    /// Base Directory rule: relative values are ignored), else
+    /// `$HOME/.local/state/latchkey` (the home directory of the process when `HOME` is
+    /// unset or relative).
+    public static func defaultDirectory(environment: [String: String]) -> URL {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(fileURLWithPath: state, isDirectory: true).appendingPathComponent("latchkey", isDirectory: true)
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/state/latchkey", isDirectory: true)
+    }
+
+    /// The stored tokens, or nil when there is no token file.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_corrupted` when the file is not
+    ///   valid tokens, `token_store_failed` when it cannot be read.
+    public func load() throws -> StoredTokens? {
+        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw Self.failure()
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
+        } catch {
+            throw LatchkeyClientError(.tokenStoreFailed)
+        }
+        guard data.count <= Self.maximumFileSize,
+            let tokens = try? JSONDecoder().decode(StoredTokens.self, from: data)
+        else { throw LatchkeyClientError(.tokenStoreCorrupted) }
+        return tokens
+    }
+
+    /// Atomically replaces the token file with `tokens`, creating the directory if needed.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
+    public func save(_ tokens: StoredTokens) throws {
+        try prepareDirectory()
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(tokens)
+        } catch {
+            throw LatchkeyClientError(.tokenStoreFailed)
+        }
+        let temporary = directory.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString).tmp").path
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw Self.failure() }
+        do {
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+            defer { try? handle.close() }
+            try handle.write(contentsOf: data)
+            try handle.synchronize()
+        } catch {
+            unlink(temporary)
+            throw LatchkeyClientError(.tokenStoreFailed)
+        }
+        guard rename(temporary, fileURL.path) == 0 else {
+            let failure = Self.failure()
+            unlink(temporary)
+            throw failure
+        }
+    }
+
+    /// Deletes the token file; succeeds when there is none.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
+    public func clear() throws {
+        guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw Self.failure() }
+    }
+
+    /// Creates the directory with mode 0700, or tightens an existing one to 0700.
+    private func prepareDirectory() throws {
+        let parent = directory.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        } catch {
+            throw LatchkeyClientError(.tokenStoreFailed)
+        }
+        if mkdir(directory.path, 0o700) != 0 {
+            guard errno == EEXIST else { throw Self.failure() }
+            var status = stat()
+            guard stat(directory.path, &status) == 0 else { throw Self.failure() }
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw LatchkeyClientError(.tokenStoreFailed) }
+            if status.st_mode & 0o777 != 0o700, chmod(directory.path, 0o700) != 0 { throw Self.failure() }
+        }
+    }
+
+    /// `token_store_failed` naming the current `errno`, for logs.
+    private static func failure() -> LatchkeyClientError {
+        LatchkeyClientError(.tokenStoreFailed, reasons: ["errno \(errno)"])
+    }
+}
