@@ -77,6 +77,8 @@ import Testing
                 firstParty: false, scopes: [], now: now)
         }
         #expect(badURI?.code == .invalidRedirectURI)
+        #expect(badURI?.message.contains("localhost") == true)
+        #expect(badURI?.message.hasSuffix("Rejected: http://localhost/cb") == true)
         let badScope = #expect(throws: LatchkeyError.self) {
             try registry.create(
                 id: "a", redirectURIs: ["https://ok.example/cb"], confidential: false, firstParty: false,

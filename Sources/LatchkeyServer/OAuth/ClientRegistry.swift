@@ -32,7 +32,7 @@ public struct ClientRegistry: Sendable {
         }
         let secret = confidential ? SecureRandom.token() : nil
         let client = OAuthClient(
-            id: id, redirectURIs: Self.unique(try redirectURIs.map(RedirectURI.init)), isConfidential: confidential,
+            id: id, redirectURIs: Self.unique(try redirectURIs.map(Self.redirectURI)), isConfidential: confidential,
             secretDigest: secret.map { Self.digest($0.exposed) }, isFirstParty: firstParty, scopes: Self.unique(scopes),
             createdAt: now)
         try store.createClient(client)
@@ -62,6 +62,15 @@ public struct ClientRegistry: Sendable {
     public func delete(id: String) throws {
         guard try store.deleteClient(id: id) else {
             throw LatchkeyError(.clientNotFound, "No client has the id \(id).")
+        }
+    }
+
+    /// `text` as a redirect URI; the error names the URI when it is short enough to quote.
+    private static func redirectURI(_ text: String) throws -> RedirectURI {
+        do {
+            return try RedirectURI(text)
+        } catch let error as LatchkeyError where text.utf8.count <= 200 {
+            throw LatchkeyError(error.code, "\(error.message) Rejected: \(text)", reasons: error.reasons, detail: error.detail)
         }
     }
 

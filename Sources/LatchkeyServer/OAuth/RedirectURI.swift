@@ -64,7 +64,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
             let (host, pathAndQuery) = try Self.authority(of: rest)
             guard host == "127.0.0.1" || host == "[::1]" else {
                 throw Self.invalid(
-                    "http is only allowed for the loopback IP literals 127.0.0.1 and [::1] (use https, a private-use scheme, or http://127.0.0.1 instead of localhost)")
+                    "may use http only with the loopback IP literals 127.0.0.1 and [::1] (use https, a private-use scheme, or http://127.0.0.1 instead of localhost)")
             }
             kind = .loopback
             portless = "http://" + host + pathAndQuery
