@@ -91,5 +91,6 @@ import Testing
         let app = try RedirectURI("com.example.app:/oauth")
         #expect(!app.matches("com.example.app:/oauth/"))
         #expect(!app.matches("com.example.evil:/oauth"))
+        #expect(!(try RedirectURI("https://app.example.com/K")).matches("https://app.example.com/\u{212A}"))
     }
 }

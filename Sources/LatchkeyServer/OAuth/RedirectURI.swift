@@ -43,7 +43,7 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
             switch bad {
             case "#": throw Self.invalid("must not have a fragment (#)")
             case "*": throw Self.invalid("must not contain a wildcard (*)")
-            default: throw Self.invalid("must contain only printable ASCII without spaces, quotes, <, >, \\, ^, `, {, | or }")
+            default: throw Self.invalid("must contain only printable ASCII without spaces, double quotes, <, >, \\, ^, `, {, | or }")
             }
         }
         guard let colon = text.firstIndex(of: ":") else { throw Self.invalid("has no scheme") }
@@ -84,9 +84,10 @@ public struct RedirectURI: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the redirect URI in a request is this registered one: the same string
-    /// exactly, except that for a loopback URI the port may differ (or be absent).
+    /// exactly, byte for byte, except that for a loopback URI the port may differ (or be absent).
     public func matches(_ requested: String) -> Bool {
-        if requested == value { return true }
+        // Byte-wise: String's == treats canonically equivalent text (U+212A KELVIN SIGN and K) as equal.
+        if requested.utf8.elementsEqual(value.utf8) { return true }
         guard let portless, requested.utf8.count <= Self.maximumLength,
             let candidate = try? RedirectURI(requested), candidate.kind == .loopback
         else { return false }
