@@ -130,6 +130,11 @@ public final class ServerApplication: Sendable {
             policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore), clock: clock)
     }
 
+    /// The OAuth client registry over the configured database, for the `clients` commands.
+    public static func openClients(_ configuration: Configuration) throws -> ClientRegistry {
+        ClientRegistry(store: try openStore(configuration))
+    }
+
     /// The signing keys in the configured data directory, created on first use.
     public static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
         try createPrivateDirectory(configuration.dataDirectory)

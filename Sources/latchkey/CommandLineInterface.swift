@@ -12,14 +12,19 @@ struct CommandFailure: Error {
     static func failure(_ message: String) -> CommandFailure { CommandFailure(exitCode: 1, message: message) }
 }
 
-/// The arguments of one command: positional values and flags, checked against what the
-/// command accepts.
+/// The arguments of one command: positional values, flags, options given once and options
+/// that may repeat, checked against what the command accepts.
 struct ParsedArguments {
     var positional: [String] = []
     var flags: Set<String> = []
     var options: [String: String] = [:]
+    /// The values of each repeatable option, in the order given.
+    var repeated: [String: [String]] = [:]
 
-    init(_ arguments: ArraySlice<String>, flags allowedFlags: Set<String> = [], options allowedOptions: Set<String> = []) throws {
+    init(
+        _ arguments: ArraySlice<String>, flags allowedFlags: Set<String> = [], options allowedOptions: Set<String> = [],
+        repeatable allowedRepeatable: Set<String> = []
+    ) throws {
         var iterator = arguments.makeIterator()
         while let argument = iterator.next() {
             if argument.hasPrefix("--") {
@@ -27,7 +32,11 @@ struct ParsedArguments {
                     flags.insert(argument)
                 } else if allowedOptions.contains(argument) {
                     guard let value = iterator.next() else { throw CommandFailure.usage("\(argument) needs a value") }
+                    guard options[argument] == nil else { throw CommandFailure.usage("\(argument) may be given only once") }
                     options[argument] = value
+                } else if allowedRepeatable.contains(argument) {
+                    guard let value = iterator.next() else { throw CommandFailure.usage("\(argument) needs a value") }
+                    repeated[argument, default: []].append(value)
                 } else {
                     throw CommandFailure.usage("unknown option \(argument)")
                 }
@@ -53,6 +62,9 @@ enum Help {
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
       keys list                             List token-signing keys (kid, created, active or retired)
       keys rotate                           Add a new active signing key; older keys stay published until their tokens expire
+      clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S)
+      clients list                          List OAuth clients (id, type, first-party, redirect URIs)
+      clients delete ID                     Remove an OAuth client
 
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
     Settings: see the README's configuration table (LATCHKEY_DATA_DIR, LATCHKEY_LISTEN, ...).
@@ -82,6 +94,27 @@ enum Help {
           Creates a new ES256 key that signs from now on. The previous key stays in
           /.well-known/jwks.json until every token it signed has expired. Restart running
           servers so they load the new key. Keys live in LATCHKEY_DATA_DIR/signing-keys.json (0600).
+    """
+
+    static let clients = """
+    Usage:
+      latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
+                              [--first-party] [--scope S ...]
+          Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
+          Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
+          com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
+          (any port accepted at request time). No fragments, user info, wildcards, or
+          http to other hosts (use 127.0.0.1, not localhost).
+          --confidential  the client gets a secret, printed once as `client_secret: ...`;
+                          only its SHA-256 digest is stored, so save it now
+          --first-party   the operator's own app: no consent page
+          --scope S       a scope the client may request (repeat for several)
+          Prints `client_id: ID`.
+      latchkey clients list
+          Prints one client per line: id, public or confidential, first-party or
+          third-party, redirect URIs (space-separated). Never prints secrets.
+      latchkey clients delete ID
+          Removes the client; its redirect URIs stop working at once.
     """
 
     static let users = """

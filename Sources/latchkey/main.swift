@@ -28,6 +28,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "migrate": print(Help.migrate)
         case "users": print(Help.users)
         case "keys": print(Help.keys)
+        case "clients": print(Help.clients)
         default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
         }
         return
@@ -38,6 +39,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "migrate": try migrate(rest)
     case "users": try users(rest)
     case "keys": try keys(rest)
+    case "clients": try clients(rest)
     default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
     }
 }
@@ -116,6 +118,39 @@ func keys(_ arguments: ArraySlice<String>) throws {
         }
     default:
         throw CommandFailure.usage("unknown subcommand 'keys \(subcommand)'; run `latchkey keys --help`")
+    }
+}
+
+func clients(_ arguments: ArraySlice<String>) throws {
+    guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey clients --help`") }
+    let parsed = try ParsedArguments(
+        arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party"] : [],
+        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope"] : [])
+    switch subcommand {
+    case "create":
+        let id = try onePositional(parsed, "ID")
+        let redirectURIs = parsed.repeated["--redirect-uri", default: []]
+        guard !redirectURIs.isEmpty else { throw CommandFailure.usage("clients create needs at least one --redirect-uri") }
+        let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).create(
+            id: id, redirectURIs: redirectURIs, confidential: parsed.flags.contains("--confidential"),
+            firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []], now: Date())
+        print("client_id: \(client.id)")
+        if let secret { print("client_secret: \(secret.exposed)") }
+    case "list":
+        guard parsed.positional.isEmpty else { throw CommandFailure.usage("clients list takes no arguments") }
+        for client in try ServerApplication.openClients(try loadConfiguration()).clients() {
+            print(
+                [
+                    client.id, client.isConfidential ? "confidential" : "public", client.isFirstParty ? "first-party" : "third-party",
+                    client.redirectURIs.map(\.value).joined(separator: " "),
+                ].joined(separator: "\t"))
+        }
+    case "delete":
+        let id = try onePositional(parsed, "ID")
+        try ServerApplication.openClients(try loadConfiguration()).delete(id: id)
+        print("deleted \(id)")
+    default:
+        throw CommandFailure.usage("unknown subcommand 'clients \(subcommand)'; run `latchkey clients --help`")
     }
 }
 

@@ -510,7 +510,75 @@ import Testing
         #expect(try store.purge(before: cutoff) == 0)
     }
 
+    // MARK: OAuth clients
+
+    @Test("a client is read back exactly as created, and listed oldest first", arguments: StoreFactory.all)
+    func clientRoundTrip(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let confidential = try oauthClient(
+            "server", ["https://app.example.com/cb", "http://127.0.0.1/cb"], secretDigest: StorageEncoding.hex(randomDigest()),
+            firstParty: true, scopes: ["openid", "profile"], createdAt: fixture.clock.now())
+        fixture.clock.advance(by: 1)
+        let publicClient = try oauthClient("ios-app", ["com.example.app:/oauth"], createdAt: fixture.clock.now())
+        try store.createClient(confidential)
+        try store.createClient(publicClient)
+        #expect(try store.client(id: "server") == confidential)
+        #expect(try fixture.openAnother().client(id: "ios-app") == publicClient)
+        #expect(try store.client(id: "nobody") == nil)
+        #expect(try store.allClients() == [confidential, publicClient])
+    }
+
+    @Test("a second client with a taken id is refused with client_exists", arguments: StoreFactory.all)
+    func duplicateClient(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let first = try oauthClient("app", ["https://a.example/cb"], createdAt: fixture.clock.now())
+        try store.createClient(first)
+        let error = try #require(throws: LatchkeyError.self) {
+            try store.createClient(try oauthClient("app", ["https://b.example/cb"], createdAt: fixture.clock.now()))
+        }
+        #expect(error.code == .clientExists)
+        #expect(try store.allClients() == [first])
+    }
+
+    @Test("deleting a client removes only it and reports whether it existed", arguments: StoreFactory.all)
+    func deleteClient(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let keep = try oauthClient("keep", ["https://a.example/cb"], createdAt: fixture.clock.now())
+        try store.createClient(keep)
+        try store.createClient(try oauthClient("gone", ["https://b.example/cb"], createdAt: fixture.clock.now()))
+        #expect(try store.deleteClient(id: "gone"))
+        #expect(try !store.deleteClient(id: "gone"))
+        #expect(try store.client(id: "gone") == nil)
+        #expect(try store.allClients() == [keep])
+    }
+
+    @Test("the schema refuses a confidential client without a secret digest", arguments: StoreFactory.all)
+    func confidentialNeedsDigest(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        _ = try fixture.migratedStore()
+        #expect(throws: (any Error).self) {
+            try fixture.execute(
+                """
+                INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at)
+                VALUES ('x', '["https://a.example/cb"]', 1, NULL, 0, '', 0)
+                """)
+        }
+    }
+
     // MARK: Helpers
+
+    /// A client value; confidential when it has a secret digest.
+    private func oauthClient(
+        _ id: String, _ redirectURIs: [String], secretDigest: String? = nil, firstParty: Bool = false,
+        scopes: [String] = [], createdAt: Date
+    ) throws -> OAuthClient {
+        OAuthClient(
+            id: id, redirectURIs: try redirectURIs.map(RedirectURI.init), isConfidential: secretDigest != nil,
+            secretDigest: secretDigest, isFirstParty: firstParty, scopes: scopes, createdAt: createdAt)
+    }
 
     /// Creates and stores an active account with a password.
     @discardableResult

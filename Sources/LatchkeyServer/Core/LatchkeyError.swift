@@ -38,6 +38,12 @@ public struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         public static let accountExists = Code("account_exists")
         /// No account has this email.
         public static let accountNotFound = Code("account_not_found")
+        /// A redirect URI is not one of the accepted forms (https, private-use scheme, loopback).
+        public static let invalidRedirectURI = Code("invalid_redirect_uri")
+        /// An OAuth client with this id already exists.
+        public static let clientExists = Code("client_exists")
+        /// No OAuth client has this id.
+        public static let clientNotFound = Code("client_not_found")
         /// The configuration is invalid; the message names the setting.
         public static let invalidConfiguration = Code("invalid_configuration")
         /// The database failed or holds unexpected data.

@@ -6,7 +6,9 @@
 ///   (`bytea` and `BLOB` differ; hex compares and indexes the same everywhere);
 /// - instants are `BIGINT` milliseconds since the Unix epoch, UTC (see ``StorageEncoding``);
 ///   NULL means "not yet" (`used_at`, `revoked_at`, `sent_at`, ...);
-/// - enumerations are `TEXT` with a `CHECK` constraint.
+/// - enumerations are `TEXT` with a `CHECK` constraint; booleans are `INTEGER` 0 or 1;
+/// - lists are `TEXT`: a JSON array of strings, or space-separated when the items cannot
+///   contain spaces (OAuth scopes).
 ///
 /// A migration is never edited once released: a change is a new, higher version. Each is
 /// applied in its own transaction and recorded in `schema_migrations(version, name,
@@ -75,6 +77,21 @@ enum Migrations {
                     sent_at BIGINT
                 );
                 CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+                """
+        ),
+        (
+            version: 2, name: "oauth_clients",
+            sql: """
+                CREATE TABLE oauth_clients (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    redirect_uris TEXT NOT NULL,
+                    confidential INTEGER NOT NULL CHECK (confidential IN (0, 1)),
+                    secret_digest TEXT,
+                    first_party INTEGER NOT NULL CHECK (first_party IN (0, 1)),
+                    scopes TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    CHECK ((confidential = 1 AND secret_digest IS NOT NULL) OR (confidential = 0 AND secret_digest IS NULL))
+                );
                 """
         ),
     ]

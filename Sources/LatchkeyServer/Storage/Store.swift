@@ -80,6 +80,18 @@ public protocol OutboxStore: Sendable {
     func pendingMailCount() throws -> Int
 }
 
+/// Registered OAuth clients.
+public protocol ClientStore: Sendable {
+    /// Inserts a new client. Throws `client_exists` when the id is taken.
+    func createClient(_ client: OAuthClient) throws
+    /// The client with this id, if any.
+    func client(id: String) throws -> OAuthClient?
+    /// Every client, oldest first.
+    func allClients() throws -> [OAuthClient]
+    /// Deletes the client with this id; false when there is none.
+    func deleteClient(id: String) throws -> Bool
+}
+
 /// Housekeeping shared by every store.
 public protocol MaintenanceStore: Sendable {
     /// Applies every pending migration (each in its own transaction, recorded in
@@ -96,4 +108,4 @@ public protocol MaintenanceStore: Sendable {
 
 /// Everything the server persists. SQLite is the embedded implementation. Instants are
 /// stored to the millisecond; every implementation is safe to use from many threads.
-public typealias Store = AccountStore & ResetTokenStore & OutboxStore & MaintenanceStore
+public typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & MaintenanceStore
