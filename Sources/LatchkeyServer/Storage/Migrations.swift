@@ -94,5 +94,16 @@ enum Migrations {
                 );
                 """
         ),
+        (
+            version: 3, name: "refresh_token_families",
+            sql: """
+                ALTER TABLE sessions ADD COLUMN family_id TEXT;
+                ALTER TABLE sessions ADD COLUMN client_id TEXT;
+                ALTER TABLE sessions ADD COLUMN credential_version INTEGER;
+                ALTER TABLE sessions ADD COLUMN used_at BIGINT;
+                ALTER TABLE sessions ADD COLUMN absolute_expires_at BIGINT;
+                CREATE INDEX sessions_family_id ON sessions (family_id);
+                """
+        ),
     ]
 }

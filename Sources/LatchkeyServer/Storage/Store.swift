@@ -92,6 +92,81 @@ public protocol ClientStore: Sendable {
     func deleteClient(id: String) throws -> Bool
 }
 
+/// A refresh token as stored: only its SHA-256 digest, never the token. Every token
+/// belongs to a family that starts at one login; each rotation adds the successor to it.
+public struct RefreshTokenRecord: Sendable, Equatable {
+    /// SHA-256 of the token's bytes as sent (the base64url string's UTF-8).
+    public let digest: Data
+    /// The account the token acts for.
+    public let accountID: String
+    /// The login this token descends from; revoking it revokes every token of the login.
+    public let familyID: String
+    /// The OAuth client it was issued to; nil for Latchkey's own first-party login.
+    public let clientID: String?
+    /// The account's credential version when the family started.
+    public let credentialVersion: Int
+    /// When it was issued.
+    public let createdAt: Date
+    /// When it stops working unless rotated first (idle expiry, never after `absoluteExpiresAt`).
+    public let expiresAt: Date
+    /// When the whole family stops working, however often it is rotated.
+    public let absoluteExpiresAt: Date
+
+    /// Creates a record value.
+    public init(
+        digest: Data, accountID: String, familyID: String, clientID: String?, credentialVersion: Int,
+        createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date
+    ) {
+        self.digest = digest
+        self.accountID = accountID
+        self.familyID = familyID
+        self.clientID = clientID
+        self.credentialVersion = credentialVersion
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.absoluteExpiresAt = absoluteExpiresAt
+    }
+}
+
+/// What presenting a refresh token for rotation did.
+public enum RefreshTokenRotation: Sendable, Equatable {
+    /// The token was consumed and `successor` stored in its family, for `account`.
+    case rotated(successor: RefreshTokenRecord, account: Account)
+    /// The token had already been used: it was stolen or replayed, so its whole family is
+    /// now revoked.
+    case reused
+    /// Unknown, expired, revoked, or its account is disabled or changed its password
+    /// (then its family is revoked too).
+    case invalid
+}
+
+/// Refresh tokens, grouped in families (one per login) with rotation and reuse detection.
+/// ``ResetTokenStore/completeReset(digest:newPasswordHash:now:notification:)`` revokes
+/// every family of the account.
+public protocol SessionStore: Sendable {
+    /// Starts a family (or adds to one) with the token `digest` for the account, if the
+    /// account is active and its credential version is still `credentialVersion`; returns
+    /// the stored record, or nil (nothing stored) when the account is gone, disabled or its
+    /// credentials changed meanwhile.
+    func createRefreshToken(
+        digest: Data, accountID: String, familyID: String, clientID: String?, credentialVersion: Int,
+        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date
+    ) throws -> RefreshTokenRecord?
+
+    /// In one transaction: consumes the token with `presentedDigest` if it is unused,
+    /// unrevoked and unexpired at `now` (one conditional update, so of any number of racing
+    /// callers exactly one wins) and stores `newDigest` in the same family, expiring
+    /// `idleTTL` after `now` but never after the family's absolute expiry. A token that was
+    /// already used revokes its whole family (``RefreshTokenRotation/reused``); a token whose
+    /// account is disabled or changed credentials revokes its family and is ``RefreshTokenRotation/invalid``.
+    func rotateRefreshToken(presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval) throws
+        -> RefreshTokenRotation
+
+    /// Revokes, at `now`, every live token of the family the token `digest` belongs to;
+    /// false when no token has this digest.
+    @discardableResult func revokeFamily(containing digest: Data, now: Date) throws -> Bool
+}
+
 /// Housekeeping shared by every store.
 public protocol MaintenanceStore: Sendable {
     /// Applies every pending migration (each in its own transaction, recorded in
@@ -108,4 +183,5 @@ public protocol MaintenanceStore: Sendable {
 
 /// Everything the server persists. SQLite is the embedded implementation. Instants are
 /// stored to the millisecond; every implementation is safe to use from many threads.
-public typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & MaintenanceStore
+public typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & SessionStore
+    & MaintenanceStore

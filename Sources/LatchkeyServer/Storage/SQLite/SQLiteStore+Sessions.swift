@@ -1,0 +1,110 @@
+public import Foundation
+
+extension SQLiteStore: SessionStore {
+    public func createRefreshToken(
+        digest: Data, accountID: String, familyID: String, clientID: String?, credentialVersion: Int,
+        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date
+    ) throws -> RefreshTokenRecord? {
+        let expiresAt = min(idleExpiresAt, absoluteExpiresAt)
+        let inserted = try database.transaction { connection in
+            // Conditional on the account as it is now, so a reset racing a login leaves no live token.
+            try connection.execute(
+                """
+                INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
+                                      family_id, client_id, credential_version, absolute_expires_at)
+                SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, credential_version, ?
+                FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
+                """,
+                [
+                    .text(UUID().uuidString.lowercased()), .text(StorageEncoding.hex(digest)),
+                    .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
+                    .text(familyID), clientID.map(SQLiteValue.text) ?? .null,
+                    .integer(StorageEncoding.milliseconds(absoluteExpiresAt)), .text(accountID),
+                    .integer(Int64(credentialVersion)),
+                ])
+        }
+        guard inserted == 1 else { return nil }
+        return RefreshTokenRecord(
+            digest: digest, accountID: accountID, familyID: familyID, clientID: clientID,
+            credentialVersion: credentialVersion, createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+            expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)))
+    }
+
+    public func rotateRefreshToken(presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval) throws
+        -> RefreshTokenRotation
+    {
+        let nowValue = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        let presented = SQLiteValue.text(StorageEncoding.hex(presentedDigest))
+        return try database.transaction { connection -> RefreshTokenRotation in
+            // The consume is one conditional UPDATE, so of racing callers exactly one gets the row.
+            let consumed = try connection.query(
+                """
+                UPDATE sessions SET used_at = ?
+                WHERE token_digest = ? AND kind = 'refresh_family' AND used_at IS NULL AND revoked_at IS NULL
+                  AND expires_at > ? AND absolute_expires_at > ?
+                RETURNING account_id, family_id, client_id, credential_version, absolute_expires_at
+                """,
+                [nowValue, presented, nowValue, nowValue])
+            guard let token = consumed.first else {
+                let known = try connection.query(
+                    "SELECT family_id, used_at FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
+                    [presented])
+                guard let row = known.first, try row.optionalInteger("used_at") != nil else { return .invalid }
+                try Self.revokeFamily(try row.text("family_id"), now: nowValue, using: connection)
+                return .reused
+            }
+            let familyID = try token.text("family_id")
+            let credentialVersion = try token.integer("credential_version")
+            let accounts = try connection.query(
+                "SELECT \(Self.accountColumns) FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?",
+                [.text(try token.text("account_id")), .integer(credentialVersion)])
+            guard let accountRow = accounts.first else {
+                try Self.revokeFamily(familyID, now: nowValue, using: connection)
+                return .invalid
+            }
+            let account = try Self.account(from: accountRow)
+            let absoluteExpiresAt = StorageEncoding.date(milliseconds: try token.integer("absolute_expires_at"))
+            let expiresAt = min(now.addingTimeInterval(idleTTL), absoluteExpiresAt)
+            let clientID = try token.optionalText("client_id")
+            try connection.execute(
+                """
+                INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
+                                      family_id, client_id, credential_version, absolute_expires_at)
+                VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(UUID().uuidString.lowercased()), .text(account.id), .text(StorageEncoding.hex(newDigest)),
+                    nowValue, .integer(StorageEncoding.milliseconds(expiresAt)), .text(familyID),
+                    clientID.map(SQLiteValue.text) ?? .null, .integer(credentialVersion),
+                    .integer(StorageEncoding.milliseconds(absoluteExpiresAt)),
+                ])
+            let successor = RefreshTokenRecord(
+                digest: newDigest, accountID: account.id, familyID: familyID, clientID: clientID,
+                credentialVersion: Int(credentialVersion),
+                createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+                expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
+                absoluteExpiresAt: absoluteExpiresAt)
+            return .rotated(successor: successor, account: account)
+        }
+    }
+
+    @discardableResult
+    public func revokeFamily(containing digest: Data, now: Date) throws -> Bool {
+        let nowValue = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        return try database.transaction { connection in
+            let known = try connection.query(
+                "SELECT family_id FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
+                [.text(StorageEncoding.hex(digest))])
+            guard let familyID = try known.first?.text("family_id") else { return false }
+            try Self.revokeFamily(familyID, now: nowValue, using: connection)
+            return true
+        }
+    }
+
+    /// Revokes every live token of the family `familyID`.
+    private static func revokeFamily(_ familyID: String, now: SQLiteValue, using connection: borrowing SQLiteDatabase.Connection) throws {
+        try connection.execute(
+            "UPDATE sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", [now, .text(familyID)])
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+@testable import LatchkeyServer
+import Synchronization
+import Testing
+
+/// The refresh-token families every `Store` implementation keeps, run against each one in
+/// ``StoreFactory/all``.
+@Suite struct SessionStoreContractTests {
+    private static let idle: TimeInterval = 7 * 86400
+    private static let absolute: TimeInterval = 30 * 86400
+
+    @Test("rotating a token consumes it and adds its successor to the same family", arguments: StoreFactory.all)
+    func rotation(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let first = try #require(try startFamily(in: fixture, for: account, clientID: "ios-app"))
+        fixture.clock.advance(by: 60)
+        let second = randomDigest()
+
+        let result = try store.rotateRefreshToken(
+            presentedDigest: first.digest, newDigest: second, now: fixture.clock.now(), idleTTL: Self.idle)
+        guard case .rotated(let successor, let owner) = result else {
+            Issue.record("expected a rotation, got \(result)")
+            return
+        }
+        #expect(owner == account)
+        #expect(successor.digest == second)
+        #expect(successor.familyID == first.familyID)
+        #expect(successor.clientID == "ios-app")
+        #expect(successor.absoluteExpiresAt == first.absoluteExpiresAt)
+        #expect(
+            StorageEncoding.milliseconds(successor.expiresAt)
+                == StorageEncoding.milliseconds(fixture.clock.now().addingTimeInterval(Self.idle)))
+        #expect(
+            try fixture.integer(
+                "SELECT COUNT(*) AS value FROM sessions WHERE family_id = '\(first.familyID)' AND revoked_at IS NULL")
+                == 2)
+    }
+
+    @Test("presenting a used token again revokes its whole family", arguments: StoreFactory.all)
+    func reuseRevokesFamily(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let first = try #require(try startFamily(in: fixture, for: account))
+        let other = try #require(try startFamily(in: fixture, for: account))
+        let second = randomDigest()
+        let now = fixture.clock.now()
+        guard case .rotated = try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: second, now: now, idleTTL: Self.idle)
+        else {
+            Issue.record("the first rotation failed")
+            return
+        }
+
+        #expect(try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle) == .reused)
+        #expect(try store.rotateRefreshToken(presentedDigest: second, newDigest: randomDigest(), now: now, idleTTL: Self.idle) == .invalid)
+        #expect(
+            try fixture.integer(
+                "SELECT COUNT(*) AS value FROM sessions WHERE family_id = '\(first.familyID)' AND revoked_at IS NULL") == 0)
+        // Another login of the same account is not affected.
+        guard case .rotated = try store.rotateRefreshToken(presentedDigest: other.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle)
+        else {
+            Issue.record("the other family was revoked too")
+            return
+        }
+    }
+
+    @Test("of 20 threads on two connections rotating one token, exactly one succeeds", arguments: StoreFactory.all)
+    func concurrentRotationHasOneWinner(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let another = try fixture.openAnother()
+        let account = try createAccount(in: fixture)
+        let token = try #require(try startFamily(in: fixture, for: account))
+        let now = fixture.clock.now()
+        let rotated = Atomic<Int>(0)
+        let failures = Mutex<[String]>([])
+
+        runOnThreads(20) { index in
+            do {
+                let result = try (index.isMultiple(of: 2) ? store : another).rotateRefreshToken(
+                    presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle)
+                if case .rotated = result { rotated.add(1, ordering: .relaxed) }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 } == [])
+        #expect(rotated.load(ordering: .relaxed) == 1)
+        // The losers presented a used token: the family is revoked, successor included.
+        #expect(
+            try fixture.integer(
+                "SELECT COUNT(*) AS value FROM sessions WHERE family_id = '\(token.familyID)' AND revoked_at IS NULL") == 0)
+    }
+
+    @Test("a token rotates until its idle expiry, and never past the family's absolute expiry", arguments: StoreFactory.all)
+    func expiry(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let idleToken = try #require(try startFamily(in: fixture, for: account))
+        fixture.clock.advance(by: Self.idle)
+        #expect(
+            try store.rotateRefreshToken(
+                presentedDigest: idleToken.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                == .invalid)
+
+        var current = try #require(try startFamily(in: fixture, for: account)).digest
+        // Rotated every 6 days, and once more a second before day 30, the family still ends at day 30.
+        for step: TimeInterval in [6, 6, 6, 6, 6 - 1.0 / 86400].map({ $0 * 86400 }) {
+            fixture.clock.advance(by: step)
+            let next = randomDigest()
+            let result = try store.rotateRefreshToken(
+                presentedDigest: current, newDigest: next, now: fixture.clock.now(), idleTTL: Self.idle)
+            guard case .rotated = result else {
+                Issue.record("rotation within the absolute lifetime failed: \(result)")
+                return
+            }
+            current = next
+        }
+        fixture.clock.advance(by: 1)
+        #expect(
+            try store.rotateRefreshToken(
+                presentedDigest: current, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                == .invalid)
+    }
+
+    @Test("a password reset revokes every family of the account", arguments: StoreFactory.all)
+    func resetRevokesFamilies(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let token = try #require(try startFamily(in: fixture, for: account))
+        let resetDigest = randomDigest()
+        let now = fixture.clock.now()
+        try store.issueResetToken(
+            ResetTokenRecord(digest: resetDigest, accountID: account.id, createdAt: now, expiresAt: now.addingTimeInterval(3600)),
+            mail: try message(to: account.email), now: now)
+        #expect(
+            try store.completeReset(
+                digest: resetDigest, newPasswordHash: "$argon2id$new", now: now,
+                notification: { try message(to: $0.email) }) != nil)
+
+        #expect(
+            try store.rotateRefreshToken(presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle)
+                == .invalid)
+        // A login that checked the old password before the reset cannot start a family after it.
+        #expect(try startFamily(in: fixture, for: account) == nil)
+    }
+
+    @Test("a disabled account's tokens no longer rotate", arguments: StoreFactory.all)
+    func disabledAccount(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let token = try #require(try startFamily(in: fixture, for: account))
+        #expect(try store.setStatus(.disabled, email: account.email))
+        #expect(
+            try store.rotateRefreshToken(
+                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                == .invalid)
+    }
+
+    @Test("revoking a family ends every token in it, and an unknown token reports false", arguments: StoreFactory.all)
+    func revokeFamily(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let token = try #require(try startFamily(in: fixture, for: account))
+        #expect(try store.revokeFamily(containing: token.digest, now: fixture.clock.now()))
+        #expect(try !store.revokeFamily(containing: randomDigest(), now: fixture.clock.now()))
+        #expect(
+            try store.rotateRefreshToken(
+                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                == .invalid)
+    }
+
+    // MARK: Helpers
+
+    private func createAccount(in fixture: StoreFixture) throws -> Account {
+        let account = Account(
+            id: UUID().uuidString.lowercased(), email: "person@example.com", passwordHash: "$argon2id$old",
+            status: .active, credentialVersion: 0, locale: "en", createdAt: fixture.clock.now())
+        try fixture.store.createAccount(account)
+        return account
+    }
+
+    /// Starts a new family for `account` at the fixture's now.
+    private func startFamily(in fixture: StoreFixture, for account: Account, clientID: String? = nil) throws -> RefreshTokenRecord? {
+        let now = fixture.clock.now()
+        return try fixture.store.createRefreshToken(
+            digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: clientID,
+            credentialVersion: account.credentialVersion, now: now, idleExpiresAt: now.addingTimeInterval(Self.idle),
+            absoluteExpiresAt: now.addingTimeInterval(Self.absolute))
+    }
+}
+
+private func message(to recipient: String) throws -> MailMessage {
+    try MailMessage(
+        id: UUID().uuidString.lowercased(), to: recipient, subject: "Password", textBody: "Text",
+        htmlBody: "<p>HTML</p>", locale: "en")
+}
