@@ -28,6 +28,7 @@ import Testing
         #expect(successor.digest == second)
         #expect(successor.familyID == first.familyID)
         #expect(successor.clientID == "ios-app")
+        #expect(successor.scope == ["openid", "profile"])
         #expect(successor.absoluteExpiresAt == first.absoluteExpiresAt)
         #expect(
             StorageEncoding.milliseconds(successor.expiresAt)
@@ -191,7 +192,7 @@ import Testing
         let now = fixture.clock.now()
         return try fixture.store.createRefreshToken(
             digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: clientID,
-            credentialVersion: account.credentialVersion, now: now, idleExpiresAt: now.addingTimeInterval(Self.idle),
+            scope: ["openid", "profile"], credentialVersion: account.credentialVersion, now: now, idleExpiresAt: now.addingTimeInterval(Self.idle),
             absoluteExpiresAt: now.addingTimeInterval(Self.absolute))
     }
 }

@@ -99,6 +99,7 @@ enum Migrations {
             sql: """
                 ALTER TABLE sessions ADD COLUMN family_id TEXT;
                 ALTER TABLE sessions ADD COLUMN client_id TEXT;
+                ALTER TABLE sessions ADD COLUMN scope TEXT;
                 ALTER TABLE sessions ADD COLUMN credential_version INTEGER;
                 ALTER TABLE sessions ADD COLUMN used_at BIGINT;
                 ALTER TABLE sessions ADD COLUMN absolute_expires_at BIGINT;

@@ -103,6 +103,8 @@ public struct RefreshTokenRecord: Sendable, Equatable {
     public let familyID: String
     /// The OAuth client it was issued to; nil for Latchkey's own first-party login.
     public let clientID: String?
+    /// The scopes granted at login, kept by every rotation.
+    public let scope: [String]
     /// The account's credential version when the family started.
     public let credentialVersion: Int
     /// When it was issued.
@@ -114,13 +116,14 @@ public struct RefreshTokenRecord: Sendable, Equatable {
 
     /// Creates a record value.
     public init(
-        digest: Data, accountID: String, familyID: String, clientID: String?, credentialVersion: Int,
+        digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
         createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date
     ) {
         self.digest = digest
         self.accountID = accountID
         self.familyID = familyID
         self.clientID = clientID
+        self.scope = scope
         self.credentialVersion = credentialVersion
         self.createdAt = createdAt
         self.expiresAt = expiresAt
@@ -149,7 +152,7 @@ public protocol SessionStore: Sendable {
     /// the stored record, or nil (nothing stored) when the account is gone, disabled or its
     /// credentials changed meanwhile.
     func createRefreshToken(
-        digest: Data, accountID: String, familyID: String, clientID: String?, credentialVersion: Int,
+        digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
         now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date
     ) throws -> RefreshTokenRecord?
 

@@ -2,7 +2,7 @@ public import Foundation
 
 extension SQLiteStore: SessionStore {
     public func createRefreshToken(
-        digest: Data, accountID: String, familyID: String, clientID: String?, credentialVersion: Int,
+        digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
         now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date
     ) throws -> RefreshTokenRecord? {
         let expiresAt = min(idleExpiresAt, absoluteExpiresAt)
@@ -11,21 +11,21 @@ extension SQLiteStore: SessionStore {
             try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                      family_id, client_id, credential_version, absolute_expires_at)
-                SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, credential_version, ?
+                                      family_id, client_id, scope, credential_version, absolute_expires_at)
+                SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, ?, credential_version, ?
                 FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
                 """,
                 [
                     .text(UUID().uuidString.lowercased()), .text(StorageEncoding.hex(digest)),
                     .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
-                    .text(familyID), clientID.map(SQLiteValue.text) ?? .null,
+                    .text(familyID), clientID.map(SQLiteValue.text) ?? .null, .text(scope.joined(separator: " ")),
                     .integer(StorageEncoding.milliseconds(absoluteExpiresAt)), .text(accountID),
                     .integer(Int64(credentialVersion)),
                 ])
         }
         guard inserted == 1 else { return nil }
         return RefreshTokenRecord(
-            digest: digest, accountID: accountID, familyID: familyID, clientID: clientID,
+            digest: digest, accountID: accountID, familyID: familyID, clientID: clientID, scope: scope,
             credentialVersion: credentialVersion, createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
             expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
             absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)))
@@ -43,7 +43,7 @@ extension SQLiteStore: SessionStore {
                 UPDATE sessions SET used_at = ?
                 WHERE token_digest = ? AND kind = 'refresh_family' AND used_at IS NULL AND revoked_at IS NULL
                   AND expires_at > ? AND absolute_expires_at > ?
-                RETURNING account_id, family_id, client_id, credential_version, absolute_expires_at
+                RETURNING account_id, family_id, client_id, scope, credential_version, absolute_expires_at
                 """,
                 [nowValue, presented, nowValue, nowValue])
             guard let token = consumed.first else {
@@ -67,21 +67,22 @@ extension SQLiteStore: SessionStore {
             let absoluteExpiresAt = StorageEncoding.date(milliseconds: try token.integer("absolute_expires_at"))
             let expiresAt = min(now.addingTimeInterval(idleTTL), absoluteExpiresAt)
             let clientID = try token.optionalText("client_id")
+            let scope = try token.optionalText("scope") ?? ""
             try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                      family_id, client_id, credential_version, absolute_expires_at)
-                VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?)
+                                      family_id, client_id, scope, credential_version, absolute_expires_at)
+                VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(UUID().uuidString.lowercased()), .text(account.id), .text(StorageEncoding.hex(newDigest)),
                     nowValue, .integer(StorageEncoding.milliseconds(expiresAt)), .text(familyID),
-                    clientID.map(SQLiteValue.text) ?? .null, .integer(credentialVersion),
+                    clientID.map(SQLiteValue.text) ?? .null, .text(scope), .integer(credentialVersion),
                     .integer(StorageEncoding.milliseconds(absoluteExpiresAt)),
                 ])
             let successor = RefreshTokenRecord(
                 digest: newDigest, accountID: account.id, familyID: familyID, clientID: clientID,
-                credentialVersion: Int(credentialVersion),
+                scope: scope.split(separator: " ").map(String.init), credentialVersion: Int(credentialVersion),
                 createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
                 absoluteExpiresAt: absoluteExpiresAt)

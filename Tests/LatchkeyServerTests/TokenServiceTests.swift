@@ -1,0 +1,112 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyJOSE
+@testable import LatchkeyServer
+import Testing
+
+@Suite struct TokenServiceTests {
+    static let issuer = "https://auth.example.com"
+
+    /// A migrated SQLite store with one active account, a key ring and a service on a ManualClock.
+    struct Setup {
+        let fixture: StoreFixture
+        let keyRing: SigningKeyRing
+        let service: TokenService
+        let account: Account
+
+        init() throws {
+            fixture = try StoreFactory.sqlite.make()
+            try fixture.store.migrate()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-keys-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            keyRing = try SigningKeyRing(
+                file: directory.appendingPathComponent("keys.json"), maximumTokenLifetime: 600, now: fixture.clock.now())
+            service = TokenService(
+                store: fixture.store, keyRing: keyRing, clock: fixture.clock, settings: .init(issuer: TokenServiceTests.issuer))
+            account = Account(
+                id: UUID().uuidString.lowercased(), email: "person@example.com", passwordHash: "$argon2id$x",
+                status: .active, credentialVersion: 3, locale: "en", createdAt: fixture.clock.now())
+            try fixture.store.createAccount(account)
+        }
+
+        /// Verifies `token` against the published keys and returns its claims.
+        func claims(of token: Redacted<String>) throws -> (header: JWSHeader, claims: TokenService.AccessTokenClaims) {
+            let keys = try keyRing.publishedKeys(now: fixture.clock.now()).keys.map { try VerificationKey(jwk: $0) }
+            let verified = try JWS.verify(compact: token.exposed, keys: keys)
+            return (verified.header, try JSONDecoder().decode(TokenService.AccessTokenClaims.self, from: verified.payload))
+        }
+    }
+
+    @Test("a login gets an ES256 at+jwt for the account that verifies against the published keys")
+    func accessToken() throws {
+        let setup = try Setup()
+        let tokens = try setup.service.issue(for: setup.account, clientID: "ios-app", scope: ["openid", "profile"])
+        let (header, claims) = try setup.claims(of: tokens.accessToken)
+        let now = Int64(setup.fixture.clock.now().timeIntervalSince1970)
+        #expect(header.typ == "at+jwt")
+        #expect(header.alg == .es256)
+        #expect(header.kid == setup.keyRing.activeKey.kid)
+        #expect(claims.iss == Self.issuer)
+        #expect(claims.aud == Self.issuer)
+        #expect(claims.sub == setup.account.id)
+        #expect(claims.client_id == "ios-app")
+        #expect(claims.scope == "openid profile")
+        #expect(claims.cv == 3)
+        #expect(claims.iat == now)
+        #expect(claims.exp == now + 600)
+        #expect(tokens.expiresIn == 600)
+        #expect(tokens.refreshToken.exposed.count == 43)
+        let stored = try setup.fixture.integer(
+            "SELECT COUNT(*) AS value FROM sessions WHERE token_digest = '\(StorageEncoding.hex(SHA256.hash(Data(tokens.refreshToken.exposed.utf8))))'")
+        #expect(stored == 1)
+    }
+
+    @Test("a refresh returns a new pair; replaying the old refresh token ends the login")
+    func refreshRotates() throws {
+        let setup = try Setup()
+        let first = try setup.service.issue(for: setup.account, clientID: nil, scope: [])
+        setup.fixture.clock.advance(by: 3600)
+        let second = try setup.service.refresh(first.refreshToken)
+        #expect(second.refreshToken.exposed != first.refreshToken.exposed)
+        let (_, claims) = try setup.claims(of: second.accessToken)
+        #expect(claims.sub == setup.account.id)
+        #expect(claims.client_id == nil)
+        #expect(claims.iat == Int64(setup.fixture.clock.now().timeIntervalSince1970))
+
+        #expect(throws: LatchkeyError.self) { try setup.service.refresh(first.refreshToken) }
+        #expect(throws: LatchkeyError.self) { try setup.service.refresh(second.refreshToken) }
+    }
+
+    @Test("a refresh token expires after 7 idle days")
+    func idleExpiry() throws {
+        let setup = try Setup()
+        let tokens = try setup.service.issue(for: setup.account, clientID: nil, scope: [])
+        setup.fixture.clock.advance(by: 7 * 86400)
+        let error = try #require(throws: LatchkeyError.self) { try setup.service.refresh(tokens.refreshToken) }
+        #expect(error.code == .invalidToken)
+    }
+
+    @Test("after logout, and for junk, a refresh is refused with invalid_token")
+    func logoutAndJunk() throws {
+        let setup = try Setup()
+        let tokens = try setup.service.issue(for: setup.account, clientID: nil, scope: [])
+        try setup.service.revoke(tokens.refreshToken)
+        try setup.service.revoke(tokens.refreshToken)
+        for token in [tokens.refreshToken, Redacted("junk"), Redacted(String(repeating: "A", count: 43))] {
+            let error = try #require(throws: LatchkeyError.self) { try setup.service.refresh(token) }
+            #expect(error.code == .invalidToken)
+        }
+    }
+
+    @Test("an account whose credentials changed after it was read gets no login")
+    func staleAccount() throws {
+        let setup = try Setup()
+        let stale = Account(
+            id: setup.account.id, email: setup.account.email, passwordHash: setup.account.passwordHash,
+            status: .active, credentialVersion: 2, locale: "en", createdAt: setup.account.createdAt)
+        let error = try #require(throws: LatchkeyError.self) {
+            try setup.service.issue(for: stale, clientID: nil, scope: [])
+        }
+        #expect(error.code == .invalidToken)
+    }
+}
