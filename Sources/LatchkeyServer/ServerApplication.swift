@@ -19,6 +19,8 @@ public final class ServerApplication: Sendable {
     public let metrics: ServerMetrics
     /// The token-signing keys, published at `/.well-known/jwks.json`.
     public let keyRing: SigningKeyRing
+    /// Access and refresh tokens for logins.
+    public let tokens: TokenService
 
     /// The longest lifetime of a token the signing keys sign (access tokens, 10 minutes);
     /// a retired key stays published this long.
@@ -60,8 +62,14 @@ public final class ServerApplication: Sendable {
             service: recovery, limiter: limiter,
             ipPolicy: RateLimitPolicy(windows: [configuration.resetIPLimit], basePenalty: 60, maximumPenalty: 3600),
             clock: clock, abuse: AbuseMonitor(threshold: configuration.abuseWarningThreshold), logger: logger)
+        let tokens = TokenService(
+            store: store, keyRing: keyRing, clock: clock,
+            settings: .init(issuer: configuration.publicURL.absoluteString, accessTokenLifetime: Self.maximumSignedTokenLifetime))
+        self.tokens = tokens
+        let authRoutes = DirectusAuthRoutes(
+            store: store, tokens: tokens, hasher: hasher, limiter: limiter, clock: clock, logger: logger)
         router = Router(
-            routes: resetRoutes.routes + ResetPage().routes
+            routes: resetRoutes.routes + authRoutes.routes + ResetPage().routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(store: store, metrics: metrics, metricsClients: configuration.metricsClients).routes,

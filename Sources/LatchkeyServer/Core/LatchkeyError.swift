@@ -20,7 +20,10 @@ public struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         public static let invalidEmail = Code("invalid_email")
         /// The `reset_url` is not on the configured allow list.
         public static let resetURLNotAllowed = Code("reset_url_not_allowed")
-        /// The reset token is unknown, expired, used or superseded (one code for all causes).
+        /// Login failed: unknown account, wrong password or disabled account (never which).
+        public static let invalidCredentials = Code("invalid_credentials")
+        /// The reset or refresh token is unknown, expired, used, superseded or revoked (one
+        /// code for all causes).
         public static let invalidToken = Code("invalid_token")
         /// The new password does not meet the policy.
         public static let weakPassword = Code("weak_password")

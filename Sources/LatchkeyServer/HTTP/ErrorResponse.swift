@@ -6,6 +6,7 @@ extension LatchkeyError {
         switch code {
         case .invalidJSON, .invalidRequest, .invalidEmail, .resetURLNotAllowed, .invalidToken, .weakPassword:
             400
+        case .invalidCredentials: 401
         case .notFound, .accountNotFound: 404
         case .methodNotAllowed: 405
         case .accountExists: 409
@@ -34,6 +35,26 @@ extension HTTPResponse {
         var body: [String: Any] = ["code": code, "message": message]
         if !error.reasons.isEmpty { body["reasons"] = error.reasons }
         return .json(error.httpStatus, ["error": body])
+    }
+
+    /// The error body in Directus's shape, `{"errors": [{"message", "extensions": {"code"}}]}`,
+    /// for the Directus-compatible `/auth/login`, `/auth/refresh` and `/auth/logout`. The
+    /// one mapping from Latchkey codes to Directus codes and statuses; a 429 carries
+    /// `Retry-After` when `retryAfter` is given.
+    static func directusError(_ error: LatchkeyError, retryAfter: Int? = nil) -> HTTPResponse {
+        let (status, code): (Int, String) =
+            switch error.code {
+            case .invalidCredentials: (401, "INVALID_CREDENTIALS")
+            case .invalidToken: (401, "INVALID_TOKEN")
+            case .rateLimited: (429, "REQUESTS_EXCEEDED")
+            case .payloadTooLarge: (413, "INVALID_PAYLOAD")
+            case _ where error.isClientError: (400, "INVALID_PAYLOAD")
+            default: (500, "INTERNAL_SERVER_ERROR")
+            }
+        let message = status < 500 ? error.message : "Something went wrong on our side. Please try again later."
+        var response = HTTPResponse.json(status, ["errors": [["message": message, "extensions": ["code": code]]]])
+        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        return response
     }
 
     /// A 429 response telling the client when to come back.

@@ -34,16 +34,32 @@ public final class LocalRateLimiter: RateLimiter {
         }
     }
 
+    public func check(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+        states.withLock { states in
+            guard let state = states[key] else { return .allowed }
+            if let blockedUntil = state.blockedUntil, blockedUntil > now {
+                return .limited(retryAfter: Self.retryAfter(blockedUntil.timeIntervalSince(now)))
+            }
+            return Self.fullWindowWait(state.events, policy: policy, now: now).map { .limited(retryAfter: Self.retryAfter($0)) }
+                ?? .allowed
+        }
+    }
+
+    /// How long until every window of `policy` has room again; nil when all have room now.
+    private static func fullWindowWait(_ events: [Date], policy: RateLimitPolicy, now: Date) -> TimeInterval? {
+        policy.windows.compactMap { window -> TimeInterval? in
+            let recent = events.filter { now.timeIntervalSince($0) < window.seconds }
+            guard recent.count >= window.limit, let oldest = recent.min() else { return nil }
+            return window.seconds - now.timeIntervalSince(oldest)
+        }.max()
+    }
+
     private static func decide(_ state: inout KeyState, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
         let longest = policy.windows.map(\.seconds).max() ?? 0
         state.events.removeAll { now.timeIntervalSince($0) >= longest }
 
         let blocked = state.blockedUntil.map { $0 > now } ?? false
-        let fullWindowWait = policy.windows.compactMap { window -> TimeInterval? in
-            let recent = state.events.filter { now.timeIntervalSince($0) < window.seconds }
-            guard recent.count >= window.limit, let oldest = recent.min() else { return nil }
-            return window.seconds - now.timeIntervalSince(oldest)
-        }.max()
+        let fullWindowWait = fullWindowWait(state.events, policy: policy, now: now)
 
         guard blocked || fullWindowWait != nil else {
             state.events.append(now)

@@ -45,4 +45,7 @@ public enum RateLimitDecision: Sendable, Equatable {
 public protocol RateLimiter: Sendable {
     /// Records an event for `key` at `now` if the policy allows it, and tells the outcome.
     func consume(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision
+    /// Whether an event for `key` at `now` would be allowed, without recording anything:
+    /// for limits on failures, checked before the attempt and consumed only when it fails.
+    func check(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision
 }

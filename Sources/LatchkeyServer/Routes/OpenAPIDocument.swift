@@ -25,6 +25,30 @@ enum OpenAPIDocument {
                 }
               }
             }
+          },
+          "DirectusError": {
+            "type": "object",
+            "required": ["errors"],
+            "properties": {
+              "errors": {"type": "array", "items": {
+                "type": "object", "required": ["message", "extensions"],
+                "properties": {
+                  "message": {"type": "string"},
+                  "extensions": {"type": "object", "required": ["code"], "properties": {
+                    "code": {"type": "string", "enum": ["INVALID_CREDENTIALS", "INVALID_TOKEN", "INVALID_PAYLOAD", "REQUESTS_EXCEEDED", "INTERNAL_SERVER_ERROR"]}
+                  }}
+                }
+              }}
+            }
+          },
+          "DirectusTokens": {
+            "type": "object",
+            "required": ["data"],
+            "properties": {"data": {"type": "object", "required": ["access_token", "refresh_token", "expires"], "properties": {
+              "access_token": {"type": "string", "description": "ES256 JWT (typ at+jwt)."},
+              "refresh_token": {"type": "string", "description": "Opaque; single use, rotated on every refresh."},
+              "expires": {"type": "integer", "description": "Access token lifetime in milliseconds."}
+            }}}
           }
         },
         "responses": {
@@ -97,6 +121,50 @@ enum OpenAPIDocument {
               "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
               "429": {"$ref": "#/components/responses/RateLimited"}
+            }
+          }
+        },
+        "/auth/login": {
+          "post": {
+            "operationId": "directus_login",
+            "summary": "Sign in with email and password (Directus-compatible, JSON mode).",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+              "type": "object", "required": ["email", "password"],
+              "properties": {"email": {"type": "string"}, "password": {"type": "string"}, "mode": {"type": "string", "enum": ["json"]}}
+            }}}},
+            "responses": {
+              "200": {"description": "Signed in.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokens"}}}},
+              "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "401": {"description": "INVALID_CREDENTIALS, the same for every cause.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "429": {"description": "Too many failed logins from this client or for this account.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
+            }
+          }
+        },
+        "/auth/refresh": {
+          "post": {
+            "operationId": "directus_refresh",
+            "summary": "Exchange a refresh token for a new pair; a reused refresh token ends the whole login.",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+              "type": "object", "required": ["refresh_token"],
+              "properties": {"refresh_token": {"type": "string"}, "mode": {"type": "string", "enum": ["json"]}}
+            }}}},
+            "responses": {
+              "200": {"description": "A new access and refresh token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokens"}}}},
+              "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "401": {"description": "INVALID_TOKEN.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
+            }
+          }
+        },
+        "/auth/logout": {
+          "post": {
+            "operationId": "directus_logout",
+            "summary": "End the login a refresh token belongs to.",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+              "type": "object", "required": ["refresh_token"], "properties": {"refresh_token": {"type": "string"}}
+            }}}},
+            "responses": {
+              "204": {"description": "Signed out (also for an unknown token)."},
+              "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
             }
           }
         },

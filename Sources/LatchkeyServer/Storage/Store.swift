@@ -32,6 +32,10 @@ public protocol AccountStore: Sendable {
     func allAccounts() throws -> [Account]
     /// Sets the status of the account with this email; false when there is none.
     func setStatus(_ status: Account.Status, email: String) throws -> Bool
+    /// Replaces the account's password hash with `newHash` (the same password, hashed with
+    /// newer parameters) only if it is still `currentHash`, so it never undoes a concurrent
+    /// reset; the credential version is unchanged. Returns whether it was replaced.
+    func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool
 }
 
 /// Reset tokens, each change made atomically together with the mail it causes.

@@ -1,3 +1,5 @@
+public import Foundation
+
 extension SQLiteStore: AccountStore {
     /// The columns ``account(from:)`` reads, for `SELECT` and `RETURNING` lists.
     static let accountColumns = "id, email, password_hash, status, credential_version, locale, created_at"
@@ -40,6 +42,15 @@ extension SQLiteStore: AccountStore {
             try connection.execute(
                 "UPDATE accounts SET status = ?, updated_at = ? WHERE email = ?",
                 [.text(status.rawValue), .integer(StorageEncoding.milliseconds(clock.now())), .text(email)])
+        }
+        return changed > 0
+    }
+
+    public func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool {
+        let changed = try database.withConnection { connection in
+            try connection.execute(
+                "UPDATE accounts SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
+                [.text(newHash), .integer(StorageEncoding.milliseconds(now)), .text(accountID), .text(currentHash)])
         }
         return changed > 0
     }
