@@ -1,0 +1,118 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyServer
+import Testing
+
+@Suite struct DirectusAuthRoutesTests {
+    private static let password = "correct horse battery staple"
+
+    private func body(_ response: HTTPResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    private func login(_ app: ServerApplication, _ email: String, _ password: String, ip: String = "203.0.113.7") -> HTTPResponse {
+        var request = jsonRequest(
+            "/auth/login", String(decoding: try! JSONSerialization.data(withJSONObject: ["email": email, "password": password]), as: UTF8.self))
+        request.clientIP = ip
+        return app.router.handle(request)
+    }
+
+    private func tokens(_ response: HTTPResponse) throws -> (access: String, refresh: String, expires: Int) {
+        let data = try #require(try body(response)["data"] as? [String: Any])
+        return (
+            try #require(data["access_token"] as? String), try #require(data["refresh_token"] as? String),
+            try #require(data["expires"] as? Int)
+        )
+    }
+
+    private func errorCode(_ response: HTTPResponse) throws -> String? {
+        let errors = try #require(try body(response)["errors"] as? [[String: Any]])
+        return (errors.first?["extensions"] as? [String: Any])?["code"] as? String
+    }
+
+    @Test("login returns Directus's data shape with expires in milliseconds; refresh rotates; logout ends it")
+    func loginRefreshLogout() throws {
+        let app = try makeApplication()
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+
+        let response = login(app, "Person@Example.com", Self.password)
+        #expect(response.status == 200)
+        let first = try tokens(response)
+        #expect(first.expires == 600_000)
+        #expect(first.access.split(separator: ".").count == 3)
+
+        let refreshed = app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(first.refresh)"}"#))
+        #expect(refreshed.status == 200)
+        let second = try tokens(refreshed)
+        #expect(second.refresh != first.refresh)
+
+        let logout = app.router.handle(jsonRequest("/auth/logout", #"{"refresh_token":"\#(second.refresh)"}"#))
+        #expect(logout.status == 204)
+        let afterLogout = app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(second.refresh)"}"#))
+        #expect(afterLogout.status == 401)
+        #expect(try errorCode(afterLogout) == "INVALID_TOKEN")
+    }
+
+    @Test("replaying a used refresh token is INVALID_TOKEN and ends the login")
+    func reuse() throws {
+        let app = try makeApplication()
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        let first = try tokens(login(app, "person@example.com", Self.password))
+        let second = try tokens(app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(first.refresh)"}"#)))
+
+        let replay = app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(first.refresh)"}"#))
+        #expect(replay.status == 401)
+        #expect(try errorCode(replay) == "INVALID_TOKEN")
+        let successor = app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(second.refresh)"}"#))
+        #expect(successor.status == 401)
+    }
+
+    @Test("unknown account, wrong password and disabled account get the same INVALID_CREDENTIALS body")
+    func genericFailure() throws {
+        let app = try makeApplication()
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        _ = try app.accounts.createAccount(email: "disabled@example.com", password: Redacted(Self.password))
+        try app.accounts.disable(email: "disabled@example.com")
+
+        let responses = [
+            login(app, "nobody@example.com", Self.password, ip: "203.0.113.1"),
+            login(app, "person@example.com", "wrong password entirely", ip: "203.0.113.2"),
+            login(app, "disabled@example.com", Self.password, ip: "203.0.113.3"),
+        ]
+        for response in responses {
+            #expect(response.status == 401)
+            #expect(response.body == responses[0].body)
+        }
+        #expect(try errorCode(responses[0]) == "INVALID_CREDENTIALS")
+    }
+
+    @Test("after 10 failed logins for one account, the 11th attempt is 429 with Retry-After, even with the right password")
+    func failuresAreLimited() throws {
+        let app = try makeApplication()
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        for attempt in 0..<10 {
+            #expect(login(app, "person@example.com", "wrong password \(attempt)", ip: "198.51.100.\(attempt)").status == 401)
+        }
+        let blocked = login(app, "person@example.com", Self.password, ip: "198.51.100.99")
+        #expect(blocked.status == 429)
+        #expect(try errorCode(blocked) == "REQUESTS_EXCEEDED")
+        let first = try #require(blocked.headers["Retry-After"].flatMap(Int.init))
+        let again = login(app, "person@example.com", Self.password, ip: "198.51.100.99")
+        let second = try #require(again.headers["Retry-After"].flatMap(Int.init))
+        #expect(second > first)
+    }
+
+    @Test("malformed bodies are INVALID_PAYLOAD in Directus's shape")
+    func malformed() throws {
+        let app = try makeApplication()
+        for request in [
+            jsonRequest("/auth/login", "{"), jsonRequest("/auth/login", #"{"email":"a@example.com"}"#),
+            jsonRequest("/auth/login", #"{"email":"a@example.com","password":"x","mode":"cookie"}"#),
+            jsonRequest("/auth/refresh", "[]"),
+        ] {
+            let response = app.router.handle(request)
+            #expect(response.status == 400)
+            #expect(try errorCode(response) == "INVALID_PAYLOAD")
+        }
+    }
+}
