@@ -10,9 +10,9 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
     }
 
-    private func login(_ app: ServerApplication, _ email: String, _ password: String, ip: String = "203.0.113.7") -> HTTPResponse {
-        var request = jsonRequest(
-            "/auth/login", String(decoding: try! JSONSerialization.data(withJSONObject: ["email": email, "password": password]), as: UTF8.self))
+    private func login(_ app: ServerApplication, _ email: String, _ password: String, ip: String = "203.0.113.7") throws -> HTTPResponse {
+        let json = try JSONSerialization.data(withJSONObject: ["email": email, "password": password])
+        var request = jsonRequest("/auth/login", String(decoding: json, as: UTF8.self))
         request.clientIP = ip
         return app.router.handle(request)
     }
@@ -35,7 +35,7 @@ import Testing
         let app = try makeApplication()
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
 
-        let response = login(app, "Person@Example.com", Self.password)
+        let response = try login(app, "Person@Example.com", Self.password)
         #expect(response.status == 200)
         let first = try tokens(response)
         #expect(first.expires == 600_000)
@@ -57,7 +57,7 @@ import Testing
     func reuse() throws {
         let app = try makeApplication()
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
-        let first = try tokens(login(app, "person@example.com", Self.password))
+        let first = try tokens(try login(app, "person@example.com", Self.password))
         let second = try tokens(app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(first.refresh)"}"#)))
 
         let replay = app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(first.refresh)"}"#))
@@ -75,9 +75,9 @@ import Testing
         try app.accounts.disable(email: "disabled@example.com")
 
         let responses = [
-            login(app, "nobody@example.com", Self.password, ip: "203.0.113.1"),
-            login(app, "person@example.com", "wrong password entirely", ip: "203.0.113.2"),
-            login(app, "disabled@example.com", Self.password, ip: "203.0.113.3"),
+            try login(app, "nobody@example.com", Self.password, ip: "203.0.113.1"),
+            try login(app, "person@example.com", "wrong password entirely", ip: "203.0.113.2"),
+            try login(app, "disabled@example.com", Self.password, ip: "203.0.113.3"),
         ]
         for response in responses {
             #expect(response.status == 401)
@@ -91,13 +91,13 @@ import Testing
         let app = try makeApplication()
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
         for attempt in 0..<10 {
-            #expect(login(app, "person@example.com", "wrong password \(attempt)", ip: "198.51.100.\(attempt)").status == 401)
+            #expect(try login(app, "person@example.com", "wrong password \(attempt)", ip: "198.51.100.\(attempt)").status == 401)
         }
-        let blocked = login(app, "person@example.com", Self.password, ip: "198.51.100.99")
+        let blocked = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
         #expect(blocked.status == 429)
         #expect(try errorCode(blocked) == "REQUESTS_EXCEEDED")
         let first = try #require(blocked.headers["Retry-After"].flatMap(Int.init))
-        let again = login(app, "person@example.com", Self.password, ip: "198.51.100.99")
+        let again = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
         let second = try #require(again.headers["Retry-After"].flatMap(Int.init))
         #expect(second > first)
     }

@@ -20,6 +20,19 @@ import Testing
         #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(3601)) == .allowed)
     }
 
+    @Test("checking records nothing and reports a full window or a block without lengthening it")
+    func checkDoesNotCount() {
+        let limiter = LocalRateLimiter()
+        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
+        for _ in 0..<5 { #expect(limiter.check("key", policy: policy, now: start) == .allowed) }
+        #expect(limiter.consume("key", policy: policy, now: start) == .allowed)
+        #expect(limiter.consume("key", policy: policy, now: start) == .allowed)
+        #expect(limiter.check("key", policy: policy, now: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
+        #expect(limiter.consume("key", policy: policy, now: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
+        #expect(limiter.check("key", policy: policy, now: start.addingTimeInterval(200)) == .limited(retryAfter: 400))
+        #expect(limiter.check("key", policy: policy, now: start.addingTimeInterval(600)) == .allowed)
+    }
+
     @Test("beyond the IP limit the wait doubles on each further attempt, up to an hour")
     func doublingPenalty() {
         let limiter = LocalRateLimiter()
