@@ -102,6 +102,23 @@ import Testing
         #expect(second > first)
     }
 
+    @Test("a login with a hash weaker than the configured cost rehashes the password, keeping it valid")
+    func rehashOnLogin() throws {
+        let app = try makeApplication(["LATCHKEY_ARGON2_ITERATIONS": "3"])
+        let weakHash = try PasswordHasher(parameters: .owaspMinimum).hash(Redacted(Self.password))
+        let account = Account(
+            id: UUID().uuidString.lowercased(), email: "person@example.com", passwordHash: weakHash, status: .active,
+            credentialVersion: 0, locale: nil, createdAt: Date())
+        try app.store.createAccount(account)
+
+        #expect(try login(app, "person@example.com", Self.password).status == 200)
+        let stored = try #require(try app.store.account(id: account.id)?.passwordHash)
+        #expect(stored != weakHash)
+        #expect(stored.contains("t=3"))
+        #expect(try app.store.account(id: account.id)?.credentialVersion == 0)
+        #expect(try login(app, "person@example.com", Self.password).status == 200)
+    }
+
     @Test("malformed bodies are INVALID_PAYLOAD in Directus's shape")
     func malformed() throws {
         let app = try makeApplication()

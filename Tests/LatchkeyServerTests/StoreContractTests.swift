@@ -103,6 +103,19 @@ import Testing
         #expect(try store.setStatus(.disabled, email: "nobody@example.com") == false)
     }
 
+    @Test("a rehash replaces the password hash only while it is unchanged", arguments: StoreFactory.all)
+    func rehash(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        #expect(try !store.rehashPassword(accountID: account.id, currentHash: "$argon2id$other", newHash: "$argon2id$x", now: fixture.clock.now()))
+        #expect(try store.account(id: account.id)?.passwordHash == "$argon2id$old")
+        #expect(try store.rehashPassword(accountID: account.id, currentHash: "$argon2id$old", newHash: "$argon2id$new", now: fixture.clock.now()))
+        let updated = try #require(try store.account(id: account.id))
+        #expect(updated.passwordHash == "$argon2id$new")
+        #expect(updated.credentialVersion == account.credentialVersion)
+    }
+
     // MARK: Reset tokens
 
     @Test("issuing a token supersedes the account's older tokens and queues its mail", arguments: StoreFactory.all)
