@@ -75,7 +75,7 @@ public final class TokenService: Sendable {
         let now = clock.now()
         let refreshToken = SecureRandom.token()
         let stored = try store.createRefreshToken(
-            digest: Self.digest(refreshToken), accountID: account.id, familyID: UUID().uuidString.lowercased(),
+            digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: UUID().uuidString.lowercased(),
             clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, now: now,
             idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
             absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
@@ -87,11 +87,11 @@ public final class TokenService: Sendable {
     /// `invalid_token` for an unknown, expired, revoked or already used token (a used one
     /// also revokes its whole login).
     public func refresh(_ refreshToken: Redacted<String>) throws -> IssuedTokens {
-        guard let digest = Self.wellFormedDigest(refreshToken) else { throw Self.invalidToken }
+        guard let digest = OpaqueToken.wellFormedDigest(refreshToken) else { throw Self.invalidToken }
         let now = clock.now()
         let successor = SecureRandom.token()
         let result = try store.rotateRefreshToken(
-            presentedDigest: digest, newDigest: Self.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime)
+            presentedDigest: digest, newDigest: OpaqueToken.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime)
         guard case .rotated(let record, _) = result else { throw Self.invalidToken }
         return try tokens(for: record, refreshToken: successor, now: now)
     }
@@ -99,7 +99,7 @@ public final class TokenService: Sendable {
     /// Ends the login `refreshToken` belongs to; an unknown token is ignored, so logging
     /// out twice is harmless.
     public func revoke(_ refreshToken: Redacted<String>) throws {
-        guard let digest = Self.wellFormedDigest(refreshToken) else { return }
+        guard let digest = OpaqueToken.wellFormedDigest(refreshToken) else { return }
         try store.revokeFamily(containing: digest, now: clock.now())
     }
 
@@ -119,16 +119,4 @@ public final class TokenService: Sendable {
     }
 
     static let invalidToken = LatchkeyError(.invalidToken, "The token is invalid or expired.")
-
-    static func digest(_ token: Redacted<String>) -> Data {
-        SHA256.hash(Data(token.exposed.utf8))
-    }
-
-    /// The digest of a token shaped like one we issue (43 base64url characters); nil for
-    /// anything else, so junk never reaches the database.
-    private static func wellFormedDigest(_ token: Redacted<String>) -> Data? {
-        let text = token.exposed
-        guard text.utf8.count == 43, Base64URL.decode(text)?.count == 32 else { return nil }
-        return digest(token)
-    }
 }

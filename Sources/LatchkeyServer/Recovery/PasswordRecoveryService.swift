@@ -151,7 +151,7 @@ public final class PasswordRecoveryService: Sendable {
         let now = clock.now()
         let token = SecureRandom.token()
         let record = ResetTokenRecord(
-            digest: Self.digest(token), accountID: account.id, createdAt: now,
+            digest: OpaqueToken.digest(token), accountID: account.id, createdAt: now,
             expiresAt: now.addingTimeInterval(settings.tokenTTL))
         let link = Redacted((request.resetURL ?? settings.defaultResetURL) + "#token=" + token.exposed)
         let language = SupportedLanguage.negotiate(explicit: request.locale, acceptLanguage: request.acceptLanguage, accountLocale: account.locale)
@@ -165,7 +165,7 @@ public final class PasswordRecoveryService: Sendable {
     /// Tells whether `token` can still be used, without using it. Throws `invalid_token`
     /// (one message for every cause) otherwise.
     public func validate(token: Redacted<String>) throws -> TokenStatus {
-        guard let digest = Self.wellFormedDigest(token),
+        guard let digest = OpaqueToken.wellFormedDigest(token),
               let (record, account) = try store.usableResetToken(digest: digest, now: clock.now()) else {
             throw Self.invalidToken
         }
@@ -177,7 +177,7 @@ public final class PasswordRecoveryService: Sendable {
     /// (a rejected password leaves the token usable), then consumes the token atomically,
     /// stores the new Argon2id hash, revokes every session and queues a notice to the account.
     public func resetPassword(token: Redacted<String>, newPassword: Redacted<String>) throws {
-        guard let digest = Self.wellFormedDigest(token),
+        guard let digest = OpaqueToken.wellFormedDigest(token),
               let (_, account) = try store.usableResetToken(digest: digest, now: clock.now()) else {
             throw Self.invalidToken
         }
@@ -201,16 +201,4 @@ public final class PasswordRecoveryService: Sendable {
     }
 
     static let invalidToken = LatchkeyError(.invalidToken, "The link is no longer valid. Please request a new one.")
-
-    static func digest(_ token: Redacted<String>) -> Data {
-        SHA256.hash(Data(token.exposed.utf8))
-    }
-
-    /// The digest of a token that has the form of one we issue (43 base64url characters);
-    /// nil for anything else, so junk never reaches the database.
-    private static func wellFormedDigest(_ token: Redacted<String>) -> Data? {
-        let text = token.exposed
-        guard text.utf8.count == 43, Base64URL.decode(text)?.count == 32 else { return nil }
-        return digest(token)
-    }
 }
