@@ -11,30 +11,14 @@ Runs the release binary on a free loopback port with its own data directory. Usa
     .venv/bin/python bench/reset_timing.py [--samples 300] [--seconds 10] [--connections 4]
 """
 import argparse
-import http.client
-import json
 import math
-import os
-import pathlib
 import random
 import re
-import shutil
-import socket
 import statistics
-import subprocess
 import sys
-import tempfile
-import threading
 import time
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-BINARY = ROOT / ".build" / "release" / "latchkey"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from harness import BenchServer, request, throughput
 
 
 def mann_whitney(a, b):
@@ -71,54 +55,23 @@ def main():
     parser.add_argument("--connections", type=int, default=4)
     args = parser.parse_args()
 
-    data_dir = pathlib.Path(tempfile.mkdtemp(prefix="latchkey-bench-"))
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
-    env.update({
-        "LATCHKEY_DATA_DIR": str(data_dir), "LATCHKEY_LISTEN": f"127.0.0.1:{port}",
-        "LATCHKEY_RESET_IP_LIMIT": "1000000/60", "LATCHKEY_ABUSE_WARNING_THRESHOLD": "1000000",
-        "LATCHKEY_LOG_LEVEL": "warning",
-    })
+    server = BenchServer(LATCHKEY_RESET_IP_LIMIT="1000000/60", LATCHKEY_ABUSE_WARNING_THRESHOLD="1000000")
     known = [f"bench{i}@example.com" for i in range(args.samples)]
     unknown = [f"nobody{i}@example.com" for i in range(args.samples)]
     print(f"creating {len(known)} accounts ...", file=sys.stderr)
     for address in known:
-        subprocess.run([str(BINARY), "users", "create", address, "--password-stdin"], env=env,
-                       input="correct horse battery staple\n", text=True, check=True, capture_output=True)
+        server.create_user(address)
 
-    server = subprocess.Popen([str(BINARY), "serve"], env=env, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.time() + 30
-        while True:
-            try:
-                c = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-                c.request("GET", "/healthz")
-                c.getresponse().read()
-                break
-            except OSError:
-                if time.time() > deadline:
-                    raise
-                time.sleep(0.05)
-
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        headers = {"Content-Type": "application/json"}
-
-        def post(conn, path, body):
-            payload = json.dumps(body)
-            start = time.perf_counter()
-            conn.request("POST", path, payload, headers)
-            response = conn.getresponse()
-            data = response.read()
-            return time.perf_counter() - start, response.status, data
-
+    with server:
+        connection = server.connect()
         for i in range(20):  # warm-up
-            post(connection, "/auth/password/request", {"email": f"warmup{i}@example.com"})
+            request(connection, "POST", "/auth/password/request", {"email": f"warmup{i}@example.com"})
         work = [("known", a) for a in known] + [("unknown", a) for a in unknown]
         random.shuffle(work)
         timings = {"known": [], "unknown": []}
         bodies = set()
         for kind, address in work:
-            elapsed, status, body = post(connection, "/auth/password/request", {"email": address})
+            elapsed, status, body = request(connection, "POST", "/auth/password/request", {"email": address})
             assert status == 200, status
             bodies.add(body)
             timings[kind].append(elapsed * 1e6)
@@ -137,7 +90,7 @@ def main():
         token = None
         deadline = time.time() + 30
         while token is None and time.time() < deadline:
-            for path in (data_dir / "outbox").glob("*.eml"):
+            for path in (server.data_dir / "outbox").glob("*.eml"):
                 text = path.read_text(errors="replace").replace("=\n", "").replace("=3D", "=")
                 match = re.search(r"#token=([A-Za-z0-9_-]{43})", text)
                 if match:
@@ -146,30 +99,14 @@ def main():
             time.sleep(0.1)
         assert token, "no reset mail found"
 
-        counts = [0] * args.connections
-        stop_at = time.time() + args.seconds
+        def validate(conn, index):
+            _, status, _ = request(conn, "POST", "/auth/password/validate", {"token": token})
+            assert status == 200, status
 
-        def hammer(index):
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            while time.time() < stop_at:
-                _, status, _ = post(conn, "/auth/password/validate", {"token": token})
-                assert status == 200, status
-                counts[index] += 1
-
-        threads = [threading.Thread(target=hammer, args=(i,)) for i in range(args.connections)]
-        started = time.time()
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        elapsed = time.time() - started
+        count, elapsed = throughput(server, args.seconds, args.connections, validate)
         print("\n## POST /auth/password/validate (valid token)")
-        print(f"{sum(counts)} requests in {elapsed:.1f} s over {args.connections} keep-alive connections: "
-              f"{sum(counts) / elapsed:.0f} requests/s (client and server share this machine's cores)")
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        shutil.rmtree(data_dir, ignore_errors=True)
+        print(f"{count} requests in {elapsed:.1f} s over {args.connections} keep-alive connections: "
+              f"{count / elapsed:.0f} requests/s (client and server share this machine's cores)")
 
 
 if __name__ == "__main__":

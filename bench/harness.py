@@ -1,0 +1,90 @@
+"""What the benchmark scripts share: the release binary on a free loopback port with its own
+data directory, timed JSON requests, and a fixed-time throughput loop."""
+import http.client
+import json
+import os
+import pathlib
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BINARY = ROOT / ".build" / "release" / "latchkey"
+PASSWORD = "correct horse battery staple"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def request(conn, method, path, body=None):
+    """Sends one request; returns (seconds taken, status, body bytes)."""
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    start = time.perf_counter()
+    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+    response = conn.getresponse()
+    data = response.read()
+    return time.perf_counter() - start, response.status, data
+
+
+class BenchServer:
+    """`latchkey serve` with a temporary data directory; use as a context manager."""
+
+    def __init__(self, **settings):
+        self.data_dir = pathlib.Path(tempfile.mkdtemp(prefix="latchkey-bench-"))
+        self.port = free_port()
+        self.env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+        self.env.update({"LATCHKEY_DATA_DIR": str(self.data_dir), "LATCHKEY_LISTEN": f"127.0.0.1:{self.port}",
+                         "LATCHKEY_LOG_LEVEL": "warning"})
+        self.env.update(settings)
+        self.process = None
+
+    def create_user(self, address):
+        subprocess.run([str(BINARY), "users", "create", address, "--password-stdin"], env=self.env,
+                       input=PASSWORD + "\n", text=True, check=True, capture_output=True)
+
+    def connect(self):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+
+    def __enter__(self):
+        self.process = subprocess.Popen([str(BINARY), "serve"], env=self.env, stderr=subprocess.DEVNULL)
+        deadline = time.time() + 30
+        while True:
+            try:
+                request(http.client.HTTPConnection("127.0.0.1", self.port, timeout=2), "GET", "/healthz")
+                return self
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def __exit__(self, *exc):
+        self.process.terminate()
+        self.process.wait(timeout=20)
+        shutil.rmtree(self.data_dir, ignore_errors=True)
+
+
+def throughput(server, seconds, connections, work):
+    """Runs `work(conn, index)` in a loop on `connections` keep-alive connections for
+    `seconds`; returns (requests done, elapsed seconds)."""
+    counts = [0] * connections
+    stop_at = time.time() + seconds
+
+    def run(index):
+        conn = server.connect()
+        while time.time() < stop_at:
+            work(conn, index)
+            counts[index] += 1
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(connections)]
+    started = time.time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return sum(counts), time.time() - started
