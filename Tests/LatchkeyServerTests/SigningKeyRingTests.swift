@@ -43,6 +43,8 @@ import Testing
         #expect(keys.activeKey.kid == new && new != old)
         #expect(Set(keys.publishedKeys(now: start.addingTimeInterval(659)).keys.compactMap(\.kid)) == [old, new])
         #expect(keys.publishedKeys(now: start.addingTimeInterval(660)).keys.compactMap(\.kid) == [new])
+        #expect(Set(keys.verificationKeys(now: start.addingTimeInterval(659)).map(\.kid)) == [old, new])
+        #expect(keys.verificationKeys(now: start.addingTimeInterval(660)).map(\.kid) == [new])
         // The rotation survives a restart.
         #expect(try ring(now: start.addingTimeInterval(61)).activeKey.kid == new)
     }

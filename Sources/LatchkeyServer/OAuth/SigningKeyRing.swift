@@ -18,7 +18,7 @@ public final class SigningKeyRing: Sendable {
 
     private let file: URL
     private let maximumTokenLifetime: TimeInterval
-    private let state: Mutex<(entries: [Entry], active: SigningKey)>
+    private let state: Mutex<(entries: [Entry], active: SigningKey, verifiers: [String: VerificationKey])>
 
     /// Loads the key file at `file`, creating it with a fresh ES256 key when absent.
     /// `maximumTokenLifetime` is the longest lifetime of a token the keys sign.
@@ -33,10 +33,10 @@ public final class SigningKeyRing: Sendable {
                   stored.allSatisfy({ (try? SigningKey(jwk: $0.jwk)) != nil }) else {
                 throw LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) is damaged; restore it from a backup")
             }
-            state = Mutex((entries: stored, active: active))
+            state = Mutex((entries: stored, active: active, verifiers: try Self.verifiers(stored)))
         } else {
             let (entry, key) = try Self.newEntry(now: now)
-            state = Mutex((entries: [entry], active: key))
+            state = Mutex((entries: [entry], active: key, verifiers: try Self.verifiers([entry])))
             try save()
         }
     }
@@ -54,16 +54,29 @@ public final class SigningKeyRing: Sendable {
         }
     }
 
+    /// The keys that verify this server's tokens at `now` (those ``publishedKeys(now:)``
+    /// lists), each allowing ES256 only.
+    public func verificationKeys(now: Date) -> [VerificationKey] {
+        state.withLock { state in
+            state.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
+                .compactMap { $0.jwk.kid.flatMap { state.verifiers[$0] } }
+        }
+    }
+
     /// Adds a new active ES256 key, retires the current one at `now`, drops keys whose
     /// tokens have all expired, and saves the file. Returns the new key's `kid`.
     @discardableResult
     public func rotate(now: Date) throws -> String {
         let (entry, key) = try Self.newEntry(now: now)
+        let verifier = try Self.verifiers([entry])
         state.withLock { state in
             for index in state.entries.indices where state.entries[index].retiredAt == nil { state.entries[index].retiredAt = now }
             state.entries.removeAll { !Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
             state.entries.append(entry)
             state.active = key
+            state.verifiers.merge(verifier) { $1 }
+            let kept = Set(state.entries.compactMap(\.jwk.kid))
+            state.verifiers = state.verifiers.filter { kept.contains($0.key) }
         }
         try save()
         return key.kid
@@ -76,6 +89,15 @@ public final class SigningKeyRing: Sendable {
 
     private static func isPublished(_ entry: Entry, now: Date, lifetime: TimeInterval) -> Bool {
         entry.retiredAt.map { now < $0.addingTimeInterval(lifetime) } ?? true
+    }
+
+    private static func verifiers(_ entries: [Entry]) throws -> [String: VerificationKey] {
+        var verifiers: [String: VerificationKey] = [:]
+        for entry in entries {
+            let key = try VerificationKey(jwk: entry.jwk.publicKey, allowedAlgorithms: [.es256])
+            verifiers[key.kid] = key
+        }
+        return verifiers
     }
 
     private static func newEntry(now: Date) throws -> (Entry, SigningKey) {
