@@ -64,10 +64,11 @@ def test_introspection_requires_confidential_client_authentication(server):
     public = requests.post(server.base + "/oauth/introspect", data={"token": token, "client_id": "ios.app"}, timeout=30)
     wrong = world.introspect(token, auth=("resource.server", "wrong-secret"))
     public_basic = world.introspect(token, auth=("ios.app", ""))
-    for answer in [no_auth, public, wrong, public_basic]:
-        assert answer.status_code == 401, answer.text
-        assert answer.json()["error"] == "invalid_client"
-        assert "active" not in answer.json()
+    answers = {"no credentials": no_auth, "public client_id": public, "wrong secret": wrong,
+               "public client over Basic": public_basic}
+    got = {name: (answer.status_code, answer.json().get("error")) for name, answer in answers.items()}
+    assert got == {name: (401, "invalid_client") for name in answers}
+    assert all("active" not in answer.json() for answer in answers.values())
     assert "Basic" in wrong.headers["WWW-Authenticate"]
 
 
