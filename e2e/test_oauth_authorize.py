@@ -136,6 +136,13 @@ def test_https_and_private_use_redirects_match_exactly(server, redirect_uri):
     assert_error_page(request(server, client_id="multi.app", redirect_uri=redirect_uri))
 
 
+def test_private_use_scheme_redirect_gets_the_code(server):
+    world = OAuthWorld(server)
+    register_client(server, "scheme.app", "com.example.app:/oauth")
+    code, verifier = world.code("scheme.app", redirect_uri="com.example.app:/oauth")
+    assert world.exchange(code, verifier, "scheme.app", redirect_uri="com.example.app:/oauth").status_code == 200
+
+
 def test_loopback_redirect_may_use_any_port(server):
     world = OAuthWorld(server)
     redirect = "http://127.0.0.1:54321/callback"

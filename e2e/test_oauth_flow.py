@@ -27,6 +27,7 @@ def verified_access_token(world, token, client_id, scope):
     assert set(claims["scope"].split()) == set(scope.split())
     assert claims["exp"] - claims["iat"] == 600
     assert claims["sub"] == world.account_id()
+    assert "sid" in claims and "cv" in claims
     return claims
 
 

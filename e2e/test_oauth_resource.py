@@ -163,6 +163,7 @@ def test_disabling_the_account_ends_every_token(server):
     assert world.userinfo(tokens["access_token"]).status_code == 200
     server.cli("users", "disable", EMAIL)
     assert_invalid_token(world, tokens["access_token"])
+    assert not world.is_active(tokens["refresh_token"])
     assert world.refresh(tokens["refresh_token"]).json()["error"] == "invalid_grant"
 
 

@@ -5,6 +5,7 @@ and this suite does not sleep.
 """
 import json
 
+import jwt
 import pytest
 import requests
 
@@ -106,8 +107,11 @@ def test_refresh_rotates_and_reuse_revokes_the_family(server):
     assert set(second["scope"].split()) == {"openid", "email"}
     assert world.is_active(second["access_token"])
 
+    assert not world.is_active(first["refresh_token"]), "a rotated-away refresh token is not valid any more"
+
     token_error(world.refresh(first["refresh_token"]), 400, "invalid_grant")
     token_error(world.refresh(second["refresh_token"]), 400, "invalid_grant")
+    assert not world.is_active(second["refresh_token"])
     assert not world.is_active(second["access_token"])
     assert not world.is_active(first["access_token"])
 
@@ -231,3 +235,27 @@ def test_public_client_with_a_secret_is_refused(server):
     code, verifier = world.code()
     answer = world.exchange(code, verifier, client_id="ios.app", secret="made-up-secret")
     token_error(answer, 401, "invalid_client")
+
+
+def test_form_content_type_with_charset_is_accepted(server):
+    """Native OAuth libraries (AppAuth, ASWebAuthenticationSession helpers) send a charset parameter."""
+    world = OAuthWorld(server)
+    code, verifier = world.code()
+    fields = {"grant_type": "authorization_code", "code": code, "redirect_uri": LOOPBACK_REDIRECT,
+              "code_verifier": verifier, "client_id": "ios.app"}
+    answer = world.token(fields, headers={"Content-Type": "application/x-www-form-urlencoded; charset=UTF-8"})
+    assert answer.status_code == 200, answer.text
+
+
+def test_access_token_audience_comes_from_configuration(make_server):
+    server = make_server(LATCHKEY_ACCESS_TOKEN_AUDIENCE="https://api.example.com")
+    world = OAuthWorld(server)
+    access = world.tokens()["access_token"]
+    header = jwt.get_unverified_header(access)
+    claims = jwt.decode(access, world.jwks()[header["kid"]].key, algorithms=["ES256"],
+                        audience="https://api.example.com", issuer=server.base)
+    assert claims["aud"] in ("https://api.example.com", ["https://api.example.com"])
+    with pytest.raises(jwt.InvalidAudienceError):
+        jwt.decode(access, world.jwks()[header["kid"]].key, algorithms=["ES256"], audience=server.base)
+    assert world.introspect(access).json()["aud"] in ("https://api.example.com", ["https://api.example.com"])
+    assert world.userinfo(access).status_code == 200
