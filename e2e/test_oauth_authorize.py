@@ -117,7 +117,12 @@ def test_unknown_or_missing_client_gets_an_error_page_never_a_redirect(server):
 ])
 def test_unregistered_redirect_uris_get_an_error_page_never_a_redirect(server, redirect_uri):
     register_client(server, "ios.app")
-    assert_error_page(request(server, redirect_uri=redirect_uri))
+    answer = request(server, redirect_uri=redirect_uri)
+    assert_error_page(answer)
+    page = Page(answer.text)
+    assert not page.forms
+    assert not [link for link in page.links if "evil" in link or link.startswith(("javascript:", "//"))]
+    assert not re.search(r"(?i)http-equiv\s*=\s*[\"']?refresh", answer.text)
 
 
 @pytest.mark.parametrize("redirect_uri", [
@@ -375,3 +380,44 @@ def test_password_reset_ends_the_browser_session(server):
     assert "code" in redirect_params(request(server, browser=browser))
     world.reset_password(NEW_PASSWORD)
     assert request(server, browser=browser).status_code == 200
+
+
+def test_parameters_are_escaped_in_the_pages(server):
+    OAuthWorld(server)
+    attack = '"><script>alert(1)</script><input name="x" value="'
+    browser = Browser(server)
+    page = request(server, browser=browser, state=attack, nonce=attack, login_hint=attack + "@example.com")
+    assert page.status_code == 200
+    assert "<script>alert(1)" not in page.text
+    parsed = Page(page.text)
+    hidden = dict(Page.hidden_fields(parsed.form))
+    assert hidden["state"] == attack and hidden["nonce"] == attack
+    assert "x" not in Page.field_names(parsed.form)
+
+    consent = browser.sign_in(request(server, client_id="partner.app", browser=browser, state=attack))
+    assert consent.status_code == 200
+    assert "<script>alert(1)" not in consent.text
+    assert dict(Page.hidden_fields(Page(consent.text).form))["state"] == attack
+
+
+def test_consent_page_cannot_be_framed_and_prompt_consent_asks_first_party_too(server):
+    OAuthWorld(server)
+    browser = Browser(server)
+    consent = browser.sign_in(request(server, client_id="partner.app", browser=browser))
+    assert consent.status_code == 200
+    assert "frame-ancestors 'none'" in consent.headers["Content-Security-Policy"]
+
+    asked = request(server, browser=browser, prompt="consent")
+    assert asked.status_code == 200
+    assert {b.get("value") for b in Page(asked.text).form["buttons"]} >= {"allow", "deny"}
+    assert "code" in redirect_params(browser.decide(asked, "allow"))
+
+
+def test_deleted_client_stops_working_at_once(server):
+    world = OAuthWorld(server)
+    tokens = world.tokens()
+    server.cli("clients", "delete", "ios.app")
+    assert_error_page(request(server))
+    refused = world.refresh(tokens["refresh_token"])
+    assert refused.status_code in (400, 401)
+    assert refused.json()["error"] in ("invalid_client", "invalid_grant")

@@ -171,3 +171,20 @@ def test_issuer_and_cookies_follow_an_https_public_url(make_server):
     assert "secure" in cookie_attributes(set_cookie(answer, "latchkey_session"))
     assert query_of(answer.headers["Location"])["iss"] == "https://login.example.com"
 
+
+
+def test_tokens_survive_key_rotation_and_a_restart(server):
+    world = OAuthWorld(server)
+    before = world.tokens()
+    old_kid = jwt.get_unverified_header(before["access_token"])["kid"]
+    server.stop()
+    server.cli("keys", "rotate")
+    server.start()
+    assert world.is_active(before["access_token"])
+    verified_access_token(world, before["access_token"], "ios.app", "openid email")
+    refreshed = world.refresh(before["refresh_token"])
+    assert refreshed.status_code == 200, refreshed.text
+    new_access = refreshed.json()["access_token"]
+    assert jwt.get_unverified_header(new_access)["kid"] != old_kid
+    verified_access_token(world, new_access, "ios.app", "openid email")
+    assert world.userinfo(new_access).status_code == 200

@@ -3,13 +3,15 @@
 An expired code (60 s) is not tested here: the lead's Swift tests cover it with a ManualClock,
 and this suite does not sleep.
 """
+import base64
+import hashlib
 import json
 
 import jwt
 import pytest
 import requests
 
-from oauth_support import LOOPBACK_REDIRECT, OAuthWorld
+from oauth_support import LOOPBACK_REDIRECT, Browser, OAuthWorld, authorize_params, authorize_url, redirect_params
 
 
 def token_error(response, status, *errors):
@@ -259,3 +261,26 @@ def test_access_token_audience_comes_from_configuration(make_server):
         jwt.decode(access, world.jwks()[header["kid"]].key, algorithms=["ES256"], audience=server.base)
     assert world.introspect(access).json()["aud"] in ("https://api.example.com", ["https://api.example.com"])
     assert world.userinfo(access).status_code == 200
+
+
+def test_code_verifier_must_have_rfc7636_length(server):
+    """A 3-character verifier matches its own challenge but is not a valid verifier (43-128 characters)."""
+    world = OAuthWorld(server)
+    short = "abc"
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(short.encode()).digest()).rstrip(b"=").decode()
+    browser = Browser(server)
+    answer = browser.authorize(authorize_url(server, authorize_params("ios.app", challenge)))
+    code = redirect_params(answer)["code"]
+    token_error(world.exchange(code, short), 400, "invalid_request", "invalid_grant")
+
+
+def test_secrets_in_the_url_are_not_used(server):
+    world = OAuthWorld(server)
+    code, verifier = world.code()
+    fields = {"grant_type": "authorization_code", "code": code, "redirect_uri": LOOPBACK_REDIRECT,
+              "code_verifier": verifier, "client_id": "ios.app"}
+    by_get = requests.get(server.base + "/oauth/token", params=fields, timeout=30)
+    assert by_get.status_code in (404, 405), by_get.status_code
+    in_query = requests.post(server.base + "/oauth/token", params=fields, data={}, timeout=30)
+    assert in_query.status_code == 400, in_query.text
+    assert "access_token" not in in_query.text
