@@ -210,7 +210,7 @@ def test_successful_login_sets_a_lax_httponly_session_cookie(server):
     attributes = cookie_attributes(set_cookie(answer, "latchkey_session"))
     assert "httponly" in attributes
     assert attributes["samesite"].lower() == "lax"
-    assert attributes["path"] == "/"
+    assert attributes["path"] == "/oauth"  # only the authorization pages need the session
 
 
 def test_signed_in_browser_gets_a_code_at_once_and_prompt_login_asks_again(server):

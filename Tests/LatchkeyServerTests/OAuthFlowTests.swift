@@ -165,13 +165,14 @@ import Testing
         #expect(harness.logs.lines.allSatisfy { !$0.contains(first) && !$0.contains(OAuthFlowTests.verifier) })
     }
 
-    @Test("without S256 PKCE the client is told invalid_request through its redirect URI")
+    @Test("without S256 PKCE, or with a repeated parameter, the client is told invalid_request through its redirect URI")
     func pkceRequired() throws {
         let harness = try Harness()
         for query in [
             Self.authorizationQuery(omit: ["code_challenge", "code_challenge_method"]),
             Self.authorizationQuery(omit: ["code_challenge_method"]),
-            Self.authorizationQuery(omit: ["code_challenge_method"], ) + [("code_challenge_method", "plain")],
+            Self.authorizationQuery(omit: ["code_challenge_method"]) + [("code_challenge_method", "plain")],
+            Self.authorizationQuery() + [("scope", "profile")],
         ] {
             let response = harness.get("/oauth/authorize", query)
             #expect(response.status == 303)

@@ -10,8 +10,10 @@ struct FormParameters {
     static let maximumCount = 32
 
     private let values: [String: String]
+    private let repeated: Set<String>
 
-    /// Reads the body of `request`, which must be `application/x-www-form-urlencoded`.
+    /// Reads the body of `request`, which must be `application/x-www-form-urlencoded`; a
+    /// repeated parameter is refused at once.
     init(body request: HTTPRequest) throws {
         let mediaType = request.headers["Content-Type"]?.split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased()
@@ -24,9 +26,14 @@ struct FormParameters {
             throw LatchkeyError(.invalidRequest, "The request body is not valid form encoding.")
         }
         try self.init(parameters)
+        if let name = repeated.first {
+            throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(name))' is repeated.")
+        }
     }
 
-    /// Reads the query parameters of `request`.
+    /// Reads the query parameters of `request`. A repeated parameter is refused when it is
+    /// read (or found by ``checkNoneRepeated()``), so the caller decides which repeat is
+    /// fatal before which (an authorization request's redirect URI must be trusted first).
     init(query request: HTTPRequest) throws {
         try self.init(request.query)
     }
@@ -36,12 +43,19 @@ struct FormParameters {
             throw LatchkeyError(.invalidRequest, "The request has too many parameters.")
         }
         var values: [String: String] = [:]
-        for (name, value) in parameters {
-            guard values.updateValue(value, forKey: name) == nil else {
-                throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(name))' is repeated.")
-            }
+        var repeated: Set<String> = []
+        for (name, value) in parameters where values.updateValue(value, forKey: name) != nil {
+            repeated.insert(name)
         }
         self.values = values
+        self.repeated = repeated
+    }
+
+    /// Throws `invalid_request` if any parameter was repeated.
+    func checkNoneRepeated() throws {
+        if let name = repeated.first {
+            throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(name))' is repeated.")
+        }
     }
 
     /// Whether the parameter is present (possibly empty).
@@ -51,6 +65,9 @@ struct FormParameters {
 
     /// An optional parameter of at most `maxLength` UTF-8 bytes; an empty value counts as absent.
     func optional(_ name: String, maxLength: Int) throws -> String? {
+        guard !repeated.contains(name) else {
+            throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(name))' is repeated.")
+        }
         guard let value = values[name], !value.isEmpty else { return nil }
         guard value.utf8.count <= maxLength else {
             throw LatchkeyError(.invalidRequest, "The parameter '\(name)' is too long.")

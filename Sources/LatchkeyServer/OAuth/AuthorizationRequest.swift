@@ -79,6 +79,7 @@ struct AuthorizationRequest: Sendable {
             .redirect(RedirectError(redirectURI: redirectURI, state: state, error: code.rawValue, description: description))
         }
         do {
+            try parameters.checkNoneRepeated()
             _ = try parameters.optional("state", maxLength: 1024)
             guard let responseType = try parameters.optional("response_type", maxLength: 64) else {
                 return failure(.invalidRequest, "response_type is required.")

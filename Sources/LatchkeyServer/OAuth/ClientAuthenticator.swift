@@ -23,9 +23,9 @@ struct ClientAuthenticator: Sendable {
         request.headers["Authorization"]?.lowercased().hasPrefix("basic ") ?? false
     }
 
-    /// The calling client. Throws `invalid_client` for an unknown client, a wrong or missing
-    /// secret of a confidential client, or a secret sent to a public client; `invalid_request`
-    /// when no client is named or two methods are used.
+    /// The calling client. Throws `invalid_client` when no client is named, for an unknown
+    /// client, a wrong or missing secret of a confidential client, or a secret sent to a
+    /// public client; `invalid_request` when two methods are used.
     func caller(_ request: HTTPRequest, form: FormParameters) throws -> Caller {
         let bodyID = try form.optional("client_id", maxLength: 64)
         let bodySecret = try form.optionalSecret("client_secret", maxLength: ClientRegistry.maximumSecretLength)
@@ -38,7 +38,7 @@ struct ClientAuthenticator: Sendable {
             guard let client = try clients.authenticate(id: id, secret: secret) else { throw Self.invalidClient }
             return Caller(client: client, authenticated: true)
         }
-        guard let bodyID else { throw LatchkeyError(.invalidRequest, "client_id is required.") }
+        guard let bodyID else { throw Self.invalidClient }
         if let bodySecret {
             guard let client = try clients.authenticate(id: bodyID, secret: bodySecret) else { throw Self.invalidClient }
             return Caller(client: client, authenticated: true)
