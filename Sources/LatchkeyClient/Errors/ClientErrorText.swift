@@ -35,10 +35,10 @@ enum ClientErrorText {
             .ar: "تعذّر الوصول إلى الخدمة. يُرجى التحقق من اتصالك بالإنترنت والمحاولة مرة أخرى.",
         ],
         "token_store_locked": [
-            .en: "Please unlock your device to continue.",
-            .pt: "Desbloqueie o seu dispositivo para continuar.",
-            .es: "Desbloquea tu dispositivo para continuar.",
-            .ar: "يُرجى فتح قفل جهازك للمتابعة.",
+            .en: "Your saved sign-in is not available right now. Unlock your device if it is locked, then try again.",
+            .pt: "O seu login salvo não está disponível agora. Desbloqueie o dispositivo, se estiver bloqueado, e tente de novo.",
+            .es: "Tu sesión guardada no está disponible ahora. Desbloquea el dispositivo si está bloqueado y vuelve a intentarlo.",
+            .ar: "تسجيل الدخول المحفوظ غير متاح الآن. افتح قفل جهازك إن كان مقفلًا، ثم حاول مرة أخرى.",
         ],
         "session_expired": [
             .en: "You have been signed out. Please sign in again.",

@@ -37,8 +37,9 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         /// The server could not be reached (offline, timed out, connection refused or
         /// lost); ``LatchkeyClientError/reasons`` names the transport failure.
         public static let networkUnavailable = Code("network_unavailable", .retryable)
-        /// The token store is locked until the person unlocks the device (Keychain
-        /// items protected by a data-protection class); retry after unlock.
+        /// The token store cannot be used right now: the device is locked (Keychain items
+        /// protected by a data-protection class) or another process held the store's
+        /// lock too long (reason `lock_timeout`); retry later.
         public static let tokenStoreLocked = Code("token_store_locked", .retryable)
         /// The reset token is unknown, expired or used: request a new link.
         public static let invalidToken = Code("invalid_token", .needsUserAction)
