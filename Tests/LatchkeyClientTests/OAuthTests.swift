@@ -287,6 +287,13 @@ private func query(_ url: URL) -> [String: String] {
         #expect(FormEncoding.encode([("a b", "x+y&z=/é~._-")]) == "a%20b=x%2By%26z%3D%2F%C3%A9~._-")
     }
 
+    @Test("only idempotent methods are sent again after a 401", arguments: [
+        ("GET", true), ("head", true), ("PUT", true), ("DELETE", true), ("OPTIONS", true), ("POST", false), ("PATCH", false),
+    ])
+    func idempotentMethods(method: String, retried: Bool) {
+        #expect(AuthSession.isIdempotent(method) == retried)
+    }
+
     @Test("transient URL errors are retryable network errors; others are not", arguments: [
         (URLError.Code.notConnectedToInternet, LatchkeyClientError(.networkUnavailable, reasons: ["offline"])),
         (.timedOut, LatchkeyClientError(.networkUnavailable, reasons: ["timed_out"])),
