@@ -62,14 +62,29 @@ public final class ServerApplication: Sendable {
             service: recovery, limiter: limiter,
             ipPolicy: RateLimitPolicy(windows: [configuration.resetIPLimit], basePenalty: 60, maximumPenalty: 3600),
             clock: clock, abuse: AbuseMonitor(threshold: configuration.abuseWarningThreshold), logger: logger)
+        let issuer = configuration.publicURL.absoluteString
         let tokens = TokenService(
             store: store, keyRing: keyRing, clock: clock,
-            settings: .init(issuer: configuration.publicURL.absoluteString, accessTokenLifetime: Self.maximumSignedTokenLifetime))
+            settings: .init(
+                issuer: issuer, audience: configuration.accessTokenAudience, accessTokenLifetime: Self.maximumSignedTokenLifetime,
+                refreshIdleLifetime: TimeInterval(configuration.refreshIdleTTL),
+                refreshAbsoluteLifetime: TimeInterval(configuration.refreshAbsoluteTTL)))
         self.tokens = tokens
-        let authRoutes = DirectusAuthRoutes(
-            store: store, tokens: tokens, hasher: hasher, limiter: limiter, clock: clock, logger: logger)
+        let passwordLogin = PasswordLogin(store: store, hasher: hasher, limiter: limiter, logger: logger)
+        let authRoutes = DirectusAuthRoutes(tokens: tokens, passwordLogin: passwordLogin, clock: clock, logger: logger)
+        let clients = ClientRegistry(store: store)
+        let authorizeRoutes = AuthorizeRoutes(
+            clients: clients,
+            authorization: AuthorizationService(
+                store: store, clock: clock,
+                formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
+            passwordLogin: passwordLogin, clock: clock, logger: logger, issuer: issuer,
+            secureCookies: configuration.publicURL.scheme == "https")
+        let tokenRoutes = OAuthTokenRoutes(
+            tokens: tokens, store: store, authenticator: ClientAuthenticator(clients: clients), clock: clock, logger: logger)
         router = Router(
-            routes: resetRoutes.routes + authRoutes.routes + ResetPage().routes
+            routes: resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
+                + OpenIDRoutes(tokens: tokens, issuer: issuer).routes + ResetPage().routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(store: store, metrics: metrics, metricsClients: configuration.metricsClients).routes,

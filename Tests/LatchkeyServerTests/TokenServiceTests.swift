@@ -66,15 +66,15 @@ import Testing
         let setup = try Setup()
         let first = try setup.service.issue(for: setup.account, clientID: nil, scope: [])
         setup.fixture.clock.advance(by: 3600)
-        let second = try setup.service.refresh(first.refreshToken)
+        let second = try setup.service.refresh(first.refreshToken, clientID: nil)
         #expect(second.refreshToken.exposed != first.refreshToken.exposed)
         let (_, claims) = try setup.claims(of: second.accessToken)
         #expect(claims.sub == setup.account.id)
         #expect(claims.client_id == nil)
         #expect(claims.iat == Int64(setup.fixture.clock.now().timeIntervalSince1970))
 
-        #expect(throws: LatchkeyError.self) { try setup.service.refresh(first.refreshToken) }
-        #expect(throws: LatchkeyError.self) { try setup.service.refresh(second.refreshToken) }
+        #expect(throws: LatchkeyError.self) { try setup.service.refresh(first.refreshToken, clientID: nil) }
+        #expect(throws: LatchkeyError.self) { try setup.service.refresh(second.refreshToken, clientID: nil) }
     }
 
     @Test("a refresh token expires after 7 idle days")
@@ -82,7 +82,7 @@ import Testing
         let setup = try Setup()
         let tokens = try setup.service.issue(for: setup.account, clientID: nil, scope: [])
         setup.fixture.clock.advance(by: 7 * 86400)
-        let error = try #require(throws: LatchkeyError.self) { try setup.service.refresh(tokens.refreshToken) }
+        let error = try #require(throws: LatchkeyError.self) { try setup.service.refresh(tokens.refreshToken, clientID: nil) }
         #expect(error.code == .invalidToken)
     }
 
@@ -90,10 +90,10 @@ import Testing
     func logoutAndJunk() throws {
         let setup = try Setup()
         let tokens = try setup.service.issue(for: setup.account, clientID: nil, scope: [])
-        try setup.service.revoke(tokens.refreshToken)
-        try setup.service.revoke(tokens.refreshToken)
+        try setup.service.revoke(tokens.refreshToken, clientID: nil)
+        try setup.service.revoke(tokens.refreshToken, clientID: nil)
         for token in [tokens.refreshToken, Redacted("junk"), Redacted(String(repeating: "A", count: 43))] {
-            let error = try #require(throws: LatchkeyError.self) { try setup.service.refresh(token) }
+            let error = try #require(throws: LatchkeyError.self) { try setup.service.refresh(token, clientID: nil) }
             #expect(error.code == .invalidToken)
         }
     }

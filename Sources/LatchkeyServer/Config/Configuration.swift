@@ -48,6 +48,12 @@ public struct Configuration: Sendable {
     public var mailFromName: String
     /// Reset token lifetime in seconds, 300–3600 (`LATCHKEY_RESET_TOKEN_TTL`).
     public var resetTokenTTL: Int
+    /// The `aud` of every access token (`LATCHKEY_ACCESS_TOKEN_AUDIENCE`; default the public URL).
+    public var accessTokenAudience: String
+    /// How long an unused refresh token stays valid, in seconds (`LATCHKEY_REFRESH_IDLE_TTL`).
+    public var refreshIdleTTL: Int
+    /// How long a login lasts at most, in seconds, however often it is refreshed (`LATCHKEY_REFRESH_ABSOLUTE_TTL`).
+    public var refreshAbsoluteTTL: Int
     /// Reset link bases a client may ask for (`LATCHKEY_RESET_URL_ALLOW_LIST`).
     public var resetURLAllowList: [String]
     /// `TEAMID.bundle.id` entries for apple-app-site-association (`LATCHKEY_APPLE_APP_IDS`).
@@ -82,7 +88,8 @@ public struct Configuration: Sendable {
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
-        "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
+        "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_ACCESS_TOKEN_AUDIENCE", "LATCHKEY_REFRESH_IDLE_TTL",
+        "LATCHKEY_REFRESH_ABSOLUTE_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
         "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT", "LATCHKEY_MAX_BODY_BYTES",
         "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
         "LATCHKEY_ARGON2_MEMORY_KIB", "LATCHKEY_ARGON2_ITERATIONS", "LATCHKEY_ARGON2_PARALLELISM",
@@ -123,6 +130,13 @@ public struct Configuration: Sendable {
             smtp = nil
         }
         resetTokenTTL = try reader.integer("LATCHKEY_RESET_TOKEN_TTL", default: 1200, range: 300...3600)
+        accessTokenAudience = reader.string("LATCHKEY_ACCESS_TOKEN_AUDIENCE") ?? publicURL.absoluteString
+        guard (1...512).contains(accessTokenAudience.utf8.count), !accessTokenAudience.contains(where: \.isWhitespace) else {
+            throw SettingsReader.invalid("LATCHKEY_ACCESS_TOKEN_AUDIENCE", "must be 1 to 512 characters without spaces")
+        }
+        refreshIdleTTL = try reader.integer("LATCHKEY_REFRESH_IDLE_TTL", default: 7 * 86_400, range: 3600...90 * 86_400)
+        refreshAbsoluteTTL = try reader.integer(
+            "LATCHKEY_REFRESH_ABSOLUTE_TTL", default: 30 * 86_400, range: refreshIdleTTL...365 * 86_400)
         resetURLAllowList = try reader.list("LATCHKEY_RESET_URL_ALLOW_LIST").map { entry in
             guard let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty,
                   url.fragment == nil, url.query == nil else {

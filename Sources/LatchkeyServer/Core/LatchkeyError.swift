@@ -47,6 +47,21 @@ public struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         public static let clientExists = Code("client_exists")
         /// No OAuth client has this id.
         public static let clientNotFound = Code("client_not_found")
+        /// OAuth: the client could not be authenticated (unknown, wrong secret, no secret).
+        public static let invalidClient = Code("invalid_client")
+        /// OAuth: the authorization code or refresh token is invalid, expired, used, revoked,
+        /// or was issued to another client or redirect URI, or the PKCE verifier is wrong.
+        public static let invalidGrant = Code("invalid_grant")
+        /// OAuth: the client may not use this grant type.
+        public static let unauthorizedClient = Code("unauthorized_client")
+        /// OAuth: the grant type is not one the server supports.
+        public static let unsupportedGrantType = Code("unsupported_grant_type")
+        /// OAuth: a requested scope is unknown or not allowed for the client.
+        public static let invalidScope = Code("invalid_scope")
+        /// OAuth: the response type is not `code`.
+        public static let unsupportedResponseType = Code("unsupported_response_type")
+        /// The request needs a signed-in browser (a session cookie) or a valid form token.
+        public static let forbidden = Code("forbidden")
         /// The configuration is invalid; the message names the setting.
         public static let invalidConfiguration = Code("invalid_configuration")
         /// The database failed or holds unexpected data.

@@ -4,9 +4,12 @@ extension LatchkeyError {
     /// The HTTP status for this error. The one place where error codes meet HTTP.
     var httpStatus: Int {
         switch code {
-        case .invalidJSON, .invalidRequest, .invalidEmail, .resetURLNotAllowed, .invalidToken, .weakPassword:
+        case .invalidJSON, .invalidRequest, .invalidEmail, .resetURLNotAllowed, .invalidToken, .weakPassword,
+            .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope, .unsupportedResponseType,
+            .invalidRedirectURI:
             400
-        case .invalidCredentials: 401
+        case .invalidCredentials, .invalidClient: 401
+        case .forbidden: 403
         case .notFound, .accountNotFound: 404
         case .methodNotAllowed: 405
         case .accountExists: 409
@@ -54,6 +57,29 @@ extension HTTPResponse {
         let message = status < 500 ? error.message : "Something went wrong on our side. Please try again later."
         var response = HTTPResponse.json(status, ["errors": [["message": message, "extensions": ["code": code]]]])
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        return response
+    }
+
+    /// An OAuth error body (RFC 6749 §5.2) `{"error", "error_description"}` for `error`: the
+    /// one mapping from Latchkey codes to OAuth error codes for the token, revocation and
+    /// introspection endpoints. `invalid_client` after HTTP Basic authentication carries
+    /// `WWW-Authenticate: Basic` (`basicChallenge`).
+    static func oauthError(_ error: LatchkeyError, basicChallenge: Bool = false) -> HTTPResponse {
+        let code: String =
+            switch error.code {
+            case .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
+                .unsupportedResponseType:
+                error.code.rawValue
+            case .invalidToken: LatchkeyError.Code.invalidGrant.rawValue
+            case _ where error.isClientError: LatchkeyError.Code.invalidRequest.rawValue
+            default: "server_error"
+            }
+        let status = error.code == .invalidToken ? 400 : error.httpStatus
+        let description = error.isClientError ? error.message : "Something went wrong on our side. Please try again later."
+        var response = HTTPResponse.json(status, ["error": code, "error_description": description])
+        if error.code == .invalidClient, basicChallenge {
+            response.headers.set("WWW-Authenticate", "Basic realm=\"latchkey\", charset=\"UTF-8\"")
+        }
         return response
     }
 

@@ -25,17 +25,26 @@ struct RequestTarget: Sendable {
         let path = target[..<pathEnd]
         self.path = path.isEmpty ? "/" : String(path)
 
-        var query: [(name: String, value: String)] = []
         if pathEnd < target.endIndex {
-            for pair in target[target.index(after: pathEnd)...].split(separator: "&", omittingEmptySubsequences: true) {
-                let equals = pair.firstIndex(of: "=") ?? pair.endIndex
-                guard let name = Self.formDecoded(pair[..<equals]),
-                      let value = Self.formDecoded(equals < pair.endIndex ? pair[pair.index(after: equals)...] : "")
-                else { return nil }
-                query.append((name: name, value: value))
-            }
+            guard let query = Self.formParameters(target[target.index(after: pathEnd)...]) else { return nil }
+            self.query = query
+        } else {
+            self.query = []
         }
-        self.query = query
+    }
+
+    /// `text` decoded as `application/x-www-form-urlencoded`, in order with repeats; nil when
+    /// it is not validly encoded.
+    static func formParameters(_ text: Substring) -> [(name: String, value: String)]? {
+        var parameters: [(name: String, value: String)] = []
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let equals = pair.firstIndex(of: "=") ?? pair.endIndex
+            guard let name = formDecoded(pair[..<equals]),
+                  let value = formDecoded(equals < pair.endIndex ? pair[pair.index(after: equals)...] : "")
+            else { return nil }
+            parameters.append((name: name, value: value))
+        }
+        return parameters
     }
 
     private static func formDecoded(_ text: Substring) -> String? {

@@ -7,6 +7,9 @@ public struct Route: Sendable {
         case none
         /// `application/json` is required (anything else is 415).
         case json
+        /// `application/x-www-form-urlencoded`, checked by the route itself (``FormParameters``)
+        /// so that it can answer in its own error shape (OAuth's).
+        case form
     }
 
     /// `GET` or `POST`; `GET` routes also answer `HEAD`.

@@ -2,29 +2,38 @@ public import Foundation
 public import LatchkeyCrypto
 import LatchkeyJOSE
 
-/// Issues access tokens (ES256 JWTs, `typ: at+jwt`) with rotating opaque refresh tokens.
+/// Issues access tokens (ES256 JWTs, `typ: at+jwt`, RFC 9068) with rotating opaque refresh
+/// tokens, redeems authorization codes, and decides whether a token is still valid.
 ///
-/// Promises: only the SHA-256 digest of a refresh token is stored; each refresh consumes
-/// the presented token and returns a new pair (see ``SessionStore``), and presenting a
-/// used token revokes its whole login; a password reset ends every login of the account.
+/// Promises: only SHA-256 digests of codes and refresh tokens are stored; a code is
+/// redeemed once, by the client and redirect URI it was issued to with the right PKCE
+/// verifier, and presenting it again revokes everything issued from it; each refresh
+/// consumes the presented token and returns a new pair, and presenting a used token revokes
+/// its whole family; a refresh token works only for the client it was issued to; an access
+/// token is valid only while its family is live and its account is active with the same
+/// credentials (a password reset ends every family of the account).
 public final class TokenService: Sendable {
-    /// Lifetimes and the issuer the tokens name.
+    /// Lifetimes and the names the tokens carry.
     public struct Settings: Sendable {
-        /// `iss` and `aud` of every access token: the server's public URL.
+        /// `iss` of every token: the server's public URL.
         public var issuer: String
-        /// How long an access token is valid.
+        /// `aud` of every access token.
+        public var audience: String
+        /// How long an access token (and an ID token) is valid.
         public var accessTokenLifetime: TimeInterval
         /// How long a refresh token stays valid unless used.
         public var refreshIdleLifetime: TimeInterval
         /// How long a login lasts at most, however often it is refreshed.
         public var refreshAbsoluteLifetime: TimeInterval
 
-        /// Settings with the default lifetimes: 10 minutes, 7 days idle, 30 days absolute.
+        /// Settings with the default lifetimes: 10 minutes, 7 days idle, 30 days absolute;
+        /// the audience defaults to the issuer.
         public init(
-            issuer: String, accessTokenLifetime: TimeInterval = 600, refreshIdleLifetime: TimeInterval = 7 * 86400,
-            refreshAbsoluteLifetime: TimeInterval = 30 * 86400
+            issuer: String, audience: String? = nil, accessTokenLifetime: TimeInterval = 600,
+            refreshIdleLifetime: TimeInterval = 7 * 86400, refreshAbsoluteLifetime: TimeInterval = 30 * 86400
         ) {
             self.issuer = issuer
+            self.audience = audience ?? issuer
             self.accessTokenLifetime = accessTokenLifetime
             self.refreshIdleLifetime = refreshIdleLifetime
             self.refreshAbsoluteLifetime = refreshAbsoluteLifetime
@@ -39,38 +48,76 @@ public final class TokenService: Sendable {
         public let refreshToken: Redacted<String>
         /// How long the access token is valid, in seconds.
         public let expiresIn: TimeInterval
+        /// The scopes granted.
+        public let scope: [String]
+        /// The OpenID Connect ID token, issued with a code whose scope has `openid`.
+        public let idToken: Redacted<String>?
     }
 
     /// The claims of an access token, as encoded in its payload.
-    struct AccessTokenClaims: Codable, Equatable {
-        var iss: String
-        var aud: String
-        var sub: String
-        var client_id: String?
-        var scope: String
-        var jti: String
-        var iat: Int64
-        var exp: Int64
+    public struct AccessTokenClaims: Codable, Equatable, Sendable {
+        /// The issuer.
+        public var iss: String
+        /// The audience.
+        public var aud: String
+        /// The account id.
+        public var sub: String
+        /// The OAuth client; absent for first-party logins.
+        public var client_id: String?
+        /// Space-separated scopes.
+        public var scope: String
+        /// A unique id.
+        public var jti: String
+        /// Issued at, seconds since 1970.
+        public var iat: Int64
+        /// Expiry, seconds since 1970.
+        public var exp: Int64
         /// The account's credential version: a resource server may refuse older ones.
-        var cv: Int
+        public var cv: Int
+        /// The refresh-token family (the login) the token belongs to.
+        public var sid: String
     }
 
-    private let store: any SessionStore
+    /// An access token that verified, with the account it acts for.
+    public struct VerifiedAccessToken: Sendable {
+        /// The token's claims.
+        public let claims: AccessTokenClaims
+        /// The account, as it is now.
+        public let account: Account
+    }
+
+    /// The claims of an OpenID Connect ID token.
+    struct IDTokenClaims: Codable, Equatable {
+        var iss: String
+        var sub: String
+        var aud: String
+        var iat: Int64
+        var exp: Int64
+        var auth_time: Int64
+        var nonce: String?
+        var email: String?
+    }
+
+    /// The longest authorization code or refresh token looked at; longer ones never match.
+    static let maximumOpaqueTokenLength = 512
+
+    private let store: any SessionStore & AuthorizationStore
     private let keyRing: SigningKeyRing
     private let clock: any WallClock
-    private let settings: Settings
+    /// The settings the service was created with.
+    public let settings: Settings
 
     /// A service issuing tokens from `store`, signed with `keyRing`'s active key.
-    public init(store: any SessionStore, keyRing: SigningKeyRing, clock: any WallClock, settings: Settings) {
+    public init(store: any SessionStore & AuthorizationStore, keyRing: SigningKeyRing, clock: any WallClock, settings: Settings) {
         self.store = store
         self.keyRing = keyRing
         self.clock = clock
         self.settings = settings
     }
 
-    /// Starts a new login for `account` (which must just have proven its credentials):
-    /// a fresh refresh-token family and an access token. Throws `invalid_token` when the
-    /// account was disabled or its password changed since it was read.
+    /// Starts a new first-party login for `account` (which must just have proven its
+    /// credentials): a fresh refresh-token family and an access token. Throws
+    /// `invalid_token` when the account was disabled or its password changed since it was read.
     public func issue(for account: Account, clientID: String?, scope: [String]) throws -> IssuedTokens {
         let now = clock.now()
         let refreshToken = SecureRandom.token()
@@ -83,40 +130,141 @@ public final class TokenService: Sendable {
         return try tokens(for: stored, refreshToken: refreshToken, now: now)
     }
 
-    /// Consumes `refreshToken` and returns a new pair in the same login. Throws
-    /// `invalid_token` for an unknown, expired, revoked or already used token (a used one
-    /// also revokes its whole login).
-    public func refresh(_ refreshToken: Redacted<String>) throws -> IssuedTokens {
-        guard let digest = OpaqueToken.wellFormedDigest(refreshToken) else { throw Self.invalidToken }
+    /// Redeems an authorization code for `clientID` (already authenticated when confidential):
+    /// the code must have been issued to that client for exactly `redirectURI`, and
+    /// `codeVerifier` must hash to its PKCE challenge. Throws `invalid_grant` otherwise (the
+    /// code is then spent), for an unknown, expired or used code, and when the account was
+    /// disabled or changed its password since; a used code also revokes the tokens issued
+    /// from it (the error's detail is `code_replayed`, for the logs).
+    public func redeem(
+        code: Redacted<String>, clientID: String, redirectURI: String, codeVerifier: Redacted<String>
+    ) throws -> IssuedTokens {
+        guard code.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(code) else {
+            throw Self.invalidCode
+        }
+        let now = clock.now()
+        let refreshToken = SecureRandom.token()
+        let result = try store.redeemAuthorizationCode(
+            digest: digest, now: now,
+            refreshToken: InitialRefreshToken(
+                digest: OpaqueToken.digest(refreshToken), familyID: UUID().uuidString.lowercased(),
+                idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
+                absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
+        ) { issued in
+            issued.clientID == clientID && issued.redirectURI.utf8.elementsEqual(redirectURI.utf8)
+                && PKCEChallenge.verify(codeVerifier, against: issued.codeChallenge)
+        }
+        switch result {
+        case .redeemed(let issuedCode, let account, let stored):
+            var idToken: Redacted<String>?
+            if issuedCode.scope.contains("openid") {
+                idToken = try self.idToken(for: issuedCode, account: account, now: now)
+            }
+            return try tokens(for: stored, refreshToken: refreshToken, now: now, idToken: idToken)
+        case .replayed:
+            throw LatchkeyError(.invalidGrant, Self.invalidCode.message, detail: "code_replayed")
+        case .rejected:
+            throw LatchkeyError(.invalidGrant, Self.invalidCode.message, detail: "code_mismatch")
+        case .invalid:
+            throw Self.invalidCode
+        }
+    }
+
+    /// Consumes `refreshToken` and returns a new pair in the same login. The token must have
+    /// been issued to `clientID` (nil: a first-party login); a token of another client is
+    /// refused without being consumed. Throws `invalid_token` for an unknown, expired,
+    /// revoked or already used token (a used one also revokes its whole login).
+    /// `requestedScope` (RFC 6749 §6) may only repeat granted scopes (else `invalid_scope`,
+    /// nothing consumed); the new pair keeps the scopes granted at login.
+    public func refresh(_ refreshToken: Redacted<String>, clientID: String?, requestedScope: [String]? = nil) throws
+        -> IssuedTokens
+    {
+        guard refreshToken.exposed.utf8.count <= Self.maximumOpaqueTokenLength,
+            let digest = OpaqueToken.wellFormedDigest(refreshToken),
+            let record = try store.refreshToken(digest: digest), record.clientID == clientID
+        else { throw Self.invalidToken }
+        if let requestedScope, !Set(requestedScope).isSubset(of: Set(record.scope)) {
+            throw LatchkeyError(.invalidScope, "A refresh cannot add scopes that were not granted.")
+        }
         let now = clock.now()
         let successor = SecureRandom.token()
         let result = try store.rotateRefreshToken(
             presentedDigest: digest, newDigest: OpaqueToken.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime)
-        guard case .rotated(let record, _) = result else { throw Self.invalidToken }
-        return try tokens(for: record, refreshToken: successor, now: now)
+        switch result {
+        case .rotated(let record, _):
+            return try tokens(for: record, refreshToken: successor, now: now)
+        case .reused:
+            throw LatchkeyError(.invalidToken, Self.invalidToken.message, detail: "refresh_token_reused")
+        case .invalid:
+            throw Self.invalidToken
+        }
     }
 
-    /// Ends the login `refreshToken` belongs to; an unknown token is ignored, so logging
-    /// out twice is harmless.
-    public func revoke(_ refreshToken: Redacted<String>) throws {
-        guard let digest = OpaqueToken.wellFormedDigest(refreshToken) else { return }
-        try store.revokeFamily(containing: digest, now: clock.now())
+    /// Ends the login `token` belongs to — a refresh token or an access token of `clientID`
+    /// (nil: first-party). Tokens that are unknown, invalid or of another client are ignored,
+    /// so revoking twice is harmless and nothing tells whether a token exists (RFC 7009).
+    public func revoke(_ token: Redacted<String>, clientID: String?) throws {
+        let now = clock.now()
+        if token.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(token) {
+            if let record = try store.refreshToken(digest: digest), record.clientID == clientID {
+                try store.revokeFamily(id: record.familyID, now: now)
+            }
+        } else if let verified = try verifyAccessToken(token), verified.claims.client_id == clientID {
+            try store.revokeFamily(id: verified.claims.sid, now: now)
+        }
     }
 
-    private func tokens(for record: RefreshTokenRecord, refreshToken: Redacted<String>, now: Date) throws -> IssuedTokens {
-        let issuedAt = Int64(now.timeIntervalSince1970.rounded(.down))
+    /// The access token's claims and account if its signature verifies with a published key
+    /// (ES256 only), it is an `at+jwt` issued by this server for the configured audience and
+    /// unexpired at the current time, and its login is still live (not revoked or logged out;
+    /// the account active with the same credentials). Nil otherwise — never why.
+    public func verifyAccessToken(_ token: Redacted<String>) throws -> VerifiedAccessToken? {
+        let now = clock.now()
+        let keys = keyRing.publishedKeys(now: now).keys.compactMap { try? VerificationKey(jwk: $0, allowedAlgorithms: [.es256]) }
+        guard let verified = try? JWS.verify(compact: token.exposed, keys: keys), verified.header.typ == "at+jwt",
+            let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: verified.payload),
+            claims.iss == settings.issuer, claims.aud == settings.audience,
+            Double(claims.exp) > now.timeIntervalSince1970, Double(claims.iat) <= now.timeIntervalSince1970 + 60
+        else { return nil }
+        guard let account = try store.liveFamilyAccount(familyID: claims.sid, now: now),
+            account.id == claims.sub, account.credentialVersion == claims.cv
+        else { return nil }
+        return VerifiedAccessToken(claims: claims, account: account)
+    }
+
+    private func tokens(
+        for record: RefreshTokenRecord, refreshToken: Redacted<String>, now: Date, idToken: Redacted<String>? = nil
+    ) throws -> IssuedTokens {
+        let issuedAt = Self.seconds(now)
         let claims = AccessTokenClaims(
-            iss: settings.issuer, aud: settings.issuer, sub: record.accountID, client_id: record.clientID,
+            iss: settings.issuer, aud: settings.audience, sub: record.accountID, client_id: record.clientID,
             scope: record.scope.joined(separator: " "), jti: UUID().uuidString.lowercased(), iat: issuedAt,
-            exp: issuedAt + Int64(settings.accessTokenLifetime), cv: record.credentialVersion)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let key = keyRing.activeKey
-        let accessToken = try JWS.sign(
-            header: JWSHeader(alg: key.algorithm, typ: "at+jwt"), payload: try encoder.encode(claims), key: key)
+            exp: issuedAt + Int64(settings.accessTokenLifetime), cv: record.credentialVersion, sid: record.familyID)
         return IssuedTokens(
-            accessToken: Redacted(accessToken), refreshToken: refreshToken, expiresIn: settings.accessTokenLifetime)
+            accessToken: try sign(claims, type: "at+jwt"), refreshToken: refreshToken, expiresIn: settings.accessTokenLifetime,
+            scope: record.scope, idToken: idToken)
+    }
+
+    private func idToken(for code: AuthorizationCodeRecord, account: Account, now: Date) throws -> Redacted<String> {
+        let issuedAt = Self.seconds(now)
+        let claims = IDTokenClaims(
+            iss: settings.issuer, sub: account.id, aud: code.clientID, iat: issuedAt,
+            exp: issuedAt + Int64(settings.accessTokenLifetime), auth_time: Self.seconds(code.authTime), nonce: code.nonce,
+            email: code.scope.contains("email") ? account.email : nil)
+        return try sign(claims, type: "JWT")
+    }
+
+    private func sign(_ claims: some Encodable, type: String) throws -> Redacted<String> {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let key = keyRing.activeKey
+        return Redacted(try JWS.sign(header: JWSHeader(alg: key.algorithm, typ: type), payload: try encoder.encode(claims), key: key))
+    }
+
+    private static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
     }
 
     static let invalidToken = LatchkeyError(.invalidToken, "The token is invalid or expired.")
+    static let invalidCode = LatchkeyError(.invalidGrant, "The authorization code is invalid, expired or already used.")
 }

@@ -6,20 +6,14 @@ import LatchkeyCrypto
 /// `expires` in milliseconds, errors are Directus's `{"errors": [...]}`.
 ///
 /// Login answers one `INVALID_CREDENTIALS` for an unknown account, a wrong password and a
-/// disabled account, after the same password-hashing work on every path. Failed logins
-/// count per client IP and per account (``failurePolicy``); beyond it the answer is 429
-/// `REQUESTS_EXCEEDED` with `Retry-After`, the wait doubling on each attempt while blocked.
+/// disabled account (see ``PasswordLogin``); beyond the failure limit the answer is 429
+/// `REQUESTS_EXCEEDED` with `Retry-After`. Refresh and logout accept only first-party
+/// tokens (issued here, not to an OAuth client).
 struct DirectusAuthRoutes {
-    let store: any Store
     let tokens: TokenService
-    let hasher: PasswordHasher
-    let limiter: any RateLimiter
+    let passwordLogin: PasswordLogin
     let clock: any WallClock
     let logger: Logger
-
-    /// At most 10 failed logins in 15 minutes per client IP and per account.
-    static let failurePolicy = RateLimitPolicy(
-        windows: [.init(limit: 10, seconds: 900)], basePenalty: 60, maximumPenalty: 3600)
 
     static let invalidCredentials = LatchkeyError(.invalidCredentials, "Invalid user credentials.")
 
@@ -44,38 +38,15 @@ struct DirectusAuthRoutes {
         if let mode = try body.optionalString("mode", maxLength: 16), mode != "json" {
             throw LatchkeyError(.invalidRequest, "Only \"json\" mode is supported.")
         }
-        let normalizedEmail = (try? EmailAddress(email))?.normalized ?? email.lowercased()
-        let now = clock.now()
-        let failureKeys = [
-            "login-ip:" + IPAddress.rateLimitKey(request.clientIP),
-            "login-account:" + Base64URL.encode(SHA256.hash(Data(normalizedEmail.utf8))),
-        ]
-        for key in failureKeys {
-            if case .limited = try limiter.check(key, policy: Self.failurePolicy, now: now) {
-                // Consuming while blocked doubles the wait.
-                let decision = try limiter.consume(key, policy: Self.failurePolicy, now: now)
-                let retryAfter = if case .limited(let seconds) = decision { seconds } else { 1 }
-                logger.info("login_limited", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP)), "retry_after": .int(retryAfter)])
-                return .directusError(
-                    LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again."), retryAfter: retryAfter)
-            }
-        }
-
-        let account = try store.account(email: normalizedEmail)
-        let verified: Bool
-        if let account, let hash = account.passwordHash {
-            verified = hasher.verify(password, against: hash) && account.status == .active
-        } else {
-            _ = hasher.verifyAgainstDummy(password)
-            verified = false
-        }
-        guard let account, verified, let hash = account.passwordHash else {
-            for key in failureKeys { _ = try limiter.consume(key, policy: Self.failurePolicy, now: now) }
-            logger.info("login_failed", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
+        let account: Account
+        switch try passwordLogin.attempt(email: email, password: password, clientIP: request.clientIP, now: clock.now()) {
+        case .authenticated(let authenticated):
+            account = authenticated
+        case .rejected:
             throw Self.invalidCredentials
-        }
-        if hasher.needsRehash(hash) {
-            _ = try store.rehashPassword(accountID: account.id, currentHash: hash, newHash: try hasher.hash(password), now: now)
+        case .limited(let retryAfter):
+            return .directusError(
+                LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again."), retryAfter: retryAfter)
         }
         let issued: TokenService.IssuedTokens
         do {
@@ -94,12 +65,12 @@ struct DirectusAuthRoutes {
             throw LatchkeyError(.invalidRequest, "Only \"json\" mode is supported.")
         }
         let token = try body.secret("refresh_token", maxLength: 512)
-        return Self.tokenResponse(try tokens.refresh(token))
+        return Self.tokenResponse(try tokens.refresh(token, clientID: nil))
     }
 
     private func logout(_ request: HTTPRequest) throws -> HTTPResponse {
         let body = try JSONBody(request)
-        try tokens.revoke(try body.secret("refresh_token", maxLength: 512))
+        try tokens.revoke(try body.secret("refresh_token", maxLength: 512), clientID: nil)
         return HTTPResponse(status: 204)
     }
 

@@ -7,7 +7,7 @@ enum OpenAPIDocument {
       "info": {
         "title": "Latchkey",
         "version": "0.1.0",
-        "description": "Account recovery for Swift apps: password reset by email with universal links."
+        "description": "Account recovery and sign-in for Swift apps: password reset by email with universal links, an OAuth 2.0 authorization server for native apps (code + PKCE S256, JWT access tokens, rotating refresh tokens) and Directus-compatible login."
       },
       "components": {
         "schemas": {
@@ -41,6 +41,41 @@ enum OpenAPIDocument {
               }}
             }
           },
+          "OAuthError": {
+            "type": "object",
+            "required": ["error"],
+            "properties": {
+              "error": {"type": "string", "enum": ["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope", "server_error"]},
+              "error_description": {"type": "string"}
+            }
+          },
+          "OAuthTokens": {
+            "type": "object",
+            "required": ["access_token", "token_type", "expires_in", "refresh_token", "scope"],
+            "properties": {
+              "access_token": {"type": "string", "description": "ES256 JWT (typ at+jwt, RFC 9068) with iss, aud, sub, client_id, scope, jti, iat, exp, cv (credential version) and sid (login id)."},
+              "token_type": {"type": "string", "enum": ["Bearer"]},
+              "expires_in": {"type": "integer", "description": "Access token lifetime in seconds."},
+              "refresh_token": {"type": "string", "description": "Opaque; single use, rotated on every refresh; reuse revokes the login."},
+              "scope": {"type": "string"},
+              "id_token": {"type": "string", "description": "OpenID Connect ID token (ES256), at code exchange when the scope has openid."}
+            }
+          },
+          "TokenRequest": {
+            "type": "object",
+            "description": "Client authentication: client_secret_basic (Authorization header) or client_secret_post for confidential clients; client_id alone for public clients. A repeated parameter is invalid_request.",
+            "required": ["grant_type"],
+            "properties": {
+              "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token"]},
+              "code": {"type": "string"}, "redirect_uri": {"type": "string"}, "code_verifier": {"type": "string", "minLength": 43, "maxLength": 128},
+              "refresh_token": {"type": "string"}, "scope": {"type": "string"},
+              "client_id": {"type": "string"}, "client_secret": {"type": "string"}
+            }
+          },
+          "TokenParameter": {
+            "type": "object", "required": ["token"],
+            "properties": {"token": {"type": "string"}, "token_type_hint": {"type": "string", "enum": ["access_token", "refresh_token"]}, "client_id": {"type": "string"}, "client_secret": {"type": "string"}}
+          },
           "DirectusTokens": {
             "type": "object",
             "required": ["data"],
@@ -51,6 +86,7 @@ enum OpenAPIDocument {
             }}}
           }
         },
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
         "responses": {
           "BadRequest": {"description": "Malformed input; see error.code.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
           "TooLarge": {"description": "The body exceeds the size limit.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
@@ -167,6 +203,99 @@ enum OpenAPIDocument {
               "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
             }
           }
+        },
+        "/oauth/authorize": {
+          "get": {
+            "operationId": "oauth_authorize",
+            "summary": "Start the authorization code flow (RFC 6749 §4.1, PKCE S256 required, RFC 9207 iss).",
+            "description": "Shows the sign-in page (or the consent page for clients that are not first-party), or redirects (303) to the redirect URI with code, state and iss. An unknown client or unregistered redirect URI gets an HTML error page, never a redirect.",
+            "parameters": [
+              {"name": "response_type", "in": "query", "required": true, "schema": {"type": "string", "enum": ["code"]}},
+              {"name": "client_id", "in": "query", "required": true, "schema": {"type": "string"}},
+              {"name": "redirect_uri", "in": "query", "required": true, "schema": {"type": "string"}},
+              {"name": "code_challenge", "in": "query", "required": true, "schema": {"type": "string", "minLength": 43, "maxLength": 43}},
+              {"name": "code_challenge_method", "in": "query", "required": true, "schema": {"type": "string", "enum": ["S256"]}},
+              {"name": "state", "in": "query", "required": false, "schema": {"type": "string"}},
+              {"name": "scope", "in": "query", "required": false, "schema": {"type": "string"}},
+              {"name": "nonce", "in": "query", "required": false, "schema": {"type": "string"}},
+              {"name": "prompt", "in": "query", "required": false, "schema": {"type": "string", "enum": ["none", "login", "consent"]}},
+              {"name": "login_hint", "in": "query", "required": false, "schema": {"type": "string"}},
+              {"name": "ui_locales", "in": "query", "required": false, "schema": {"type": "string"}}
+            ],
+            "responses": {
+              "200": {"description": "Sign-in or consent page.", "content": {"text/html": {}}},
+              "303": {"description": "Back to the client with code (or error), state and iss."},
+              "400": {"description": "Error page: unknown client, unregistered redirect URI or malformed request.", "content": {"text/html": {}}}
+            }
+          },
+          "post": {
+            "operationId": "oauth_authorize_form",
+            "summary": "Submit the sign-in or consent form (needs the csrf_token bound to the latchkey_csrf cookie).",
+            "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {
+              "type": "object", "required": ["csrf_token", "step"],
+              "properties": {"csrf_token": {"type": "string"}, "step": {"type": "string", "enum": ["sign_in", "consent"]}, "email": {"type": "string"}, "password": {"type": "string"}, "decision": {"type": "string", "enum": ["allow", "deny"]}}
+            }}}},
+            "responses": {
+              "200": {"description": "Consent page.", "content": {"text/html": {}}},
+              "303": {"description": "Back to the client with code (or access_denied), state and iss."},
+              "401": {"description": "Sign-in page again: wrong credentials (one message for every cause).", "content": {"text/html": {}}},
+              "403": {"description": "The form token is missing or does not match the browser.", "content": {"text/html": {}}},
+              "429": {"description": "Too many failed sign-ins.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"text/html": {}}}
+            }
+          }
+        },
+        "/oauth/token": {
+          "post": {
+            "operationId": "oauth_token",
+            "summary": "Exchange an authorization code or a refresh token (RFC 6749 §4.1.3, §6).",
+            "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/TokenRequest"}}}},
+            "responses": {
+              "200": {"description": "Tokens (Cache-Control: no-store).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthTokens"}}}},
+              "400": {"description": "OAuth error.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}},
+              "401": {"description": "invalid_client.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}}
+            }
+          }
+        },
+        "/oauth/revoke": {
+          "post": {
+            "operationId": "oauth_revoke",
+            "summary": "Revoke a refresh or access token and its whole login (RFC 7009).",
+            "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/TokenParameter"}}}},
+            "responses": {
+              "200": {"description": "Revoked, or the token was unknown."},
+              "400": {"description": "OAuth error.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}},
+              "401": {"description": "invalid_client.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}}
+            }
+          }
+        },
+        "/oauth/introspect": {
+          "post": {
+            "operationId": "oauth_introspect",
+            "summary": "Whether a token is valid now (RFC 7662); confidential clients only.",
+            "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/TokenParameter"}}}},
+            "responses": {
+              "200": {"description": "{\"active\": false} for any token not valid now; else active, token_type, sub, scope, client_id, iss, exp, iat (and aud, jti for access tokens).", "content": {"application/json": {}}},
+              "401": {"description": "invalid_client.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}}
+            }
+          }
+        },
+        "/userinfo": {
+          "get": {
+            "operationId": "userinfo",
+            "summary": "The signed-in account (OpenID Connect): sub, and email with the email scope.",
+            "security": [{"bearer": []}],
+            "responses": {
+              "200": {"description": "Claims.", "content": {"application/json": {}}},
+              "401": {"description": "invalid_token (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
+              "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
+            }
+          }
+        },
+        "/.well-known/oauth-authorization-server": {
+          "get": {"operationId": "oauth_metadata", "summary": "Authorization server metadata (RFC 8414).", "responses": {"200": {"description": "Metadata.", "content": {"application/json": {}}}}}
+        },
+        "/.well-known/openid-configuration": {
+          "get": {"operationId": "openid_configuration", "summary": "The same metadata for OpenID Connect clients.", "responses": {"200": {"description": "Metadata.", "content": {"application/json": {}}}}}
         },
         "/reset-password": {
           "get": {

@@ -106,5 +106,26 @@ enum Migrations {
                 CREATE INDEX sessions_family_id ON sessions (family_id);
                 """
         ),
+        (
+            version: 4, name: "authorization_codes",
+            sql: """
+                CREATE TABLE authorization_codes (
+                    code_digest TEXT NOT NULL PRIMARY KEY,
+                    client_id TEXT NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    redirect_uri TEXT NOT NULL,
+                    code_challenge TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    nonce TEXT,
+                    credential_version INTEGER NOT NULL,
+                    auth_time BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    family_id TEXT
+                );
+                CREATE INDEX authorization_codes_expires_at ON authorization_codes (expires_at);
+                """
+        ),
     ]
 }

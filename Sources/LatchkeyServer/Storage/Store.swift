@@ -181,14 +181,149 @@ public protocol MaintenanceStore: Sendable {
     /// `storage_error` when the database was migrated by a newer version of Latchkey.
     @discardableResult func migrate() throws -> [Int]
     /// Deletes reset tokens that expired, were used or were superseded before `cutoff`,
-    /// sessions that expired or were revoked before it, and mail sent or given up before it
-    /// (pending mail is kept); returns how many rows were removed.
+    /// sessions that expired or were revoked before it, authorization codes that expired
+    /// before it, and mail sent or given up before it (pending mail is kept); returns how
+    /// many rows were removed.
     @discardableResult func purge(before cutoff: Date) throws -> Int
     /// Whether the database answers a trivial query.
     func isReady() -> Bool
 }
 
+/// An authorization code as stored: only the SHA-256 digest of the code, with everything
+/// the token endpoint must check when it is redeemed.
+public struct AuthorizationCodeRecord: Sendable, Equatable {
+    /// SHA-256 of the code's bytes as sent (the base64url string's UTF-8).
+    public let digest: Data
+    /// The client the code was issued to.
+    public let clientID: String
+    /// The account that signed in.
+    public let accountID: String
+    /// The redirect URI exactly as the authorization request named it.
+    public let redirectURI: String
+    /// The PKCE S256 challenge (43 base64url characters).
+    public let codeChallenge: String
+    /// The scopes granted.
+    public let scope: [String]
+    /// The OpenID Connect nonce to put in the ID token, if the client sent one.
+    public let nonce: String?
+    /// The account's credential version when the person signed in.
+    public let credentialVersion: Int
+    /// When the person last entered their password.
+    public let authTime: Date
+    /// When the code was issued.
+    public let createdAt: Date
+    /// When it stops working.
+    public let expiresAt: Date
+
+    /// Creates a record value.
+    public init(
+        digest: Data, clientID: String, accountID: String, redirectURI: String, codeChallenge: String, scope: [String],
+        nonce: String?, credentialVersion: Int, authTime: Date, createdAt: Date, expiresAt: Date
+    ) {
+        self.digest = digest
+        self.clientID = clientID
+        self.accountID = accountID
+        self.redirectURI = redirectURI
+        self.codeChallenge = codeChallenge
+        self.scope = scope
+        self.nonce = nonce
+        self.credentialVersion = credentialVersion
+        self.authTime = authTime
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The refresh token a redeemed authorization code starts its family with.
+public struct InitialRefreshToken: Sendable, Equatable {
+    /// SHA-256 of the new refresh token.
+    public let digest: Data
+    /// The new family's id.
+    public let familyID: String
+    /// When the token stops working unless rotated first.
+    public let idleExpiresAt: Date
+    /// When the family stops working.
+    public let absoluteExpiresAt: Date
+
+    /// Creates the value.
+    public init(digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date) {
+        self.digest = digest
+        self.familyID = familyID
+        self.idleExpiresAt = idleExpiresAt
+        self.absoluteExpiresAt = absoluteExpiresAt
+    }
+}
+
+/// What presenting an authorization code did.
+public enum AuthorizationCodeRedemption: Sendable, Equatable {
+    /// The code was consumed and a refresh-token family started for `account`.
+    case redeemed(code: AuthorizationCodeRecord, account: Account, refreshToken: RefreshTokenRecord)
+    /// The code was consumed, but the request did not match it (client, redirect URI, PKCE
+    /// verifier): nothing was issued and the code is spent.
+    case rejected
+    /// The code had already been used: the family started from it is now revoked.
+    case replayed
+    /// Unknown or expired, or its account is disabled or changed its password since.
+    case invalid
+}
+
+/// A signed-in browser (the `/oauth/authorize` pages), as the session cookie's digest finds it.
+public struct BrowserSession: Sendable, Equatable {
+    /// The signed-in account, as it is now.
+    public let account: Account
+    /// When the person entered their password.
+    public let authTime: Date
+
+    /// Creates the value.
+    public init(account: Account, authTime: Date) {
+        self.account = account
+        self.authTime = authTime
+    }
+}
+
+/// Authorization codes, browser sessions, and the lookups the OAuth endpoints make on
+/// refresh-token families. A password reset ends every browser session and family of the account.
+public protocol AuthorizationStore: Sendable {
+    /// Stores a new authorization code.
+    func createAuthorizationCode(_ code: AuthorizationCodeRecord) throws
+
+    /// In one transaction: consumes the code with `digest` if it is unused and unexpired at
+    /// `now` (one conditional update: of racing callers exactly one wins); asks `matches`
+    /// whether the request fits it (when not: ``AuthorizationCodeRedemption/rejected``);
+    /// checks the account is still active with the code's credential version; and starts
+    /// the refresh-token family `refreshToken` (recorded on the code). A code presented
+    /// again revokes that family (``AuthorizationCodeRedemption/replayed``).
+    func redeemAuthorizationCode(
+        digest: Data, now: Date, refreshToken: InitialRefreshToken, matches: (AuthorizationCodeRecord) -> Bool
+    ) throws -> AuthorizationCodeRedemption
+
+    /// Stores a browser session for the account if it is active with `credentialVersion`;
+    /// false (nothing stored) otherwise.
+    func createBrowserSession(digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date) throws
+        -> Bool
+
+    /// The live browser session with this cookie digest: unexpired and unrevoked at `now`,
+    /// its account active and with the credential version it signed in with.
+    func browserSession(digest: Data, now: Date) throws -> BrowserSession?
+
+    /// The refresh token with this digest in whatever state, for checks of which client holds it.
+    func refreshToken(digest: Data) throws -> RefreshTokenRecord?
+
+    /// The refresh token with this digest if it could be rotated at `now` (unused,
+    /// unrevoked, unexpired, its account active with the family's credential version), with
+    /// its account. Never changes anything.
+    func usableRefreshToken(digest: Data, now: Date) throws -> (token: RefreshTokenRecord, account: Account)?
+
+    /// The account of the family `familyID` if the family is live at `now` (not revoked, not
+    /// past its absolute expiry) and the account is active with the family's credential
+    /// version; nil otherwise. What makes an access token of that family valid.
+    func liveFamilyAccount(familyID: String, now: Date) throws -> Account?
+
+    /// Revokes every live token of the family `familyID`.
+    func revokeFamily(id familyID: String, now: Date) throws
+}
+
 /// Everything the server persists. SQLite is the embedded implementation. Instants are
 /// stored to the millisecond; every implementation is safe to use from many threads.
 public typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & SessionStore
-    & MaintenanceStore
+    & AuthorizationStore & MaintenanceStore

@@ -95,6 +95,9 @@ struct ResetPage {
     #status:empty { display: none; }
     #status { padding: .7rem; border-radius: 8px; background: #eef4fb; }
     #status.error { background: #fdecea; color: #8a1c12; }
+    .problem { padding: .7rem; border-radius: 8px; background: #fdecea; color: #8a1c12; }
+    button.secondary { background: #e5e5ea; color: #1d1d1f; }
+    .links { margin-top: 1.2rem; text-align: center; }
     """
 
     static let script = #"""

@@ -68,24 +68,13 @@ extension SQLiteStore: SessionStore {
             let expiresAt = min(now.addingTimeInterval(idleTTL), absoluteExpiresAt)
             let clientID = try token.optionalText("client_id")
             let scope = try token.optionalText("scope") ?? ""
-            try connection.execute(
-                """
-                INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                      family_id, client_id, scope, credential_version, absolute_expires_at)
-                VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(UUID().uuidString.lowercased()), .text(account.id), .text(StorageEncoding.hex(newDigest)),
-                    nowValue, .integer(StorageEncoding.milliseconds(expiresAt)), .text(familyID),
-                    clientID.map(SQLiteValue.text) ?? .null, .text(scope), .integer(credentialVersion),
-                    .integer(StorageEncoding.milliseconds(absoluteExpiresAt)),
-                ])
             let successor = RefreshTokenRecord(
                 digest: newDigest, accountID: account.id, familyID: familyID, clientID: clientID,
                 scope: scope.split(separator: " ").map(String.init), credentialVersion: Int(credentialVersion),
                 createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
                 absoluteExpiresAt: absoluteExpiresAt)
+            try Self.insertRefreshToken(successor, using: connection)
             return .rotated(successor: successor, account: account)
         }
     }
@@ -103,8 +92,40 @@ extension SQLiteStore: SessionStore {
         }
     }
 
+    /// Inserts `token` as a live refresh token.
+    static func insertRefreshToken(_ token: RefreshTokenRecord, using connection: borrowing SQLiteDatabase.Connection) throws {
+        try connection.execute(
+            """
+            INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
+                                  family_id, client_id, scope, credential_version, absolute_expires_at)
+            VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(UUID().uuidString.lowercased()), .text(token.accountID), .text(StorageEncoding.hex(token.digest)),
+                .integer(StorageEncoding.milliseconds(token.createdAt)), .integer(StorageEncoding.milliseconds(token.expiresAt)),
+                .text(token.familyID), token.clientID.map(SQLiteValue.text) ?? .null, .text(token.scope.joined(separator: " ")),
+                .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),
+            ])
+    }
+
+    /// The columns ``refreshToken(from:)`` reads.
+    static let refreshTokenColumns =
+        "token_digest, account_id, family_id, client_id, scope, credential_version, created_at, expires_at, absolute_expires_at"
+
+    /// The refresh token in a row holding ``refreshTokenColumns``.
+    static func refreshToken(from row: SQLiteRow) throws -> RefreshTokenRecord {
+        RefreshTokenRecord(
+            digest: try StorageEncoding.bytes(hex: try row.text("token_digest")), accountID: try row.text("account_id"),
+            familyID: try row.text("family_id"), clientID: try row.optionalText("client_id"),
+            scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
+            credentialVersion: Int(try row.integer("credential_version")),
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
+            expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+    }
+
     /// Revokes every live token of the family `familyID`.
-    private static func revokeFamily(_ familyID: String, now: SQLiteValue, using connection: borrowing SQLiteDatabase.Connection) throws {
+    static func revokeFamily(_ familyID: String, now: SQLiteValue, using connection: borrowing SQLiteDatabase.Connection) throws {
         try connection.execute(
             "UPDATE sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", [now, .text(familyID)])
     }

@@ -83,7 +83,8 @@ extension SQLiteStore: MaintenanceStore {
             let sessions = try connection.execute(
                 "DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?", [cutoff, cutoff])
             let mail = try connection.execute("DELETE FROM outbox WHERE (status = 'sent' AND sent_at < ?) OR (status = 'failed' AND last_attempt_at < ?)", [cutoff, cutoff])
-            return tokens + sessions + mail
+            let codes = try connection.execute("DELETE FROM authorization_codes WHERE expires_at < ?", [cutoff])
+            return tokens + sessions + mail + codes
         }
     }
 

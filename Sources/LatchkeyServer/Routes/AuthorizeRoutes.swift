@@ -1,0 +1,186 @@
+import Foundation
+import LatchkeyCrypto
+
+/// `GET` and `POST /oauth/authorize`: the authorization code flow's browser side (RFC 6749
+/// §4.1 with PKCE S256 required, RFC 8252 for native apps, RFC 9207 `iss` in every response).
+///
+/// Promises: an unknown client or unregistered redirect URI gets an error page, never a
+/// redirect; every form post needs the form token bound to the browser's CSRF cookie (403
+/// otherwise); sign-in gives one message for every kind of wrong credentials and shares the
+/// failure limits of `/auth/login`; clients that are not first-party get a consent page;
+/// `prompt=login` asks for the password again, `prompt=none` never shows a page.
+struct AuthorizeRoutes {
+    let clients: ClientRegistry
+    let authorization: AuthorizationService
+    let passwordLogin: PasswordLogin
+    let clock: any WallClock
+    let logger: Logger
+    /// The issuer sent as `iss` with every authorization response.
+    let issuer: String
+    /// Whether cookies get `Secure` (the public URL is https).
+    let secureCookies: Bool
+
+    static let sessionCookie = "latchkey_session"
+    static let csrfCookie = "latchkey_csrf"
+
+    var routes: [Route] {
+        [
+            Route("GET", "/oauth/authorize", name: "oauth_authorize") { request in
+                try authorize(request)
+            },
+            Route("POST", "/oauth/authorize", name: "oauth_authorize_form", body: .form) { request in
+                try submit(request)
+            },
+        ]
+    }
+
+    private func authorize(_ request: HTTPRequest) throws -> HTTPResponse {
+        let language = self.language(request, uiLocales: request.queryValue("ui_locales"))
+        let authorizationRequest: AuthorizationRequest
+        switch try AuthorizationRequest.validate({ try FormParameters(query: request) }, clients: clients) {
+        case .untrusted(let error):
+            return untrusted(error, request: request, language: language)
+        case .redirect(let error):
+            return redirect(error.redirectURI, state: error.state, [("error", error.error), ("error_description", error.description)])
+        case .valid(let valid):
+            authorizationRequest = valid
+        }
+        let session = try authorization.browserSession(cookie: request.cookie(Self.sessionCookie).map(Redacted.init))
+        if authorizationRequest.prompt.contains("none") {
+            guard let session else { return redirectError(authorizationRequest, "login_required", "The person is not signed in.") }
+            guard !authorizationRequest.needsConsent else {
+                return redirectError(authorizationRequest, "consent_required", "The person must approve this client.")
+            }
+            return try issueCode(authorizationRequest, session: session)
+        }
+        guard let session, !authorizationRequest.prompt.contains("login") else {
+            return withFormToken(request) { token in
+                SignInPage.signIn(
+                    request: authorizationRequest, formToken: token, language: language, email: nil, problem: nil, status: 200)
+            }
+        }
+        if authorizationRequest.needsConsent {
+            return withFormToken(request) { token in
+                SignInPage.consent(request: authorizationRequest, account: session.account, formToken: token, language: language)
+            }
+        }
+        return try issueCode(authorizationRequest, session: session)
+    }
+
+    private func submit(_ request: HTTPRequest) throws -> HTTPResponse {
+        let form = try FormParameters(body: request)
+        let language = self.language(request, uiLocales: try? form.optional("ui_locales", maxLength: 64))
+        let text = SignInPageText.forLanguage(language)
+        guard authorization.isValidFormToken(
+            try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(Self.csrfCookie).map(Redacted.init))
+        else {
+            logger.info("authorize_form_rejected", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
+            return SignInPage.error(text.expiredForm, language: language, status: 403)
+        }
+        let authorizationRequest: AuthorizationRequest
+        switch try AuthorizationRequest.validate({ form }, clients: clients) {
+        case .untrusted(let error):
+            return untrusted(error, request: request, language: language)
+        case .redirect(let error):
+            return redirect(error.redirectURI, state: error.state, [("error", error.error), ("error_description", error.description)])
+        case .valid(let valid):
+            authorizationRequest = valid
+        }
+        let formToken = try form.required("csrf_token", maxLength: 128)
+
+        switch try form.optional("step", maxLength: 16) {
+        case "consent":
+            guard let session = try authorization.browserSession(cookie: request.cookie(Self.sessionCookie).map(Redacted.init)) else {
+                return SignInPage.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: nil, status: 200)
+            }
+            guard try form.optional("decision", maxLength: 16) == "allow" else {
+                logger.info("authorize_denied", ["client_id": .string(authorizationRequest.client.id)])
+                return redirectError(authorizationRequest, "access_denied", "The person denied the request.")
+            }
+            return try issueCode(authorizationRequest, session: session)
+        case "sign_in":
+            let email = try form.optional("email", maxLength: 320) ?? ""
+            let password = PasswordPolicy.normalized(try form.optionalSecret("password", maxLength: 4096) ?? Redacted(""))
+            let account: Account
+            switch try passwordLogin.attempt(email: email, password: password, clientIP: request.clientIP, now: clock.now()) {
+            case .authenticated(let authenticated):
+                account = authenticated
+            case .rejected:
+                return SignInPage.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: email,
+                    problem: text.invalidCredentials, status: 401)
+            case .limited(let retryAfter):
+                var response = SignInPage.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: email,
+                    problem: text.tooMany, status: 429)
+                response.headers.set("Retry-After", String(retryAfter))
+                return response
+            }
+            guard let cookie = try authorization.startBrowserSession(for: account) else {
+                return SignInPage.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: email,
+                    problem: text.invalidCredentials, status: 401)
+            }
+            logger.info("authorize_signed_in", ["account": .string(account.id), "client_id": .string(authorizationRequest.client.id)])
+            let session = BrowserSession(account: account, authTime: clock.now())
+            var response =
+                if authorizationRequest.needsConsent {
+                    SignInPage.consent(request: authorizationRequest, account: account, formToken: formToken, language: language)
+                } else {
+                    try issueCode(authorizationRequest, session: session)
+                }
+            response.setCookie(
+                Self.sessionCookie, cookie.exposed, path: "/oauth", sameSite: "Lax", secure: secureCookies,
+                maxAge: Int(AuthorizationService.browserSessionLifetime))
+            return response
+        default:
+            throw LatchkeyError(.invalidRequest, "The form is incomplete.")
+        }
+    }
+
+    private func issueCode(_ request: AuthorizationRequest, session: BrowserSession) throws -> HTTPResponse {
+        let code = try authorization.issueCode(for: request, account: session.account, authTime: session.authTime)
+        logger.info("authorization_code_issued", ["account": .string(session.account.id), "client_id": .string(request.client.id)])
+        return redirect(request.redirectURI, state: request.state, [("code", code.exposed)])
+    }
+
+    private func redirectError(_ request: AuthorizationRequest, _ error: String, _ description: String) -> HTTPResponse {
+        redirect(request.redirectURI, state: request.state, [("error", error), ("error_description", description)])
+    }
+
+    /// 303 to the client's redirect URI with `parameters`, `state` and `iss`.
+    private func redirect(_ redirectURI: String, state: String?, _ parameters: [(String, String)]) -> HTTPResponse {
+        var all = parameters
+        if let state { all.append(("state", state)) }
+        all.append(("iss", issuer))
+        return HTTPResponse(
+            status: 303, headers: HTTPHeaders([("Location", AuthorizationRequest.redirectLocation(redirectURI, all))]))
+    }
+
+    private func untrusted(_ error: LatchkeyError, request: HTTPRequest, language: SupportedLanguage) -> HTTPResponse {
+        logger.info("authorize_rejected", [
+            "reason": .string(error.detail ?? error.code.rawValue), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+        ])
+        let text = SignInPageText.forLanguage(language)
+        return SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: 400)
+    }
+
+    /// Renders a page with a form token for the browser's CSRF cookie, setting a new cookie
+    /// when it has none.
+    private func withFormToken(_ request: HTTPRequest, _ render: (String) -> HTTPResponse) -> HTTPResponse {
+        let existing = request.cookie(Self.csrfCookie).map(Redacted.init).flatMap { OpaqueToken.wellFormedDigest($0) != nil ? $0 : nil }
+        let cookie = existing ?? SecureRandom.token()
+        var response = render(authorization.formToken(for: cookie))
+        if existing == nil {
+            response.setCookie(Self.csrfCookie, cookie.exposed, path: "/oauth", sameSite: "Strict", secure: secureCookies, maxAge: 3600)
+        }
+        return response
+    }
+
+    private func language(_ request: HTTPRequest, uiLocales: String?) -> SupportedLanguage {
+        SupportedLanguage.negotiate(
+            explicit: uiLocales?.split(separator: " ").first.map(String.init), acceptLanguage: request.headers["Accept-Language"],
+            accountLocale: nil)
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+@testable import LatchkeyServer
+import Synchronization
+import Testing
+
+/// Authorization codes, browser sessions and family lookups every `Store` implementation
+/// keeps, run against each one in ``StoreFactory/all``.
+@Suite struct AuthorizationStoreContractTests {
+    @Test("a code is redeemed once: of 50 racing redeemers exactly one gets tokens", arguments: StoreFactory.all)
+    func singleRedemption(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let code = try issueCode(in: fixture, for: account)
+        let outcomes = Mutex<[String]>([])
+        let now = fixture.clock.now()
+        runOnThreads(50) { _ in
+            let result = try? store.redeemAuthorizationCode(
+                digest: code.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true })
+            let label =
+                switch result {
+                case .redeemed: "redeemed"
+                case .replayed: "replayed"
+                default: "other"
+                }
+            outcomes.withLock { $0.append(label) }
+        }
+        let labels = outcomes.withLock { $0 }
+        #expect(labels.filter { $0 == "redeemed" }.count == 1)
+        #expect(labels.filter { $0 == "replayed" }.count == 49)
+    }
+
+    @Test("redeeming returns the code's binding and starts a live family for its client", arguments: StoreFactory.all)
+    func redemption(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let code = try issueCode(in: fixture, for: account)
+        let now = fixture.clock.now()
+        let initial = initialToken(now: now)
+        let result = try store.redeemAuthorizationCode(digest: code.digest, now: now, refreshToken: initial) { issued in
+            issued.clientID == "ios-app" && issued.redirectURI == "com.example.app:/oauth"
+        }
+        guard case .redeemed(let redeemed, let owner, let token) = result else {
+            Issue.record("expected a redemption, got \(result)")
+            return
+        }
+        #expect(redeemed == code)
+        #expect(owner == account)
+        #expect(token.familyID == initial.familyID)
+        #expect(token.clientID == "ios-app")
+        #expect(token.scope == ["openid", "email"])
+        #expect(try store.refreshToken(digest: initial.digest) == token)
+        #expect(try store.usableRefreshToken(digest: initial.digest, now: now)?.account == account)
+        #expect(try store.liveFamilyAccount(familyID: initial.familyID, now: now) == account)
+    }
+
+    @Test("a replayed code revokes the family it started", arguments: StoreFactory.all)
+    func replayRevokes(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let code = try issueCode(in: fixture, for: account)
+        let now = fixture.clock.now()
+        let initial = initialToken(now: now)
+        _ = try store.redeemAuthorizationCode(digest: code.digest, now: now, refreshToken: initial, matches: { _ in true })
+
+        let replay = try store.redeemAuthorizationCode(
+            digest: code.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true })
+        #expect(replay == .replayed)
+        #expect(try store.liveFamilyAccount(familyID: initial.familyID, now: now) == nil)
+        #expect(try store.usableRefreshToken(digest: initial.digest, now: now) == nil)
+    }
+
+    @Test("a code presented with the wrong binding is spent without issuing anything", arguments: StoreFactory.all)
+    func mismatchBurnsCode(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let code = try issueCode(in: fixture, for: account)
+        let now = fixture.clock.now()
+        let wrong = initialToken(now: now)
+        #expect(try store.redeemAuthorizationCode(digest: code.digest, now: now, refreshToken: wrong, matches: { _ in false }) == .rejected)
+        #expect(try store.refreshToken(digest: wrong.digest) == nil)
+        let retry = try store.redeemAuthorizationCode(
+            digest: code.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true })
+        #expect(retry == .replayed)
+    }
+
+    @Test("an expired or unknown code is invalid; so is one whose account changed since", arguments: StoreFactory.all)
+    func invalidCodes(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let expiring = try issueCode(in: fixture, for: account)
+        fixture.clock.advance(by: 61)
+        let now = fixture.clock.now()
+        #expect(try store.redeemAuthorizationCode(
+            digest: expiring.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true }) == .invalid)
+        #expect(try store.redeemAuthorizationCode(
+            digest: randomDigest(), now: now, refreshToken: initialToken(now: now), matches: { _ in true }) == .invalid)
+
+        let fresh = try issueCode(in: fixture, for: account)
+        _ = try store.setStatus(.disabled, email: account.email)
+        #expect(try store.redeemAuthorizationCode(
+            digest: fresh.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true }) == .invalid)
+    }
+
+    @Test("a browser session lasts until it expires, and a password reset ends it", arguments: StoreFactory.all)
+    func browserSessions(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let now = fixture.clock.now()
+        let cookie = randomDigest()
+        #expect(try store.createBrowserSession(
+            digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
+            expiresAt: now.addingTimeInterval(3600)))
+        #expect(try store.browserSession(digest: cookie, now: now)?.account == account)
+        #expect(try store.browserSession(digest: randomDigest(), now: now) == nil)
+        #expect(try store.browserSession(digest: cookie, now: now.addingTimeInterval(3600)) == nil)
+        #expect(try !store.createBrowserSession(
+            digest: randomDigest(), accountID: account.id, credentialVersion: account.credentialVersion + 1, now: now,
+            expiresAt: now.addingTimeInterval(3600)))
+
+        let resetToken = randomDigest()
+        try fixture.insertResetToken(resetToken, accountID: account.id, expiresAt: now.addingTimeInterval(600))
+        _ = try store.completeReset(digest: resetToken, newPasswordHash: "$argon2id$new", now: now) { changed in
+            try MailMessage(
+                id: UUID().uuidString.lowercased(), to: changed.email, subject: "Changed", textBody: "Text", htmlBody: "<p>HTML</p>",
+                locale: "en")
+        }
+        #expect(try store.browserSession(digest: cookie, now: now) == nil)
+    }
+
+    @Test("a family is live until revoked, and not at all once its account is disabled", arguments: StoreFactory.all)
+    func familyLiveness(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let now = fixture.clock.now()
+        let revoked = initialToken(now: now)
+        _ = try store.redeemAuthorizationCode(
+            digest: try issueCode(in: fixture, for: account).digest, now: now, refreshToken: revoked, matches: { _ in true })
+        let other = initialToken(now: now)
+        _ = try store.redeemAuthorizationCode(
+            digest: try issueCode(in: fixture, for: account).digest, now: now, refreshToken: other, matches: { _ in true })
+
+        try store.revokeFamily(id: revoked.familyID, now: now)
+        #expect(try store.liveFamilyAccount(familyID: revoked.familyID, now: now) == nil)
+        #expect(try store.liveFamilyAccount(familyID: other.familyID, now: now) == account)
+        #expect(try store.liveFamilyAccount(familyID: other.familyID, now: other.absoluteExpiresAt) == nil)
+
+        _ = try store.setStatus(.disabled, email: account.email)
+        #expect(try store.liveFamilyAccount(familyID: other.familyID, now: now) == nil)
+        #expect(try store.usableRefreshToken(digest: other.digest, now: now) == nil)
+        #expect(try store.refreshToken(digest: other.digest)?.familyID == other.familyID)
+    }
+
+    @Test("purge removes codes that expired before the cutoff", arguments: StoreFactory.all)
+    func purge(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        _ = try issueCode(in: fixture, for: account)
+        fixture.clock.advance(by: 3600)
+        _ = try issueCode(in: fixture, for: account)
+        #expect(try store.purge(before: fixture.clock.now()) == 1)
+        #expect(try fixture.integer("SELECT COUNT(*) AS value FROM authorization_codes") == 1)
+    }
+
+    // MARK: Fixtures
+
+    private func setUp(_ fixture: StoreFixture) throws -> Account {
+        let account = Account(
+            id: UUID().uuidString.lowercased(), email: "person@example.com", passwordHash: "$argon2id$old",
+            status: .active, credentialVersion: 2, locale: "en", createdAt: fixture.clock.now())
+        try fixture.store.createAccount(account)
+        try fixture.store.createClient(OAuthClient(
+            id: "ios-app", redirectURIs: [try RedirectURI("com.example.app:/oauth")], isConfidential: false, secretDigest: nil,
+            isFirstParty: true, scopes: [], createdAt: fixture.clock.now()))
+        return account
+    }
+
+    private func issueCode(in fixture: StoreFixture, for account: Account) throws -> AuthorizationCodeRecord {
+        let now = fixture.clock.now()
+        let code = AuthorizationCodeRecord(
+            digest: randomDigest(), clientID: "ios-app", accountID: account.id, redirectURI: "com.example.app:/oauth",
+            codeChallenge: String(repeating: "A", count: 43), scope: ["openid", "email"], nonce: "n-0S6_WzA2Mj",
+            credentialVersion: account.credentialVersion,
+            authTime: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+            createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+            expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now.addingTimeInterval(60))))
+        try fixture.store.createAuthorizationCode(code)
+        return code
+    }
+}
+
+private func initialToken(now: Date) -> InitialRefreshToken {
+    InitialRefreshToken(
+        digest: randomDigest(), familyID: UUID().uuidString.lowercased(), idleExpiresAt: now.addingTimeInterval(7 * 86400),
+        absoluteExpiresAt: now.addingTimeInterval(30 * 86400))
+}

@@ -1,0 +1,454 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyJOSE
+@testable import LatchkeyServer
+import Testing
+
+/// The authorization code flow through the router, in process: a browser (cookies, forms)
+/// and a native app (PKCE, token endpoint), with a test clock.
+@Suite struct OAuthFlowTests {
+    static let password = "correct horse battery staple"
+    static let redirect = "com.example.app:/oauth"
+    static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+    /// RFC 7636 Appendix B: the S256 challenge of ``verifier``.
+    static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+
+    /// An application on a ManualClock with one account and a first-party public client.
+    final class Harness: Sendable {
+        let app: ServerApplication
+        let clock = ManualClock()
+        let clients: ClientRegistry
+        let account: Account
+
+        init(_ extra: [String: String] = [:]) throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-oauth-\(UUID().uuidString)")
+            var environment = ["LATCHKEY_DATA_DIR": directory.path, "LATCHKEY_LISTEN": "127.0.0.1:0",
+                               "LATCHKEY_PUBLIC_URL": "https://auth.example.com"]
+            environment.merge(extra) { $1 }
+            app = try ServerApplication(
+                configuration: try Configuration.load(environment: environment), logger: Logger(sink: MemoryLogSink()), clock: clock)
+            clients = ClientRegistry(store: app.store)
+            account = try app.accounts.createAccount(email: "person@example.com", password: Redacted(OAuthFlowTests.password))
+            _ = try clients.create(
+                id: "ios-app", redirectURIs: [OAuthFlowTests.redirect, "http://127.0.0.1/callback"], confidential: false,
+                firstParty: true, scopes: ["profile"], now: clock.now())
+        }
+
+        func get(_ path: String, _ query: [(String, String)], cookies: [String: String] = [:]) -> HTTPResponse {
+            var headers = HTTPHeaders()
+            if !cookies.isEmpty { headers.add("Cookie", cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+            return app.router.handle(HTTPRequest(
+                method: "GET", path: path, query: query.map { (name: $0.0, value: $0.1) }, headers: headers))
+        }
+
+        func post(_ path: String, _ form: [(String, String)], cookies: [String: String] = [:], headers extra: [(String, String)] = [])
+            -> HTTPResponse
+        {
+            var headers = HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")] + extra)
+            if !cookies.isEmpty { headers.add("Cookie", cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+            return app.router.handle(HTTPRequest(method: "POST", path: path, headers: headers, body: Data(formEncode(form).utf8)))
+        }
+
+        /// Runs the browser part: authorize, sign in; returns the redirect's query parameters.
+        func authorize(_ query: [(String, String)] = authorizationQuery()) throws -> [String: String] {
+            let page = get("/oauth/authorize", query)
+            #expect(page.status == 200)
+            let cookies = setCookies(page)
+            var fields = hiddenFields(page)
+            fields.append(("email", "person@example.com"))
+            fields.append(("password", OAuthFlowTests.password))
+            let response = post("/oauth/authorize", fields, cookies: cookies)
+            #expect(response.status == 303)
+            return try redirectParameters(response)
+        }
+
+        /// Redeems `code` with the RFC 7636 verifier; returns the JSON body.
+        func exchange(_ code: String, verifier: String = OAuthFlowTests.verifier, clientID: String = "ios-app") throws -> (Int, [String: Any]) {
+            let response = post("/oauth/token", [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", OAuthFlowTests.redirect),
+                ("code_verifier", verifier), ("client_id", clientID),
+            ])
+            #expect(response.headers["Cache-Control"] == "no-store")
+            return (response.status, try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any]))
+        }
+    }
+
+    static func authorizationQuery(
+        redirect: String = redirect, extra: [(String, String)] = [], omit: Set<String> = []
+    ) -> [(String, String)] {
+        let base = [
+            ("response_type", "code"), ("client_id", "ios-app"), ("redirect_uri", redirect), ("code_challenge", challenge),
+            ("code_challenge_method", "S256"), ("state", "af0ifjsldkj"), ("scope", "openid email"), ("nonce", "n-0S6_WzA2Mj"),
+        ]
+        return base.filter { !omit.contains($0.0) } + extra
+    }
+
+    @Test("the code flow signs in with PKCE and returns an at+jwt, a refresh token and an ID token with the nonce")
+    func codeFlow() throws {
+        let harness = try Harness(["LATCHKEY_ACCESS_TOKEN_AUDIENCE": "https://api.example.com"])
+        let parameters = try harness.authorize()
+        #expect(parameters["state"] == "af0ifjsldkj")
+        #expect(parameters["iss"] == "https://auth.example.com")
+        let code = try #require(parameters["code"])
+        #expect(code.count == 43)
+
+        let (status, body) = try harness.exchange(code)
+        #expect(status == 200)
+        #expect(body["token_type"] as? String == "Bearer")
+        #expect(body["expires_in"] as? Int == 600)
+        #expect(body["scope"] as? String == "openid email")
+        let access = try payload(try #require(body["access_token"] as? String), harness)
+        #expect(access.header.typ == "at+jwt")
+        #expect(access.claims["aud"] as? String == "https://api.example.com")
+        #expect(access.claims["client_id"] as? String == "ios-app")
+        #expect(access.claims["sub"] as? String == harness.account.id)
+        let id = try payload(try #require(body["id_token"] as? String), harness)
+        #expect(id.claims["aud"] as? String == "ios-app")
+        #expect(id.claims["nonce"] as? String == "n-0S6_WzA2Mj")
+        #expect(id.claims["email"] as? String == "person@example.com")
+        #expect(id.claims["iss"] as? String == "https://auth.example.com")
+    }
+
+    @Test("a code expires after 60 seconds")
+    func expiredCode() throws {
+        let harness = try Harness()
+        let code = try #require(try harness.authorize()["code"])
+        harness.clock.advance(by: 61)
+        let (status, body) = try harness.exchange(code)
+        #expect(status == 400)
+        #expect(body["error"] as? String == "invalid_grant")
+    }
+
+    @Test("a wrong PKCE verifier is invalid_grant and spends the code")
+    func wrongVerifier() throws {
+        let harness = try Harness()
+        let code = try #require(try harness.authorize()["code"])
+        let (status, body) = try harness.exchange(code, verifier: String(repeating: "x", count: 43))
+        #expect(status == 400)
+        #expect(body["error"] as? String == "invalid_grant")
+        #expect(try harness.exchange(code).0 == 400)
+    }
+
+    @Test("a replayed code is invalid_grant and revokes the tokens issued from it")
+    func replayedCode() throws {
+        let harness = try Harness()
+        let code = try #require(try harness.authorize()["code"])
+        let (_, first) = try harness.exchange(code)
+        let access = try #require(first["access_token"] as? String)
+        let refresh = try #require(first["refresh_token"] as? String)
+        #expect(try harness.app.tokens.verifyAccessToken(Redacted(access)) != nil)
+
+        let (status, replay) = try harness.exchange(code)
+        #expect(status == 400)
+        #expect(replay["error"] as? String == "invalid_grant")
+        #expect(try harness.app.tokens.verifyAccessToken(Redacted(access)) == nil)
+        let refreshed = harness.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "ios-app")])
+        #expect(refreshed.status == 400)
+    }
+
+    @Test("without S256 PKCE the client is told invalid_request through its redirect URI")
+    func pkceRequired() throws {
+        let harness = try Harness()
+        for query in [
+            Self.authorizationQuery(omit: ["code_challenge", "code_challenge_method"]),
+            Self.authorizationQuery(omit: ["code_challenge_method"]),
+            Self.authorizationQuery(omit: ["code_challenge_method"], ) + [("code_challenge_method", "plain")],
+        ] {
+            let response = harness.get("/oauth/authorize", query)
+            #expect(response.status == 303)
+            let parameters = try redirectParameters(response)
+            #expect(parameters["error"] == "invalid_request")
+            #expect(parameters["state"] == "af0ifjsldkj")
+            #expect(parameters["iss"] == "https://auth.example.com")
+        }
+    }
+
+    @Test("an unknown client or an unregistered redirect URI gets an error page, never a redirect")
+    func noOpenRedirect() throws {
+        let harness = try Harness()
+        let attempts = [
+            Self.authorizationQuery(redirect: "https://evil.example/callback"),
+            Self.authorizationQuery(redirect: "com.example.app:/oauth/extra"),
+            Self.authorizationQuery(redirect: "com.example.app:/oauth?next=https://evil.example"),
+            Self.authorizationQuery(redirect: "http://127.0.0.1@evil.example/callback"),
+            Self.authorizationQuery(redirect: "http://localhost/callback"),
+            Self.authorizationQuery(omit: ["redirect_uri"]),
+            Self.authorizationQuery(omit: ["client_id"]),
+            Self.authorizationQuery().map { $0.0 == "client_id" ? ("client_id", "unknown-app") : $0 },
+            Self.authorizationQuery() + [("redirect_uri", "https://evil.example/callback")],
+        ]
+        for query in attempts {
+            let response = harness.get("/oauth/authorize", query)
+            #expect(response.status == 400)
+            #expect(response.headers["Location"] == nil)
+            #expect(response.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        }
+        let loopback = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: "http://127.0.0.1:53011/callback"))
+        #expect(loopback.status == 200)
+    }
+
+    @Test("the sign-in form without its CSRF token, or with another browser's, is refused with 403 and no session")
+    func csrf() throws {
+        let harness = try Harness()
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        let cookies = setCookies(page)
+        let fields = hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)]
+        let otherBrowser = setCookies(harness.get("/oauth/authorize", Self.authorizationQuery()))
+
+        for (form, jar) in [
+            (fields.filter { $0.0 != "csrf_token" }, cookies),
+            (fields, [:]),
+            (fields, otherBrowser),
+            (fields.map { $0.0 == "csrf_token" ? ("csrf_token", "forged") : $0 }, cookies),
+        ] {
+            let response = harness.post("/oauth/authorize", form, cookies: jar)
+            #expect(response.status == 403)
+            #expect(response.headers.values("Set-Cookie").allSatisfy { !$0.hasPrefix("latchkey_session=") })
+            #expect(response.headers["Location"] == nil)
+        }
+        #expect(harness.post("/oauth/authorize", fields, cookies: cookies).status == 303)
+    }
+
+    @Test("wrong credentials show the form again with one message for every cause")
+    func wrongCredentials() throws {
+        let harness = try Harness()
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        let cookies = setCookies(page)
+        let hidden = hiddenFields(page)
+        let bodies = [("person@example.com", "wrong password entirely"), ("nobody@example.com", Self.password)].map { email, password in
+            let response = harness.post("/oauth/authorize", hidden + [("email", email), ("password", password)], cookies: cookies)
+            #expect(response.status == 401)
+            return String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: email, with: "")
+        }
+        #expect(bodies[0] == bodies[1])
+        #expect(bodies[0].contains(SignInPageText.english.invalidCredentials))
+    }
+
+    @Test("a signed-in browser gets a code at once; prompt=login asks again; prompt=none without a session is login_required")
+    func prompts() throws {
+        let harness = try Harness()
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        var cookies = setCookies(page)
+        let signedIn = harness.post(
+            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        cookies.merge(setCookies(signedIn)) { $1 }
+        #expect(cookies["latchkey_session"] != nil)
+
+        let again = harness.get("/oauth/authorize", Self.authorizationQuery(), cookies: cookies)
+        #expect(again.status == 303)
+        #expect(try redirectParameters(again)["code"] != nil)
+        let login = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "login")]), cookies: cookies)
+        #expect(login.status == 200)
+        #expect(hiddenFields(login).contains { $0.0 == "csrf_token" })
+
+        let none = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "none")]))
+        #expect(try redirectParameters(none)["error"] == "login_required")
+        let silent = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "none")]), cookies: cookies)
+        #expect(try redirectParameters(silent)["code"] != nil)
+    }
+
+    @Test("a client that is not first-party needs consent: deny is access_denied, allow gives a code")
+    func consent() throws {
+        let harness = try Harness()
+        _ = try harness.clients.create(
+            id: "partner", redirectURIs: ["https://partner.example/cb"], confidential: false, firstParty: false, scopes: [],
+            now: harness.clock.now())
+        let query = Self.authorizationQuery(redirect: "https://partner.example/cb").map { $0.0 == "client_id" ? ("client_id", "partner") : $0 }
+        let page = harness.get("/oauth/authorize", query)
+        var cookies = setCookies(page)
+        let consentPage = harness.post(
+            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        #expect(consentPage.status == 200)
+        #expect(String(decoding: consentPage.body, as: UTF8.self).contains("partner"))
+        #expect(consentPage.headers["Content-Security-Policy"]?.contains("form-action 'self' https://partner.example") == true)
+        cookies.merge(setCookies(consentPage)) { $1 }
+
+        let denied = harness.post("/oauth/authorize", hiddenFields(consentPage) + [("decision", "deny")], cookies: cookies)
+        #expect(try redirectParameters(denied)["error"] == "access_denied")
+        let allowed = harness.post("/oauth/authorize", hiddenFields(consentPage) + [("decision", "allow")], cookies: cookies)
+        #expect(try redirectParameters(allowed)["code"] != nil)
+    }
+
+    @Test("a refresh token works only for its own client and is not consumed by another")
+    func refreshBoundToClient() throws {
+        let harness = try Harness()
+        _ = try harness.clients.create(
+            id: "other-app", redirectURIs: ["com.example.other:/cb"], confidential: false, firstParty: true, scopes: [],
+            now: harness.clock.now())
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let refresh = try #require(body["refresh_token"] as? String)
+        let stolen = harness.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "other-app")])
+        #expect(stolen.status == 400)
+        let directus = harness.app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(refresh)"}"#))
+        #expect(directus.status == 401)
+        let own = harness.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "ios-app")])
+        #expect(own.status == 200)
+    }
+
+    @Test("the token endpoint refuses repeated parameters, other grants and non-form bodies in OAuth's error shape")
+    func tokenEndpointErrors() throws {
+        let harness = try Harness()
+        let cases: [(HTTPResponse, Int, String)] = [
+            (harness.post("/oauth/token", [("grant_type", "refresh_token"), ("grant_type", "refresh_token"), ("client_id", "ios-app")]), 400, "invalid_request"),
+            (harness.post("/oauth/token", [("grant_type", "password"), ("client_id", "ios-app"), ("username", "a"), ("password", "b")]), 400, "unsupported_grant_type"),
+            (harness.post("/oauth/token", [("grant_type", "authorization_code"), ("client_id", "nobody")]), 401, "invalid_client"),
+            (harness.app.router.handle(jsonRequest("/oauth/token", #"{"grant_type":"refresh_token"}"#)), 400, "invalid_request"),
+        ]
+        for (response, status, error) in cases {
+            #expect(response.status == status)
+            let body = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            #expect(body["error"] as? String == error)
+            #expect(response.headers["Cache-Control"] == "no-store")
+        }
+    }
+
+    @Test("a confidential client must authenticate with exactly one method; introspection requires it")
+    func confidentialClients() throws {
+        let harness = try Harness()
+        let (_, secret) = try harness.clients.create(
+            id: "backend", redirectURIs: ["https://backend.example/cb"], confidential: true, firstParty: true, scopes: [],
+            now: harness.clock.now())
+        let secretValue = try #require(secret).exposed
+        let basic = "Basic " + Data("backend:\(secretValue)".utf8).base64EncodedString()
+        let wrongBasic = "Basic " + Data("backend:wrong".utf8).base64EncodedString()
+        let token = [("token", "not-a-token")]
+
+        #expect(harness.post("/oauth/introspect", token, headers: [("Authorization", basic)]).status == 200)
+        #expect(harness.post("/oauth/introspect", token + [("client_id", "backend"), ("client_secret", secretValue)]).status == 200)
+        let wrong = harness.post("/oauth/introspect", token, headers: [("Authorization", wrongBasic)])
+        #expect(wrong.status == 401)
+        #expect(wrong.headers["WWW-Authenticate"]?.hasPrefix("Basic") == true)
+        #expect(harness.post("/oauth/introspect", token + [("client_id", "backend")]).status == 401)
+        #expect(harness.post("/oauth/introspect", token + [("client_id", "ios-app")]).status == 401)
+        #expect(harness.post(
+            "/oauth/introspect", token + [("client_id", "backend"), ("client_secret", secretValue)],
+            headers: [("Authorization", basic)]).status == 400)
+    }
+
+    @Test("introspection says only active:false for a token whose login ended or whose account was disabled")
+    func introspection() throws {
+        let harness = try Harness()
+        let (_, secret) = try harness.clients.create(
+            id: "api", redirectURIs: ["https://api.example/cb"], confidential: true, firstParty: true, scopes: [],
+            now: harness.clock.now())
+        let apiSecret = try #require(secret)
+        let basic = "Basic " + Data("api:\(apiSecret.exposed)".utf8).base64EncodedString()
+        func introspect(_ token: String) throws -> [String: Any] {
+            let response = harness.post("/oauth/introspect", [("token", token)], headers: [("Authorization", basic)])
+            return try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        }
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let access = try #require(body["access_token"] as? String)
+        let refresh = try #require(body["refresh_token"] as? String)
+        let active = try introspect(access)
+        #expect(active["active"] as? Bool == true)
+        #expect(active["sub"] as? String == harness.account.id)
+        #expect(active["client_id"] as? String == "ios-app")
+        #expect(try introspect(refresh)["token_type"] as? String == "refresh_token")
+
+        try harness.app.accounts.disable(email: "person@example.com")
+        for token in [access, refresh, "garbage"] {
+            let inactive = try introspect(token)
+            #expect(inactive.count == 1)
+            #expect(inactive["active"] as? Bool == false)
+        }
+    }
+
+    @Test("an access token with alg none, signed by another key under our kid, or expired does not verify")
+    func forgedAccessTokens() throws {
+        let harness = try Harness()
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let access = try #require(body["access_token"] as? String)
+        let parts = access.split(separator: ".")
+        let kid = harness.app.keyRing.activeKey.kid
+
+        let noneHeader = Base64URL.encode(Data(#"{"alg":"none","kid":"\#(kid)","typ":"at+jwt"}"#.utf8))
+        let unsigned = "\(noneHeader).\(parts[1])."
+        let attacker = try SigningKey.generate(.es256)
+        let forged = try JWS.sign(
+            header: JWSHeader(alg: .es256, kid: kid, typ: "at+jwt"), payload: try #require(Base64URL.decode(String(parts[1]))),
+            key: attacker)
+        for token in [unsigned, forged] {
+            #expect(try harness.app.tokens.verifyAccessToken(Redacted(token)) == nil)
+            let userinfo = harness.app.router.handle(HTTPRequest(
+                method: "GET", path: "/userinfo", headers: HTTPHeaders([("Authorization", "Bearer \(token)")])))
+            #expect(userinfo.status == 401)
+            #expect(userinfo.headers["WWW-Authenticate"]?.contains("invalid_token") == true)
+        }
+        let valid = harness.app.router.handle(HTTPRequest(
+            method: "GET", path: "/userinfo", headers: HTTPHeaders([("Authorization", "Bearer \(access)")])))
+        #expect(valid.status == 200)
+        harness.clock.advance(by: 601)
+        #expect(try harness.app.tokens.verifyAccessToken(Redacted(access)) == nil)
+    }
+
+    @Test("the metadata advertises exactly what is implemented")
+    func metadata() throws {
+        let harness = try Harness()
+        for path in ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"] {
+            let response = harness.get(path, [])
+            let document = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            #expect(document["issuer"] as? String == "https://auth.example.com")
+            #expect(document["code_challenge_methods_supported"] as? [String] == ["S256"])
+            #expect(document["response_types_supported"] as? [String] == ["code"])
+            #expect(document["grant_types_supported"] as? [String] == ["authorization_code", "refresh_token"])
+            #expect(document["authorization_response_iss_parameter_supported"] as? Bool == true)
+            for key in ["authorization_endpoint", "token_endpoint", "revocation_endpoint", "introspection_endpoint", "userinfo_endpoint", "jwks_uri"] {
+                let text = try #require(document[key] as? String)
+                let url = try #require(URL(string: text))
+                #expect(harness.app.router.routes.contains { $0.path == url.path })
+            }
+        }
+    }
+}
+
+// MARK: Browser helpers
+
+private func formEncode(_ fields: [(String, String)]) -> String {
+    var allowed = CharacterSet.alphanumerics
+    allowed.insert(charactersIn: "-._~")
+    return fields.map {
+        "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
+    }.joined(separator: "&")
+}
+
+/// The cookies a response sets, by name.
+private func setCookies(_ response: HTTPResponse) -> [String: String] {
+    var cookies: [String: String] = [:]
+    for header in response.headers.values("Set-Cookie") {
+        let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
+        if pair.count == 2 { cookies[String(pair[0])] = String(pair[1]) }
+    }
+    return cookies
+}
+
+/// The hidden inputs of the page's form, unescaped.
+private func hiddenFields(_ response: HTTPResponse) -> [(String, String)] {
+    let html = String(decoding: response.body, as: UTF8.self)
+    let pattern = try! Regex(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#)
+    return html.matches(of: pattern).compactMap { match in
+        guard let name = match.output[1].substring, let value = match.output[2].substring else { return nil }
+        return (unescape(String(name)), unescape(String(value)))
+    }
+}
+
+private func unescape(_ text: String) -> String {
+    text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+        .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+        .replacingOccurrences(of: "&amp;", with: "&")
+}
+
+/// The query parameters of a 303's Location.
+private func redirectParameters(_ response: HTTPResponse) throws -> [String: String] {
+    #expect(response.status == 303)
+    let location = try #require(response.headers["Location"])
+    let components = try #require(URLComponents(string: location))
+    return Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { first, _ in first }
+}
+
+/// The header and claims of a compact JWS, verified against the application's published keys.
+private func payload(_ token: String, _ harness: OAuthFlowTests.Harness) throws -> (header: JWSHeader, claims: [String: Any]) {
+    let keys = try harness.app.keyRing.publishedKeys(now: harness.clock.now()).keys.map { try VerificationKey(jwk: $0) }
+    let verified = try JWS.verify(compact: token, keys: keys)
+    return (verified.header, try #require(try JSONSerialization.jsonObject(with: verified.payload) as? [String: Any]))
+}
