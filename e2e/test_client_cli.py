@@ -14,7 +14,6 @@ import threading
 import time
 import urllib.parse
 
-import pytest
 import requests
 
 from conftest import BINARY, GOOD_PASSWORD
@@ -76,8 +75,7 @@ def refresh_count(server, route, status):
 
 def test_oauth_login_through_loopback_redirect(server, tmp_path):
     metadata = requests.get(server.base + "/.well-known/oauth-authorization-server", timeout=10)
-    if metadata.status_code == 404:
-        pytest.skip("the server has no OAuth endpoints yet (issue 3)")
+    assert metadata.status_code == 200
     server.create_user("jane@example.com")
     server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
     env = client_env(server, tmp_path)
@@ -153,8 +151,6 @@ def test_oauth_login_through_loopback_redirect(server, tmp_path):
 
 
 def test_login_callback_with_wrong_state_is_refused(server, tmp_path):
-    if requests.get(server.base + "/.well-known/oauth-authorization-server", timeout=10).status_code == 404:
-        pytest.skip("the server has no OAuth endpoints yet (issue 3)")
     server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
     env = client_env(server, tmp_path)
     login = subprocess.Popen(
