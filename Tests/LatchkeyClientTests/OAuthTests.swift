@@ -307,3 +307,25 @@ private func query(_ url: URL) -> [String: String] {
         #expect(LatchkeyClientError.from(urlError: URLError(code)).kind == (expected.code == .networkUnavailable ? .retryable : .fatal))
     }
 }
+
+@Suite struct OAuthRedactionTests {
+    @Test("no textual form of a token response, stored tokens or an authorization request shows a secret")
+    func redacted() throws {
+        let response = TokenResponse(
+            accessToken: ClientSecret("secret-access"), refreshToken: ClientSecret("secret-refresh"), expiresIn: 600,
+            idToken: ClientSecret("secret-id"))
+        let request = try AuthorizationRequest(
+            metadata: try metadata(), clientID: "ios-app", redirectURI: URL(string: "app:/cb")!, scopes: ["openid"])
+        let stored = response.storedTokens(receivedAt: Date())
+        var dumped = ""
+        dump(response, to: &dumped)
+        dump(request, to: &dumped)
+        dump(stored, to: &dumped)
+        let texts = [String(describing: response), String(reflecting: response), "\(stored)", String(describing: request), dumped]
+        for text in texts {
+            for secret in ["secret-access", "secret-refresh", "secret-id", request.pkce.verifier.exposed] {
+                #expect(!text.contains(secret))
+            }
+        }
+    }
+}

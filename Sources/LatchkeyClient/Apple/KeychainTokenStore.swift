@@ -67,15 +67,15 @@
                 case .service(let service): query[kSecAttrService as String] = service
                 case .account(let account): query[kSecAttrAccount as String] = account
                 case .accessGroup(let group): query[kSecAttrAccessGroup as String] = group
-                case .notSynchronizable: query[kSecAttrSynchronizable as String] = kCFBooleanFalse
-                case .dataProtectionKeychain: query[kSecUseDataProtectionKeychain as String] = kCFBooleanTrue
+                case .notSynchronizable: query[kSecAttrSynchronizable as String] = false
+                case .dataProtectionKeychain: query[kSecUseDataProtectionKeychain as String] = true
                 case .accessible(let accessibility): query[kSecAttrAccessible as String] = constant(accessibility)
                 case .accessControl(let accessibility, let presence):
                     var error: Unmanaged<CFError>?
                     guard let control = SecAccessControlCreateWithFlags(nil, constant(accessibility), flags(presence), &error)
                     else { throw LatchkeyClientError(.invalidConfiguration, reasons: ["access_control"]) }
                     query[kSecAttrAccessControl as String] = control
-                case .returnData: query[kSecReturnData as String] = kCFBooleanTrue
+                case .returnData: query[kSecReturnData as String] = true
                 case .matchLimitOne: query[kSecMatchLimit as String] = kSecMatchLimitOne
                 case .authenticationPrompt(let prompt):
                     #if canImport(LocalAuthentication)
