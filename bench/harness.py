@@ -10,6 +10,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = ROOT / ".build" / "release" / "latchkey"
@@ -22,11 +23,19 @@ def free_port():
         return s.getsockname()[1]
 
 
-def request(conn, method, path, body=None):
-    """Sends one request; returns (seconds taken, status, body bytes)."""
-    headers = {"Content-Type": "application/json"} if body is not None else {}
+def request(conn, method, path, body=None, form=None, headers=None):
+    """Sends one request with a JSON `body` or a form-encoded `form`; returns (seconds
+    taken, status, body bytes)."""
+    all_headers = dict(headers or {})
+    payload = None
+    if body is not None:
+        all_headers["Content-Type"] = "application/json"
+        payload = json.dumps(body)
+    elif form is not None:
+        all_headers["Content-Type"] = "application/x-www-form-urlencoded"
+        payload = urllib.parse.urlencode(form)
     start = time.perf_counter()
-    conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+    conn.request(method, path, payload, all_headers)
     response = conn.getresponse()
     data = response.read()
     return time.perf_counter() - start, response.status, data
@@ -45,8 +54,12 @@ class BenchServer:
         self.process = None
 
     def create_user(self, address):
-        subprocess.run([str(BINARY), "users", "create", address, "--password-stdin"], env=self.env,
-                       input=PASSWORD + "\n", text=True, check=True, capture_output=True)
+        self.cli("users", "create", address, "--password-stdin", stdin=PASSWORD + "\n")
+
+    def cli(self, *args, stdin=None):
+        """Runs a `latchkey` command against this server's data; returns its stdout."""
+        return subprocess.run([str(BINARY), *args], env=self.env, input=stdin, text=True, check=True,
+                              capture_output=True).stdout
 
     def connect(self):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)

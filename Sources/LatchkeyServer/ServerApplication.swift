@@ -1,5 +1,6 @@
 public import Foundation
 import LatchkeyCrypto
+import LatchkeyJOSE
 import Synchronization
 
 /// The assembled server: store, services, routes, HTTP listener and background workers,
@@ -48,7 +49,7 @@ public final class ServerApplication: Sendable {
         let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
         let limiter = LocalRateLimiter()
         let templates = MailTemplates()
-        let addressKey = try Self.loadOrCreateKey(at: configuration.dataDirectory.appendingPathComponent("address-hash.key"))
+        let addressKey = try Self.loadOrCreateKey(at: configuration.addressKeyFile)
 
         recovery = PasswordRecoveryService(
             store: store, clock: clock, limiter: limiter, hasher: hasher, policy: policy, templates: templates,
@@ -106,7 +107,7 @@ public final class ServerApplication: Sendable {
         recoveryWorker = WorkerThread(name: "latchkey-reset-requests", interval: 0) { [recovery] in
             if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
         }
-        maintenanceWorker = Self.makeMaintenanceWorker(store: store, clock: clock, logger: logger)
+        maintenanceWorker = Self.makeMaintenanceWorker(store: store, keyRing: keyRing, clock: clock, logger: logger)
     }
 
     /// Starts the HTTP listener and the workers. Throws when the address is taken.
@@ -158,12 +159,11 @@ public final class ServerApplication: Sendable {
         ClientRegistry(store: try openStore(configuration))
     }
 
-    /// The signing keys in the configured data directory, created on first use.
+    /// The signing keys in the configured key file, created on first use.
     public static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
         try createPrivateDirectory(configuration.dataDirectory)
-        return try SigningKeyRing(
-            file: configuration.dataDirectory.appendingPathComponent("signing-keys.json"),
-            maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
+        try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: "LATCHKEY_SIGNING_KEYS_FILE")
+        return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
     }
 
     private static func makeTransport(_ configuration: Configuration) throws -> any MailTransport {
@@ -181,9 +181,20 @@ public final class ServerApplication: Sendable {
         }
     }
 
-    private static func makeMaintenanceWorker(store: any Store, clock: any WallClock, logger: Logger) -> WorkerThread {
+    /// Every second: picks up signing keys rotated by another process; every hour: purges
+    /// what expired more than a week ago.
+    private static func makeMaintenanceWorker(store: any Store, keyRing: SigningKeyRing, clock: any WallClock, logger: Logger)
+        -> WorkerThread
+    {
         let lastRun = Mutex<Date?>(nil)
         return WorkerThread(name: "latchkey-maintenance", interval: 1) {
+            do {
+                if try keyRing.reloadIfChanged() {
+                    logger.info("signing_keys_reloaded", ["active_kid": .string(keyRing.activeKey.kid)])
+                }
+            } catch {
+                logger.error("signing_keys_reload_failed", ["error": .string("\(error)")])
+            }
             let now = clock.now()
             let due = lastRun.withLock { last in
                 guard last.map({ now.timeIntervalSince($0) >= 3600 }) ?? true else { return false }
@@ -201,26 +212,24 @@ public final class ServerApplication: Sendable {
         }
     }
 
-    static func createPrivateDirectory(_ url: URL) throws {
+    static func createPrivateDirectory(_ url: URL, setting: String = "LATCHKEY_DATA_DIR") throws {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw LatchkeyError(.invalidConfiguration, "LATCHKEY_DATA_DIR '\(url.path)' cannot be created", detail: "\(error)")
+            throw LatchkeyError(.invalidConfiguration, "\(setting) '\(url.path)' cannot be created", detail: "\(error)")
         }
     }
 
-    /// Reads the 32-byte key at `url`, or creates it (mode 0600) on first start.
+    /// Reads the 32-byte key at `url`, or creates it (mode 0600) on first start; of instances
+    /// starting at once on a shared file, every one ends up with the same key.
     static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
-        if let data = FileManager.default.contents(atPath: url.path) {
-            guard data.count == 32 else {
-                throw LatchkeyError(.invalidConfiguration, "The key file \(url.path) is damaged (expected 32 bytes); delete it to create a new one")
-            }
-            return Redacted(data)
+        if FileManager.default.contents(atPath: url.path) == nil {
+            try createPrivateDirectory(url.deletingLastPathComponent(), setting: "LATCHKEY_ADDRESS_KEY_FILE")
+            try KeyFile.write(SecureRandom.bytes(32), to: url, replacing: false)
         }
-        let key = SecureRandom.bytes(32)
-        guard FileManager.default.createFile(atPath: url.path, contents: key, attributes: [.posixPermissions: 0o600]) else {
-            throw LatchkeyError(.invalidConfiguration, "Cannot write the key file \(url.path)")
+        guard let data = FileManager.default.contents(atPath: url.path), data.count == 32 else {
+            throw LatchkeyError(.invalidConfiguration, "The key file \(url.path) is damaged (expected 32 bytes); delete it to create a new one")
         }
-        return Redacted(key)
+        return Redacted(data)
     }
 }

@@ -99,8 +99,9 @@ enum Help {
           Prints one signing key per line: kid, created (ISO 8601), active or retired.
       latchkey keys rotate
           Creates a new ES256 key that signs from now on. The previous key stays in
-          /.well-known/jwks.json until every token it signed has expired. Restart running
-          servers so they load the new key. Keys live in LATCHKEY_DATA_DIR/signing-keys.json (0600).
+          /.well-known/jwks.json until every token it signed has expired. Running servers
+          on the same key file pick the new key up within a second. Keys live in
+          LATCHKEY_SIGNING_KEYS_FILE (default LATCHKEY_DATA_DIR/signing-keys.json, mode 0600).
     """
 
     static let clients = """

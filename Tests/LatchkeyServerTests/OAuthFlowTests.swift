@@ -19,6 +19,7 @@ import Testing
         let clock = ManualClock()
         let clients: ClientRegistry
         let account: Account
+        let logs = MemoryLogSink()
 
         init(_ extra: [String: String] = [:]) throws {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-oauth-\(UUID().uuidString)")
@@ -26,7 +27,7 @@ import Testing
                                "LATCHKEY_PUBLIC_URL": "https://auth.example.com"]
             environment.merge(extra) { $1 }
             app = try ServerApplication(
-                configuration: try Configuration.load(environment: environment), logger: Logger(sink: MemoryLogSink()), clock: clock)
+                configuration: try Configuration.load(environment: environment), logger: Logger(sink: logs), clock: clock)
             clients = ClientRegistry(store: app.store)
             account = try app.accounts.createAccount(email: "person@example.com", password: Redacted(OAuthFlowTests.password))
             _ = try clients.create(
@@ -144,6 +145,24 @@ import Testing
         #expect(try harness.app.tokens.verifyAccessToken(Redacted(access)) == nil)
         let refreshed = harness.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "ios-app")])
         #expect(refreshed.status == 400)
+    }
+
+    @Test("a reused refresh token is logged as a replay, without the token, and ends the login")
+    func refreshReuseLogged() throws {
+        let harness = try Harness()
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let first = try #require(body["refresh_token"] as? String)
+        let refresh = { (token: String) in
+            harness.post("/oauth/token", [("grant_type", "refresh_token"), ("refresh_token", token), ("client_id", "ios-app")])
+        }
+        let rotated = refresh(first)
+        let second = try #require(try JSONSerialization.jsonObject(with: rotated.body) as? [String: Any])["refresh_token"] as? String
+        #expect(refresh(first).status == 400)
+        #expect(refresh(try #require(second)).status == 400)
+        let warnings = harness.logs.lines.filter { $0.contains("token_replay_detected") }
+        #expect(warnings.count == 1)
+        #expect(warnings.allSatisfy { $0.contains("refresh_token_reused") && !$0.contains(first) })
+        #expect(harness.logs.lines.allSatisfy { !$0.contains(first) && !$0.contains(OAuthFlowTests.verifier) })
     }
 
     @Test("without S256 PKCE the client is told invalid_request through its redirect URI")

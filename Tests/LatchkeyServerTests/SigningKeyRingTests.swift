@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyJOSE
 import LatchkeyServer
+import Synchronization
 import Testing
 
 @Suite struct SigningKeyRingTests {
@@ -43,8 +44,36 @@ import Testing
         #expect(keys.activeKey.kid == new && new != old)
         #expect(Set(keys.publishedKeys(now: start.addingTimeInterval(659)).keys.compactMap(\.kid)) == [old, new])
         #expect(keys.publishedKeys(now: start.addingTimeInterval(660)).keys.compactMap(\.kid) == [new])
+        #expect(Set(keys.verificationKeys(now: start.addingTimeInterval(659)).map(\.kid)) == [old, new])
+        #expect(keys.verificationKeys(now: start.addingTimeInterval(660)).map(\.kid) == [new])
         // The rotation survives a restart.
         #expect(try ring(now: start.addingTimeInterval(61)).activeKey.kid == new)
+    }
+
+    @Test("a ring sharing the file picks up another process's rotation; an unchanged file changes nothing")
+    func reload() throws {
+        let server = try ring(now: start)
+        let cli = try ring(now: start)
+        #expect(cli.activeKey.kid == server.activeKey.kid)
+        #expect(try server.reloadIfChanged() == false)
+        let new = try cli.rotate(now: start.addingTimeInterval(60))
+        #expect(try server.reloadIfChanged() == true)
+        #expect(server.activeKey.kid == new)
+        #expect(Set(server.verificationKeys(now: start.addingTimeInterval(61)).map(\.kid)) == Set(cli.describe().map(\.kid)))
+    }
+
+    @Test("of instances starting at once on a missing shared file, all end up with the same key")
+    func racingFirstStart() throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("shared.json")
+        let kids = Mutex<Set<String>>([])
+        runOnThreads(8) { _ in
+            if let ring = try? SigningKeyRing(file: file, maximumTokenLifetime: 600, now: start) {
+                kids.withLock { _ = $0.insert(ring.activeKey.kid) }
+            }
+        }
+        #expect(kids.withLock { $0.count } == 1)
+        #expect(try SigningKeyRing(file: file, maximumTokenLifetime: 600, now: start).activeKey.kid == kids.withLock { $0.first })
     }
 
     @Test("a damaged key file stops start-up with a clear error")

@@ -38,6 +38,12 @@ public struct Configuration: Sendable {
     public var publicURL: URL
     /// Where the SQLite database, keys and the file outbox live (`LATCHKEY_DATA_DIR`).
     public var dataDirectory: URL
+    /// The token-signing key file (`LATCHKEY_SIGNING_KEYS_FILE`; default `DATA_DIR/signing-keys.json`).
+    /// Instances behind one load balancer share it.
+    public var signingKeysFile: URL
+    /// The address-hash key file (`LATCHKEY_ADDRESS_KEY_FILE`; default `DATA_DIR/address-hash.key`).
+    /// Instances behind one load balancer share it.
+    public var addressKeyFile: URL
     /// The mail transport (`LATCHKEY_MAIL_TRANSPORT`).
     public var mailTransport: MailTransportKind
     /// SMTP settings when ``mailTransport`` is `smtp`.
@@ -85,6 +91,7 @@ public struct Configuration: Sendable {
     /// The settings documented in the README, in the order they appear there.
     public static let variableNames = [
         "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN", "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
+        "LATCHKEY_SIGNING_KEYS_FILE", "LATCHKEY_ADDRESS_KEY_FILE",
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
@@ -109,6 +116,10 @@ public struct Configuration: Sendable {
         publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "http://\(defaultHost):\(listenPort)",
                                    schemes: ["http", "https"])
         dataDirectory = URL(fileURLWithPath: reader.string("LATCHKEY_DATA_DIR") ?? "./data").standardizedFileURL
+        signingKeysFile = reader.string("LATCHKEY_SIGNING_KEYS_FILE").map { URL(fileURLWithPath: $0).standardizedFileURL }
+            ?? dataDirectory.appendingPathComponent("signing-keys.json")
+        addressKeyFile = reader.string("LATCHKEY_ADDRESS_KEY_FILE").map { URL(fileURLWithPath: $0).standardizedFileURL }
+            ?? dataDirectory.appendingPathComponent("address-hash.key")
         mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
         let publicHost = publicURL.host ?? ""
         let senderDomain = IPAddress(publicHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil && publicHost.contains(".")

@@ -2,12 +2,14 @@ public import Foundation
 public import LatchkeyJOSE
 import Synchronization
 
-/// The server's token-signing keys, kept in one file in the data directory (mode 0600).
+/// The server's token-signing keys, kept in one file (mode 0600; by default in the data
+/// directory, `LATCHKEY_SIGNING_KEYS_FILE` to share one file between instances).
 ///
-/// Promises: the first start creates an ES256 key; ``rotate(now:)`` adds a new active key
-/// and keeps every older key published (``publishedKeys(now:)``) until every token it can
-/// have signed has expired (`retiredAt + maximumTokenLifetime`), then drops it. Only public
-/// parts are ever published.
+/// Promises: the first start creates an ES256 key, and of several instances starting at once
+/// on one file exactly one creates it; ``rotate(now:)`` adds a new active key and keeps every
+/// older key published (``publishedKeys(now:)``) until every token it can have signed has
+/// expired (`retiredAt + maximumTokenLifetime`), then drops it; ``reloadIfChanged()`` picks
+/// up a rotation made by another process. Only public parts are ever published.
 public final class SigningKeyRing: Sendable {
     /// One stored key and its lifetime.
     struct Entry: Codable {
@@ -16,9 +18,18 @@ public final class SigningKeyRing: Sendable {
         var retiredAt: Date?
     }
 
+    /// The keys as last read or written, with what is derived from them.
+    private struct Keys {
+        let entries: [Entry]
+        let active: SigningKey
+        let verifiers: [String: VerificationKey]
+        /// The file's bytes these keys came from.
+        let data: Data
+    }
+
     private let file: URL
     private let maximumTokenLifetime: TimeInterval
-    private let state: Mutex<(entries: [Entry], active: SigningKey)>
+    private let state: Mutex<Keys>
 
     /// Loads the key file at `file`, creating it with a fresh ES256 key when absent.
     /// `maximumTokenLifetime` is the longest lifetime of a token the keys sign.
@@ -26,18 +37,14 @@ public final class SigningKeyRing: Sendable {
         self.file = file
         self.maximumTokenLifetime = maximumTokenLifetime
         if let data = FileManager.default.contents(atPath: file.path) {
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .millisecondsSince1970
-            guard let stored = try? decoder.decode([Entry].self, from: data),
-                  let current = stored.last(where: { $0.retiredAt == nil }), let active = try? SigningKey(jwk: current.jwk),
-                  stored.allSatisfy({ (try? SigningKey(jwk: $0.jwk)) != nil }) else {
-                throw LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) is damaged; restore it from a backup")
-            }
-            state = Mutex((entries: stored, active: active))
+            state = Mutex(try Self.keys(from: data, file: file))
         } else {
-            let (entry, key) = try Self.newEntry(now: now)
-            state = Mutex((entries: [entry], active: key))
-            try save()
+            let (entry, _) = try Self.newEntry(now: now)
+            let created = try Self.encode([entry])
+            // link(2) fails when the file exists, so of racing first starts one key wins and
+            // every instance loads that one.
+            try KeyFile.write(created, to: file, replacing: false)
+            state = Mutex(try Self.keys(from: FileManager.default.contents(atPath: file.path) ?? created, file: file))
         }
     }
 
@@ -49,8 +56,17 @@ public final class SigningKeyRing: Sendable {
     /// The public keys a verifier needs at `now`: the active key and retired keys whose
     /// tokens may still be valid.
     public func publishedKeys(now: Date) -> JWKSet {
-        state.withLock { state in
-            JWKSet(keys: state.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }.map(\.jwk.publicKey))
+        state.withLock { keys in
+            JWKSet(keys: keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }.map(\.jwk.publicKey))
+        }
+    }
+
+    /// The keys that verify this server's tokens at `now` (those ``publishedKeys(now:)``
+    /// lists), each allowing ES256 only.
+    public func verificationKeys(now: Date) -> [VerificationKey] {
+        state.withLock { keys in
+            keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
+                .compactMap { $0.jwk.kid.flatMap { keys.verifiers[$0] } }
         }
     }
 
@@ -59,14 +75,29 @@ public final class SigningKeyRing: Sendable {
     @discardableResult
     public func rotate(now: Date) throws -> String {
         let (entry, key) = try Self.newEntry(now: now)
-        state.withLock { state in
-            for index in state.entries.indices where state.entries[index].retiredAt == nil { state.entries[index].retiredAt = now }
-            state.entries.removeAll { !Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
-            state.entries.append(entry)
-            state.active = key
-        }
-        try save()
+        var entries = state.withLock { $0.entries }
+        for index in entries.indices where entries[index].retiredAt == nil { entries[index].retiredAt = now }
+        entries.removeAll { !Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
+        entries.append(entry)
+        let data = try Self.encode(entries)
+        try KeyFile.write(data, to: file, replacing: true)
+        let keys = try Self.keys(from: data, file: file)
+        state.withLock { $0 = keys }
         return key.kid
+    }
+
+    /// Reads the file again and, when another process changed it (a rotation), uses its keys.
+    /// Returns whether anything changed. Throws when the file became unreadable or damaged;
+    /// the keys in use are then kept.
+    @discardableResult
+    public func reloadIfChanged() throws -> Bool {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) cannot be read")
+        }
+        guard data != state.withLock({ $0.data }) else { return false }
+        let keys = try Self.keys(from: data, file: file)
+        state.withLock { $0 = keys }
+        return true
     }
 
     /// Every stored key's `kid`, creation time and retirement time, oldest first.
@@ -78,24 +109,32 @@ public final class SigningKeyRing: Sendable {
         entry.retiredAt.map { now < $0.addingTimeInterval(lifetime) } ?? true
     }
 
+    private static func keys(from data: Data, file: URL) throws -> Keys {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        guard let entries = try? decoder.decode([Entry].self, from: data),
+            let current = entries.last(where: { $0.retiredAt == nil }), let active = try? SigningKey(jwk: current.jwk),
+            entries.allSatisfy({ (try? SigningKey(jwk: $0.jwk)) != nil })
+        else {
+            throw LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) is damaged; restore it from a backup")
+        }
+        var verifiers: [String: VerificationKey] = [:]
+        for entry in entries {
+            let key = try VerificationKey(jwk: entry.jwk.publicKey, allowedAlgorithms: [.es256])
+            verifiers[key.kid] = key
+        }
+        return Keys(entries: entries, active: active, verifiers: verifiers, data: data)
+    }
+
     private static func newEntry(now: Date) throws -> (Entry, SigningKey) {
         let key = try SigningKey.generate(.es256)
         return (Entry(jwk: key.privateJWK, createdAt: now, retiredAt: nil), key)
     }
 
-    private func save() throws {
+    private static func encode(_ entries: [Entry]) throws -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .millisecondsSince1970
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = try state.withLock { try encoder.encode($0.entries) }
-        let temporary = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw LatchkeyError(.invalidConfiguration, "Cannot write the signing key file in \(file.deletingLastPathComponent().path)")
-        }
-        // rename(2) replaces the file atomically: a crash leaves the old or the new keys, never half.
-        guard rename(temporary.path, file.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw LatchkeyError(.invalidConfiguration, "Cannot replace the signing key file \(file.path)")
-        }
+        return try encoder.encode(entries)
     }
 }

@@ -220,8 +220,7 @@ public final class TokenService: Sendable {
     /// the account active with the same credentials). Nil otherwise — never why.
     public func verifyAccessToken(_ token: Redacted<String>) throws -> VerifiedAccessToken? {
         let now = clock.now()
-        let keys = keyRing.publishedKeys(now: now).keys.compactMap { try? VerificationKey(jwk: $0, allowedAlgorithms: [.es256]) }
-        guard let verified = try? JWS.verify(compact: token.exposed, keys: keys), verified.header.typ == "at+jwt",
+        guard let verified = try? JWS.verify(compact: token.exposed, keys: keyRing.verificationKeys(now: now)), verified.header.typ == "at+jwt",
             let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: verified.payload),
             claims.iss == settings.issuer, claims.aud == settings.audience,
             Double(claims.exp) > now.timeIntervalSince1970, Double(claims.iat) <= now.timeIntervalSince1970 + 60

@@ -20,13 +20,19 @@ struct DirectusAuthRoutes {
     var routes: [Route] {
         [
             Route("POST", "/auth/login", name: "directus_login", body: .json) { request in
-                directus(route: "directus_login") { try login(request) }
+                logger.answering(route: "directus_login", clientIP: request.clientIP, render: { .directusError($0) }) {
+                    try login(request)
+                }
             },
             Route("POST", "/auth/refresh", name: "directus_refresh", body: .json) { request in
-                directus(route: "directus_refresh") { try refresh(request) }
+                logger.answering(route: "directus_refresh", clientIP: request.clientIP, render: { .directusError($0) }) {
+                    try refresh(request)
+                }
             },
             Route("POST", "/auth/logout", name: "directus_logout", body: .json) { request in
-                directus(route: "directus_logout") { try logout(request) }
+                logger.answering(route: "directus_logout", clientIP: request.clientIP, render: { .directusError($0) }) {
+                    try logout(request)
+                }
             },
         ]
     }
@@ -72,21 +78,6 @@ struct DirectusAuthRoutes {
         let body = try JSONBody(request)
         try tokens.revoke(try body.secret("refresh_token", maxLength: 512), clientID: nil)
         return HTTPResponse(status: 204)
-    }
-
-    /// Runs `handler`, answering its errors in Directus's shape; server-side failures are logged.
-    private func directus(route: String, _ handler: () throws -> HTTPResponse) -> HTTPResponse {
-        do {
-            return try handler()
-        } catch let error as LatchkeyError {
-            if !error.isClientError {
-                logger.error("request_failed", ["route": .string(route), "error": .string(error.description)])
-            }
-            return .directusError(error)
-        } catch {
-            logger.error("request_failed", ["route": .string(route), "error": .string(String(describing: type(of: error)))])
-            return .directusError(LatchkeyError(.internalError, "Unexpected failure."))
-        }
     }
 
     private static func tokenResponse(_ issued: TokenService.IssuedTokens) -> HTTPResponse {

@@ -96,22 +96,9 @@ struct OAuthTokenRoutes {
         return .json(200, body)
     }
 
-    /// Runs `handler`, answering errors in OAuth's shape; replays and server failures are logged.
     private func oauth(_ request: HTTPRequest, route: String, _ handler: () throws -> HTTPResponse) -> HTTPResponse {
-        do {
-            return try handler()
-        } catch let error as LatchkeyError {
-            if !error.isClientError {
-                logger.error("request_failed", ["route": .string(route), "error": .string(error.description)])
-            } else if let detail = error.detail, detail == "code_replayed" || detail == "refresh_token_reused" {
-                logger.warning("token_replay_detected", [
-                    "route": .string(route), "kind": .string(detail), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
-                ])
-            }
-            return .oauthError(error, basicChallenge: ClientAuthenticator.usesBasic(request))
-        } catch {
-            logger.error("request_failed", ["route": .string(route), "error": .string(String(describing: type(of: error)))])
-            return .oauthError(LatchkeyError(.internalError, "Unexpected failure."))
-        }
+        logger.answering(route: route, clientIP: request.clientIP, render: {
+            .oauthError($0, basicChallenge: ClientAuthenticator.usesBasic(request))
+        }, handler)
     }
 }
