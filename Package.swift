@@ -50,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "latchkey",
-            dependencies: ["LatchkeyServer", "LatchkeyCrypto"],
+            dependencies: ["LatchkeyServer", "LatchkeyCrypto", "LatchkeyClient"],
             swiftSettings: strictSettings
         ),
         .testTarget(

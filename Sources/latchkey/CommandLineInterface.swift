@@ -66,6 +66,13 @@ enum Help {
       clients list                          List OAuth clients (id, type, first-party, redirect URIs)
       clients delete ID                     Remove an OAuth client
 
+    Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
+      login --client-id ID                  Sign in through the browser (OAuth, loopback redirect); or --email E --password-stdin
+      token                                 Print a valid access token, refreshing it when needed
+      logout                                Revoke the session on the server and forget it
+      reset request EMAIL                   Ask for a password reset mail
+      reset complete LINK                   Set a new password (read from standard input) with the link from the mail
+
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
     Settings: see the README's configuration table (LATCHKEY_DATA_DIR, LATCHKEY_LISTEN, ...).
     """
@@ -116,6 +123,47 @@ enum Help {
           third-party, redirect URIs (space-separated). Never prints secrets.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
+    """
+
+    static let login = """
+    Usage:
+      latchkey login --issuer URL --client-id ID [--redirect-uri http://127.0.0.1[:PORT]/PATH]
+                     [--scope S ...] [--no-browser] [--timeout SECONDS]
+          Signs in with OAuth 2.0 for native apps (RFC 8252): listens on 127.0.0.1 (the port
+          from --redirect-uri, else a free one; default path /callback), prints the
+          authorization URL on a line of its own on standard output, opens a browser when
+          xdg-open (or open) is available, waits for the redirect (default 300 s), redeems
+          the code with PKCE and stores the tokens. Register the client with
+          `latchkey clients create ID --redirect-uri http://127.0.0.1/callback`.
+      latchkey login --issuer URL --email EMAIL --password-stdin
+          Signs in with the first-party /auth/login route; the password is read from
+          standard input.
+      Tokens are kept in $XDG_STATE_HOME/latchkey (else ~/.local/state/latchkey): the
+      directory is 0700, tokens.json and client.json are 0600. --issuer defaults to
+      LATCHKEY_ISSUER.
+    """
+
+    static let session = """
+    Usage:
+      latchkey token [--issuer URL]
+          Prints a valid access token, refreshing it first when it expires within a minute.
+          Several invocations at once refresh once: they take turns on a lock file
+          (tokens.lock) next to the tokens, so the same refresh token is never sent twice.
+          Exits 1 with "not signed in" or "signed out" when a new login is needed.
+      latchkey logout [--issuer URL]
+          Revokes the refresh token on the server (best effort) and deletes the stored tokens.
+      With --issuer (or LATCHKEY_ISSUER), the stored session must be for that issuer.
+    """
+
+    static let reset = """
+    Usage:
+      latchkey reset request EMAIL [--issuer URL]
+          Asks the server to mail a reset link to EMAIL. The answer is the same whether
+          or not the account exists.
+      latchkey reset complete LINK [--issuer URL]
+          Sets a new password, read from standard input (one line), with the link from
+          the mail (https://ISSUER-HOST/reset-password#token=...; http only for a loopback
+          issuer). Every session of the account ends.
     """
 
     static let users = """

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyClient
 import LatchkeyCrypto
 import LatchkeyServer
 
@@ -12,6 +13,10 @@ func run(_ arguments: [String]) -> Int32 {
         return failure.exitCode
     } catch let error as LatchkeyError {
         FileHandle.standardError.write(Data("latchkey: \(error.message)\n".utf8))
+        return 1
+    } catch let error as LatchkeyClientError {
+        let details = ([error.code.rawValue] + error.reasons).joined(separator: ": ")
+        FileHandle.standardError.write(Data("latchkey: \(error.message(for: .en)) (\(details))\n".utf8))
         return 1
     } catch {
         FileHandle.standardError.write(Data("latchkey: \(error)\n".utf8))
@@ -29,6 +34,9 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "users": print(Help.users)
         case "keys": print(Help.keys)
         case "clients": print(Help.clients)
+        case "login": print(Help.login)
+        case "token", "logout": print(Help.session)
+        case "reset": print(Help.reset)
         default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
         }
         return
@@ -40,6 +48,10 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "users": try users(rest)
     case "keys": try keys(rest)
     case "clients": try clients(rest)
+    case "login": try ClientCommands.login(rest)
+    case "token": try ClientCommands.token(rest)
+    case "logout": try ClientCommands.logout(rest)
+    case "reset": try ClientCommands.reset(rest)
     default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
     }
 }

@@ -49,6 +49,19 @@ import Testing
         #expect(throws: LatchkeyClientError(.invalidLink, reasons: [reason])) { try parser.parse(url) }
     }
 
+    @Test("http links are accepted only when allowed and only on a configured loopback host")
+    func insecureLoopback() throws {
+        let local = ResetLinkParser(universalLinkHosts: ["127.0.0.1", "auth.example.com"], customSchemes: [], allowsInsecureLoopback: true)
+        #expect(try local.parse(URL(string: "http://127.0.0.1:8080/reset-password#token=\(Self.token)")!).token.exposed == Self.token)
+        #expect(throws: LatchkeyClientError(.invalidLink, reasons: ["insecure_scheme"])) {
+            try local.parse(URL(string: "http://auth.example.com/reset-password#token=\(Self.token)")!)
+        }
+        #expect(throws: LatchkeyClientError(.invalidLink, reasons: ["insecure_scheme"])) {
+            try ResetLinkParser(universalLinkHosts: ["127.0.0.1"], customSchemes: [])
+                .parse(URL(string: "http://127.0.0.1:8080/reset-password#token=\(Self.token)")!)
+        }
+    }
+
     @Test("a custom path and several hosts are honoured")
     func customConfiguration() throws {
         let parser = ResetLinkParser(

@@ -190,3 +190,33 @@ private final class FailureCount: @unchecked Sendable {
         return count
     }
 }
+
+@Suite struct FileTokenStoreLockTests {
+    @Test("the lock excludes a second holder of the same store, even in one process, until released")
+    func exclusive() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let first = FileTokenStore(directory: temporary.url)
+        let second = FileTokenStore(directory: temporary.url)
+        try await first.withExclusiveLock(timeout: 1) {
+            let error = await #expect(throws: LatchkeyClientError.self) {
+                try await second.withExclusiveLock(timeout: 0.05) { () }
+            }
+            #expect(error?.code == .tokenStoreLocked)
+            #expect(error?.reasons == ["lock_timeout"])
+        }
+        #expect(try await second.withExclusiveLock(timeout: 1) { 42 } == 42)
+        #expect(try permissions(of: temporary.url.appendingPathComponent(FileTokenStore.lockFileName)) == 0o600)
+    }
+
+    @Test("the lock is released when the body throws")
+    func releasedOnThrow() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = FileTokenStore(directory: temporary.url)
+        await #expect(throws: LatchkeyClientError(.tokenStoreFailed)) {
+            try await store.withExclusiveLock(timeout: 1) { throw LatchkeyClientError(.tokenStoreFailed) }
+        }
+        #expect(try await store.withExclusiveLock(timeout: 0.05) { true })
+    }
+}

@@ -28,6 +28,42 @@ enum ClientErrorText {
             .es: "El servicio no está disponible ahora. Vuelve a intentarlo más tarde.",
             .ar: "الخدمة غير متاحة الآن. يُرجى المحاولة لاحقًا.",
         ],
+        "network_unavailable": [
+            .en: "The service could not be reached. Please check your internet connection and try again.",
+            .pt: "Não foi possível acessar o serviço. Verifique a sua conexão com a internet e tente de novo.",
+            .es: "No se pudo conectar con el servicio. Revisa tu conexión a internet y vuelve a intentarlo.",
+            .ar: "تعذّر الوصول إلى الخدمة. يُرجى التحقق من اتصالك بالإنترنت والمحاولة مرة أخرى.",
+        ],
+        "token_store_locked": [
+            .en: "Your saved sign-in is not available right now. Unlock your device if it is locked, then try again.",
+            .pt: "O seu login salvo não está disponível agora. Desbloqueie o dispositivo, se estiver bloqueado, e tente de novo.",
+            .es: "Tu sesión guardada no está disponible ahora. Desbloquea el dispositivo si está bloqueado y vuelve a intentarlo.",
+            .ar: "تسجيل الدخول المحفوظ غير متاح الآن. افتح قفل جهازك إن كان مقفلًا، ثم حاول مرة أخرى.",
+        ],
+        "session_expired": [
+            .en: "You have been signed out. Please sign in again.",
+            .pt: "A sua sessão foi encerrada. Entre de novo, por favor.",
+            .es: "Se cerró tu sesión. Inicia sesión de nuevo, por favor.",
+            .ar: "تم تسجيل خروجك. يُرجى تسجيل الدخول مرة أخرى.",
+        ],
+        "authorization_failed": [
+            .en: "Sign-in could not be completed. Please try again.",
+            .pt: "Não foi possível concluir o login. Tente de novo, por favor.",
+            .es: "No se pudo completar el inicio de sesión. Vuelve a intentarlo, por favor.",
+            .ar: "تعذّر إكمال تسجيل الدخول. يُرجى المحاولة مرة أخرى.",
+        ],
+        "sign_in_cancelled": [
+            .en: "Sign-in was cancelled.",
+            .pt: "O login foi cancelado.",
+            .es: "Se canceló el inicio de sesión.",
+            .ar: "تم إلغاء تسجيل الدخول.",
+        ],
+        "user_authentication_failed": [
+            .en: "We could not confirm it is you. Please try again.",
+            .pt: "Não foi possível confirmar que é você. Tente de novo, por favor.",
+            .es: "No pudimos confirmar que eres tú. Vuelve a intentarlo, por favor.",
+            .ar: "تعذّر التأكد من هويتك. يُرجى المحاولة مرة أخرى.",
+        ],
         "invalid_token": [
             .en: "This link is no longer valid. Please request a new one.",
             .pt: "Este link já não é válido. Peça um novo, por favor.",

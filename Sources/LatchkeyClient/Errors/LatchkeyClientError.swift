@@ -34,6 +34,13 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let rateLimited = Code("rate_limited", .retryable)
         /// The server failed or is unavailable (5xx, 408); retry later.
         public static let serverUnavailable = Code("server_unavailable", .retryable)
+        /// The server could not be reached (offline, timed out, connection refused or
+        /// lost); ``LatchkeyClientError/reasons`` names the transport failure.
+        public static let networkUnavailable = Code("network_unavailable", .retryable)
+        /// The token store cannot be used right now: the device is locked (Keychain items
+        /// protected by a data-protection class) or another process held the store's
+        /// lock too long (reason `lock_timeout`); retry later.
+        public static let tokenStoreLocked = Code("token_store_locked", .retryable)
         /// The reset token is unknown, expired or used: request a new link.
         public static let invalidToken = Code("invalid_token", .needsUserAction)
         /// The new password breaks a rule; ``LatchkeyClientError/reasons`` says which.
@@ -42,6 +49,17 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let invalidEmail = Code("invalid_email", .needsUserAction)
         /// Wrong email or password.
         public static let invalidCredentials = Code("invalid_credentials", .needsUserAction)
+        /// There is no session, or the server ended it (refresh token rejected, revoked,
+        /// or every login ended by a password reset): sign in again.
+        public static let sessionExpired = Code("session_expired", .needsUserAction)
+        /// A sign-in did not complete: the server or the person refused it, or its
+        /// response failed a check; ``LatchkeyClientError/reasons`` says which
+        /// (`access_denied`, `state_mismatch`, `issuer_mismatch`, `invalid_grant`, …).
+        public static let authorizationFailed = Code("authorization_failed", .needsUserAction)
+        /// The person closed the sign-in window before finishing.
+        public static let signInCancelled = Code("sign_in_cancelled", .needsUserAction)
+        /// The person did not pass the device's own check (Face ID, Touch ID, passcode).
+        public static let userAuthenticationFailed = Code("user_authentication_failed", .needsUserAction)
         /// An opened link is not a valid reset link; ``LatchkeyClientError/reasons`` says why.
         public static let invalidLink = Code("invalid_link", .needsUserAction)
         /// The stored sign-in cannot be read (corrupted file); signing in again fixes it.
@@ -58,9 +76,10 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
 
         /// Every code, for exhaustive checks such as "each has a message in each language".
         public static let all: [Code] = [
-            .rateLimited, .serverUnavailable, .invalidToken, .weakPassword, .invalidEmail,
-            .invalidCredentials, .invalidLink, .tokenStoreCorrupted, .requestRejected,
-            .unexpectedResponse, .invalidConfiguration, .tokenStoreFailed,
+            .rateLimited, .serverUnavailable, .networkUnavailable, .tokenStoreLocked, .invalidToken,
+            .weakPassword, .invalidEmail, .invalidCredentials, .sessionExpired, .authorizationFailed,
+            .signInCancelled, .userAuthenticationFailed, .invalidLink, .tokenStoreCorrupted,
+            .requestRejected, .unexpectedResponse, .invalidConfiguration, .tokenStoreFailed,
         ]
     }
 

@@ -7,9 +7,10 @@ extension LatchkeyClientError {
     /// The error for an unsuccessful server reply: the one place where HTTP statuses and
     /// server error codes meet the SDK's taxonomy. Pure: no I/O, no clock.
     ///
-    /// Understands both error body shapes:
+    /// Understands three error body shapes:
     /// - Latchkey: `{"error": {"code": "weak_password", "message": "…", "reasons": ["too_short"]}}`
     /// - Directus: `{"errors": [{"message": "…", "extensions": {"code": "INVALID_TOKEN"}}]}`
+    /// - OAuth (RFC 6749 §5.2): `{"error": "invalid_grant", "error_description": "…"}`
     ///
     /// A known server code decides; otherwise the status does: 429 → `rate_limited`,
     /// 5xx and 408 → `server_unavailable`, other 4xx → `request_rejected`, anything else →
@@ -47,6 +48,10 @@ extension LatchkeyClientError {
         // Directus reports its password policy and bad emails as failed field validation.
         case "FAILED_VALIDATION" where reply.field == "password": .weakPassword
         case "FAILED_VALIDATION" where reply.field == "email": .invalidEmail
+        // OAuth's codes (RFC 6749 §5.2, §4.1.2.1): a rejected grant ends the session.
+        case "invalid_grant": .sessionExpired
+        case "access_denied": .authorizationFailed
+        case "temporarily_unavailable", "server_error": .serverUnavailable
         default: nil
         }
     }
@@ -65,6 +70,10 @@ private struct ServerErrorBody {
             // Reasons are short machine codes; anything else is not kept.
             self.reasons = (error["reasons"] as? [Any] ?? []).prefix(16)
                 .compactMap { $0 as? String }.filter { $0.utf8.count <= 64 }
+            self.field = nil
+        } else if let code = object["error"] as? String, code.utf8.count <= 64 {
+            self.code = code
+            self.reasons = []
             self.field = nil
         } else if let errors = object["errors"] as? [Any], let first = errors.first as? [String: Any],
             let extensions = first["extensions"] as? [String: Any], let code = extensions["code"] as? String

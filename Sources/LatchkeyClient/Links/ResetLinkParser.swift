@@ -17,13 +17,21 @@ public struct ResetLinkParser: Sendable {
     private let universalLinkHosts: Set<String>
     private let path: String
     private let customSchemes: Set<String>
+    private let allowsInsecureLoopback: Bool
 
     /// A parser for the given hosts (compared case-insensitively), path and custom URL
-    /// schemes (without `://`, compared case-insensitively).
-    public init(universalLinkHosts: [String], path: String = "/reset-password", customSchemes: [String]) {
+    /// schemes (without `://`, compared case-insensitively). With
+    /// `allowsInsecureLoopback`, `http` links are accepted too when their host is a
+    /// loopback address (`127.0.0.1`, `::1`, `localhost`) among `universalLinkHosts` —
+    /// for a server in local development, never for an app.
+    public init(
+        universalLinkHosts: [String], path: String = "/reset-password", customSchemes: [String],
+        allowsInsecureLoopback: Bool = false
+    ) {
         self.universalLinkHosts = Set(universalLinkHosts.map { $0.lowercased() })
         self.path = path.hasPrefix("/") ? path : "/" + path
         self.customSchemes = Set(customSchemes.map { $0.lowercased() })
+        self.allowsInsecureLoopback = allowsInsecureLoopback
     }
 
     /// The reset link in `url`.
@@ -35,7 +43,9 @@ public struct ResetLinkParser: Sendable {
         else { throw Self.invalid("wrong_scheme") }
         guard components.user == nil, components.password == nil else { throw Self.invalid("user_info") }
         let route: String
-        if scheme == "https" {
+        let host = components.host?.lowercased() ?? ""
+        let isLoopback = ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host)
+        if scheme == "https" || (scheme == "http" && allowsInsecureLoopback && isLoopback) {
             guard let host = components.host?.lowercased(), universalLinkHosts.contains(host) else {
                 throw Self.invalid("wrong_host")
             }

@@ -16,8 +16,10 @@ public import Foundation
 /// ``save(_:)`` writes a temporary file in the same directory, flushes it and renames it
 /// over the old one, so a reader sees the old tokens or the new ones, never a mix —
 /// also across processes. A file that is not valid tokens (or larger than 64 KiB) is
-/// reported as `token_store_corrupted` rather than treated as "signed out".
-public struct FileTokenStore: TokenStore {
+/// reported as `token_store_corrupted` rather than treated as "signed out". Processes
+/// sharing the directory can take turns with ``withExclusiveLock(timeout:_:)``, which
+/// ``AuthSession`` uses around every refresh.
+public struct FileTokenStore: LockingTokenStore {
     /// The file name inside ``directory``.
     public static let fileName = "tokens.json"
     /// The largest token file read; a bigger one is corrupted.
@@ -28,6 +30,9 @@ public struct FileTokenStore: TokenStore {
 
     /// The token file: ``directory`` / ``fileName``.
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
+
+    /// The lock file next to the token file (see ``withExclusiveLock(timeout:_:)``).
+    public static let lockFileName = "tokens.lock"
 
     /// A store in `directory`, which is created (mode 0700) on the first save.
     public init(directory: URL) {
@@ -110,6 +115,19 @@ public struct FileTokenStore: TokenStore {
     /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
     public func clear() throws {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw Self.failure() }
+    }
+
+    /// Runs `body` holding an exclusive `flock(2)` on ``lockFileName`` in ``directory``
+    /// (created 0600), waiting up to `timeout` seconds; see ``LockingTokenStore``.
+    /// The lock is a separate file because the token file is replaced by rename on
+    /// every save, and a lock on a replaced file guards nothing.
+    public func withExclusiveLock<Result: Sendable>(
+        timeout: Double, _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try prepareDirectory()
+        let lock = try await FileLock.acquire(path: directory.appendingPathComponent(Self.lockFileName).path, timeout: timeout)
+        defer { lock.release() }
+        return try await body()
     }
 
     /// Creates the directory with mode 0700, or tightens an existing one to 0700.

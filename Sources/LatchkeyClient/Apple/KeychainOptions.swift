@@ -1,0 +1,65 @@
+/// How ``KeychainTokenStore`` keeps the tokens: which item, who may read it, when.
+/// Plain values, so the choices can be checked on any platform (see ``KeychainQueryPlan``).
+public struct KeychainOptions: Sendable, Equatable {
+    /// When the item can be read (`kSecAttrAccessible…`).
+    public enum Accessibility: String, Sendable, CaseIterable {
+        /// While the device is unlocked; never leaves the device (not in backups restored
+        /// elsewhere, not in iCloud Keychain). The default.
+        case whenUnlockedThisDeviceOnly
+        /// After the first unlock since boot, for background refresh; never leaves the device.
+        case afterFirstUnlockThisDeviceOnly
+        /// While unlocked, only if the device has a passcode; deleted if the passcode is removed.
+        case whenPasscodeSetThisDeviceOnly
+        /// While unlocked; may move to a new device through an encrypted backup.
+        case whenUnlocked
+        /// After the first unlock; may move to a new device through an encrypted backup.
+        case afterFirstUnlock
+
+        /// Whether the item stays on this device.
+        public var isThisDeviceOnly: Bool { rawValue.hasSuffix("ThisDeviceOnly") }
+    }
+
+    /// Whether reading the item needs the person (`SecAccessControl` flags).
+    public enum UserPresence: String, Sendable, CaseIterable {
+        /// No extra check beyond ``Accessibility``.
+        case none
+        /// Face ID or Touch ID with the biometrics enrolled now (`.biometryCurrentSet`):
+        /// enrolling another face or finger makes the item unreadable.
+        case biometryCurrentSet
+        /// Biometrics or the device passcode (`.userPresence`).
+        case userPresence
+    }
+
+    /// `kSecAttrService`.
+    public var service: String
+    /// `kSecAttrAccount`.
+    public var account: String
+    /// `kSecAttrAccessGroup`, to share the tokens with app extensions or other apps of
+    /// the same team (`TEAMID.group.name`, listed in the Keychain Sharing entitlement).
+    public var accessGroup: String?
+    /// When the item can be read; default ``Accessibility/whenUnlockedThisDeviceOnly``.
+    public var accessibility: Accessibility
+    /// Whether reading needs Face ID, Touch ID or the passcode; default none.
+    public var userPresence: UserPresence
+    /// The sentence the system shows when it asks for Face ID or the passcode.
+    public var authenticationPrompt: String?
+    /// Delete a stored item on the first launch after the app was (re)installed: iOS keeps
+    /// Keychain items when an app is deleted, so a reinstalled app would otherwise find
+    /// the previous person's session. Off by default.
+    public var wipeOnReinstall: Bool
+
+    /// Options with the given values; the defaults suit a typical app.
+    public init(
+        service: String = "dev.latchkey.tokens", account: String = "default", accessGroup: String? = nil,
+        accessibility: Accessibility = .whenUnlockedThisDeviceOnly, userPresence: UserPresence = .none,
+        authenticationPrompt: String? = nil, wipeOnReinstall: Bool = false
+    ) {
+        self.service = service
+        self.account = account
+        self.accessGroup = accessGroup
+        self.accessibility = accessibility
+        self.userPresence = userPresence
+        self.authenticationPrompt = authenticationPrompt
+        self.wipeOnReinstall = wipeOnReinstall
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The SDK's one way to talk HTTP: a `URLSession`, request bodies encoded one way,
+/// replies bounded in size, and every transport failure turned into a
+/// ``LatchkeyClientError`` (cancellation stays a `CancellationError`).
+struct ClientHTTP: Sendable {
+    /// The largest reply body accepted from the server's auth endpoints.
+    static let maximumReplySize = 1 << 20
+
+    let session: URLSession
+
+    /// Sends `request` and returns the reply, whatever its status.
+    ///
+    /// - Throws: `CancellationError` when the calling task was cancelled;
+    ///   ``LatchkeyClientError`` `network_unavailable` (see ``LatchkeyClientError/from(urlError:)``)
+    ///   or `unexpected_response` for a non-HTTP or oversized reply.
+    func send(_ request: URLRequest) async throws -> HTTPReply {
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.data(for: request)
+        } catch let error as URLError {
+            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
+            throw LatchkeyClientError.from(urlError: error)
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw LatchkeyClientError(.networkUnavailable, reasons: ["transport"])
+        }
+        guard let http = response as? HTTPURLResponse else { throw LatchkeyClientError(.unexpectedResponse) }
+        guard data.count <= Self.maximumReplySize else {
+            throw LatchkeyClientError(.unexpectedResponse, reasons: ["reply_too_large"], status: http.statusCode)
+        }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
+        }
+        return HTTPReply(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// `GET url` accepting JSON.
+    func get(_ url: URL) async throws -> HTTPReply {
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        return try await send(request)
+    }
+
+    /// `POST url` with `fields` as a JSON object.
+    func postJSON(_ url: URL, _ fields: [String: String]) async throws -> HTTPReply {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+        return try await send(request)
+    }
+
+    /// `POST url` with `fields` as `application/x-www-form-urlencoded` (RFC 6749 §4.1.3).
+    func postForm(_ url: URL, _ fields: [(name: String, value: String)]) async throws -> HTTPReply {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = Data(FormEncoding.encode(fields).utf8)
+        return try await send(request)
+    }
+}

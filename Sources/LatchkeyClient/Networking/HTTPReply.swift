@@ -1,0 +1,27 @@
+import Foundation
+
+/// A server's HTTP reply: status, headers (names lowercased) and body.
+struct HTTPReply: Sendable {
+    let status: Int
+    let headers: [String: String]
+    let body: Data
+
+    /// The value of header `name`, compared case-insensitively.
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
+
+    /// Whether the status is 2xx.
+    var isSuccess: Bool { (200...299).contains(status) }
+
+    /// The body as a JSON object.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `unexpected_response` when it is not one.
+    func jsonObject() throws -> [String: Any] {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            throw LatchkeyClientError(.unexpectedResponse, status: status)
+        }
+        return object
+    }
+
+    /// The error this unsuccessful reply stands for (see ``LatchkeyClientError/from(status:body:)``).
+    var error: LatchkeyClientError { LatchkeyClientError.from(status: status, body: body) }
+}

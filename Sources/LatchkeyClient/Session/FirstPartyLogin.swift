@@ -1,0 +1,69 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
+
+/// Email-and-password sign-in for the operator's own app, through the Directus-compatible
+/// routes `POST /auth/login`, `/auth/refresh` and `/auth/logout` (JSON mode), which
+/// Latchkey and Directus both serve.
+///
+/// Prefer ``OAuthClient`` (the browser-based flow) where possible; this exists for apps
+/// written against Directus and for first-party native login screens.
+public struct FirstPartyLogin: Sendable {
+    /// The server's base URL; the routes are `auth/login`, `auth/refresh`, `auth/logout` below it.
+    public let baseURL: URL
+    private let http: ClientHTTP
+    private let now: @Sendable () -> Date
+
+    /// A client for the server at `baseURL`; `now` dates the received tokens' expiry.
+    public init(baseURL: URL, session: URLSession = .shared, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.baseURL = baseURL
+        self.http = ClientHTTP(session: session)
+        self.now = now
+    }
+
+    /// Signs in with `email` and `password` and returns the new session's tokens.
+    ///
+    /// - Throws: `invalid_email` (checked locally), `invalid_credentials` (one answer
+    ///   for a wrong address, a wrong password and a disabled account), `rate_limited`,
+    ///   or a server/transport error.
+    public func signIn(email: String, password: ClientSecret) async throws -> StoredTokens {
+        let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard EmailSyntax.isPlausible(address) else { throw LatchkeyClientError(.invalidEmail) }
+        return try await tokens(from: http.postJSON(
+            baseURL.appendingPathComponent("auth/login"), ["email": address, "password": password.exposed, "mode": "json"]))
+    }
+
+    /// Trades `refreshToken` for new tokens; the server rotates it (single use).
+    ///
+    /// - Throws: `session_expired` when the server rejects the refresh token (unknown,
+    ///   expired, revoked, or already used — which also ends the login), or a
+    ///   server/transport error (the token may still be good).
+    public func refresh(_ refreshToken: ClientSecret) async throws -> StoredTokens {
+        do {
+            return try await tokens(from: http.postJSON(
+                baseURL.appendingPathComponent("auth/refresh"), ["refresh_token": refreshToken.exposed, "mode": "json"]))
+        } catch let error as LatchkeyClientError where error.code == .invalidToken || error.code == .invalidCredentials {
+            throw LatchkeyClientError(.sessionExpired, status: error.status, serverCode: error.serverCode)
+        }
+    }
+
+    /// Ends the login `refreshToken` belongs to; an unknown token counts as success.
+    public func signOut(_ refreshToken: ClientSecret) async throws {
+        let reply = try await http.postJSON(baseURL.appendingPathComponent("auth/logout"), ["refresh_token": refreshToken.exposed])
+        guard reply.isSuccess else { throw reply.error }
+    }
+
+    /// `{"data": {"access_token", "refresh_token", "expires"}}`, `expires` in milliseconds.
+    private func tokens(from reply: HTTPReply) throws -> StoredTokens {
+        let receivedAt = now()
+        guard reply.isSuccess else { throw reply.error }
+        guard let data = try reply.jsonObject()["data"] as? [String: Any],
+            let accessToken = data["access_token"] as? String, !accessToken.isEmpty,
+            let expires = data["expires"] as? NSNumber
+        else { throw LatchkeyClientError(.unexpectedResponse, reasons: ["malformed_token_response"], status: reply.status) }
+        return StoredTokens(
+            accessToken: ClientSecret(accessToken), refreshToken: (data["refresh_token"] as? String).map(ClientSecret.init),
+            expiresAt: receivedAt.addingTimeInterval(expires.doubleValue / 1000))
+    }
+}

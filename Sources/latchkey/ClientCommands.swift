@@ -1,0 +1,178 @@
+import Foundation
+import LatchkeyClient
+import LatchkeyCrypto
+
+/// `latchkey login | token | logout | reset`: the client side, built on LatchkeyClient.
+/// Tokens live in the ``FileTokenStore`` under `$XDG_STATE_HOME/latchkey`.
+enum ClientCommands {
+    static let defaultRedirectURI = "http://127.0.0.1/callback"
+    static let defaultCallbackTimeout: TimeInterval = 300
+
+    static func login(_ arguments: ArraySlice<String>) throws {
+        let parsed = try ParsedArguments(
+            arguments, flags: ["--password-stdin", "--no-browser"],
+            options: ["--issuer", "--client-id", "--redirect-uri", "--email", "--timeout"], repeatable: ["--scope"])
+        guard parsed.positional.isEmpty else { throw CommandFailure.usage("login takes no positional arguments") }
+        let issuer = try issuerURL(parsed)
+        let store = FileTokenStore()
+        if let email = parsed.options["--email"] {
+            guard parsed.options["--client-id"] == nil else { throw CommandFailure.usage("use either --client-id or --email, not both") }
+            guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("login --email needs --password-stdin") }
+            let password = ClientSecret(try readPassword().exposed)
+            let login = FirstPartyLogin(baseURL: issuer)
+            let tokens = try runAsync { try await login.signIn(email: email, password: password) }
+            try store.save(tokens)
+            try ClientProfile(firstPartyIssuer: issuer).save(in: store)
+            FileHandle.standardError.write(Data("signed in as \(email)\n".utf8))
+            return
+        }
+        guard let clientID = parsed.options["--client-id"] else { throw CommandFailure.usage("login needs --client-id (or --email)") }
+        guard let redirect = URL(string: parsed.options["--redirect-uri"] ?? defaultRedirectURI),
+            redirect.scheme == "http", redirect.host == "127.0.0.1", redirect.query == nil, redirect.fragment == nil
+        else { throw CommandFailure.usage("--redirect-uri must be http://127.0.0.1[:PORT]/PATH (an RFC 8252 loopback redirect)") }
+        let timeout = try parsed.options["--timeout"].map { value -> TimeInterval in
+            guard let seconds = TimeInterval(value), seconds > 0 else { throw CommandFailure.usage("--timeout must be a number of seconds") }
+            return seconds
+        } ?? defaultCallbackTimeout
+
+        let listener = try LoopbackRedirectListener(port: redirect.port ?? 0)
+        let path = redirect.path.isEmpty ? "/" : redirect.path
+        guard let redirectURI = URL(string: "http://127.0.0.1:\(listener.port)\(path)") else {
+            throw CommandFailure.usage("--redirect-uri has an invalid path")
+        }
+        let client = OAuthClient(issuer: issuer, clientID: clientID, scopes: parsed.repeated["--scope"] ?? ["openid"])
+        let metadata = try runAsync { try await client.discover() }
+        let request = try client.makeAuthorizationRequest(metadata: metadata, redirectURI: redirectURI)
+        FileHandle.standardError.write(Data("Open this URL in a browser to sign in:\n".utf8))
+        FileHandle.standardOutput.write(Data((request.url.absoluteString + "\n").utf8))
+        if !parsed.flags.contains("--no-browser") { openBrowser(request.url) }
+
+        let callback = try listener.waitForCallback(path: path, timeout: timeout)
+        let response = try runAsync { try await client.completeSignIn(callback: callback, for: request) }
+        try store.save(client.storedTokens(response))
+        try ClientProfile(clientID: clientID, metadata: metadata).save(in: store)
+        FileHandle.standardError.write(Data("signed in\n".utf8))
+    }
+
+    static func token(_ arguments: ArraySlice<String>) throws {
+        let parsed = try ParsedArguments(arguments, options: ["--issuer"])
+        guard parsed.positional.isEmpty else { throw CommandFailure.usage("token takes no positional arguments") }
+        let (store, profile) = try signedIn(parsed)
+        let session = AuthSession(store: store, refresher: try profile.refresher())
+        let token = try runAsync { try await session.validAccessToken() }
+        print(token.exposed)
+    }
+
+    static func logout(_ arguments: ArraySlice<String>) throws {
+        let parsed = try ParsedArguments(arguments, options: ["--issuer"])
+        guard parsed.positional.isEmpty else { throw CommandFailure.usage("logout takes no positional arguments") }
+        let (store, profile) = try signedIn(parsed)
+        let session = AuthSession(store: store, refresher: try profile.refresher())
+        try runAsync { try await session.signOut() }
+        ClientProfile.remove(from: store)
+        FileHandle.standardError.write(Data("signed out\n".utf8))
+    }
+
+    static func reset(_ arguments: ArraySlice<String>) throws {
+        guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey reset --help`") }
+        let parsed = try ParsedArguments(arguments.dropFirst(), options: ["--issuer"])
+        let issuer = try issuerURL(parsed)
+        let recovery = PasswordRecovery(baseURL: issuer)
+        switch subcommand {
+        case "request":
+            let email = try onePositional(parsed, "EMAIL")
+            try runAsync { try await recovery.requestReset(email: email) }
+            print("If an account exists for \(email), a reset link is on its way.")
+        case "complete":
+            let link = try onePositional(parsed, "LINK")
+            guard let url = URL(string: link), let host = issuer.host else { throw CommandFailure.usage("LINK is not a URL") }
+            let token = try ResetLinkParser(universalLinkHosts: [host], customSchemes: [], allowsInsecureLoopback: true).parse(url).token
+            let password = ClientSecret(try readPassword().exposed)
+            try runAsync { try await recovery.resetPassword(token: token, newPassword: password) }
+            print("Your password has been changed. Sign in again with the new password.")
+        default:
+            throw CommandFailure.usage("unknown subcommand 'reset \(subcommand)'; run `latchkey reset --help`")
+        }
+    }
+
+    /// `--issuer`, else `LATCHKEY_ISSUER`.
+    static func issuerURL(_ parsed: ParsedArguments) throws -> URL {
+        guard let text = parsed.options["--issuer"] ?? ProcessInfo.processInfo.environment["LATCHKEY_ISSUER"] else {
+            throw CommandFailure.usage("--issuer URL is needed (or set LATCHKEY_ISSUER)")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+            throw CommandFailure.usage("--issuer must be an http(s) URL")
+        }
+        return url
+    }
+
+    /// The file store and the saved profile; the issuer, when given, must be the saved one.
+    private static func signedIn(_ parsed: ParsedArguments) throws -> (FileTokenStore, ClientProfile) {
+        let store = FileTokenStore()
+        guard let profile = try ClientProfile.load(from: store), try store.load() != nil else {
+            throw CommandFailure.failure("not signed in; run `latchkey login`")
+        }
+        if parsed.options["--issuer"] != nil || ProcessInfo.processInfo.environment["LATCHKEY_ISSUER"] != nil {
+            let wanted = try issuerURL(parsed).absoluteString
+            func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
+            guard trimmed(wanted) == trimmed(profile.issuer) else {
+                throw CommandFailure.failure("signed in to \(profile.issuer), not \(wanted)")
+            }
+        }
+        return (store, profile)
+    }
+
+    /// Opens `url` with `xdg-open` (or `open` on macOS) when one is on PATH; silent otherwise.
+    private static func openBrowser(_ url: URL) {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        for name in ["xdg-open", "open"] {
+            for directory in paths {
+                let candidate = String(directory) + "/" + name
+                guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: candidate)
+                process.arguments = [url.absoluteString]
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = FileHandle.nullDevice
+                try? process.run()
+                return
+            }
+        }
+    }
+}
+
+/// Runs async SDK work from the synchronous command line and waits for its result. The
+/// main thread blocks on a semaphore; the work runs on the concurrency pool.
+func runAsync<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let outcome = AsyncOutcome<Value>()
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            outcome.set(.success(try await work()))
+        } catch {
+            outcome.set(.failure(error))
+        }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.get()
+}
+
+/// The result of ``runAsync(_:)``, handed from the task to the waiting thread.
+private final class AsyncOutcome<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<Value, any Error>?
+
+    func set(_ result: Result<Value, any Error>) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.result = result
+    }
+
+    func get() throws -> Value {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let result else { throw CommandFailure.failure("internal error: no result") }
+        return try result.get()
+    }
+}

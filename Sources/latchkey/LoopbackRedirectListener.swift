@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The RFC 8252 §7.3 loopback redirect receiver of `latchkey login`: a TCP listener on
+/// 127.0.0.1 that waits for the browser to come back to the redirect path, answers it
+/// with a short page, and hands over the callback URL.
+///
+/// It lives in the executable, not in LatchkeyClient, because Foundation on Linux offers
+/// no server sockets and the SDK must stay Foundation-only; this is the one type here
+/// that touches POSIX sockets. It binds the loopback interface only, reads at most
+/// ``maximumRequestSize`` bytes per connection, and ignores requests for other paths.
+final class LoopbackRedirectListener {
+    /// The largest request head read from the browser.
+    static let maximumRequestSize = 8192
+
+    /// The port the listener is bound to.
+    let port: Int
+    private var descriptor: Int32
+
+    /// Listens on 127.0.0.1:`port` (0: any free port).
+    init(port: Int = 0) throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw CommandFailure.failure("cannot open a loopback socket (errno \(errno))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port)).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(descriptor, generic, length) == 0 && listen(descriptor, 8) == 0
+                    && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else {
+            let code = errno
+            close(descriptor)
+            throw CommandFailure.failure("cannot listen on 127.0.0.1:\(port) (errno \(code))")
+        }
+        self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Waits up to `timeout` seconds for a `GET` of `path` and returns its full URL
+    /// (`http://127.0.0.1:<port><target>`). Other requests get a 404 and are ignored.
+    func waitForCallback(path: String, timeout: TimeInterval) throws -> URL {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else { throw CommandFailure.failure("no sign-in callback within \(Int(timeout)) seconds") }
+            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&waiting, 1, Int32(min(remaining, 1) * 1000))
+            if ready < 0, errno != EINTR { throw CommandFailure.failure("waiting for the callback failed (errno \(errno))") }
+            guard ready > 0 else { continue }
+            let connection = accept(descriptor, nil, nil)
+            guard connection >= 0 else { continue }
+            defer { close(connection) }
+            var readTimeout = timeval(tv_sec: 5, tv_usec: 0)
+            _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &readTimeout, socklen_t(MemoryLayout<timeval>.size))
+            guard let target = Self.requestTarget(readHead(connection)),
+                URLComponents(string: target)?.path == path,
+                let callback = URL(string: "http://127.0.0.1:\(port)" + target)
+            else {
+                respond(connection, status: "404 Not Found", body: "Not found.")
+                continue
+            }
+            respond(connection, status: "200 OK", body: "Sign-in received. You can close this window and return to the terminal.")
+            return callback
+        }
+    }
+
+    /// The target of a `GET` request line (`GET /callback?code=… HTTP/1.1`).
+    static func requestTarget(_ head: String) -> String? {
+        let parts = (head.split(separator: "\r\n", maxSplits: 1).first ?? "").split(separator: " ")
+        guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/"), parts[2].hasPrefix("HTTP/1.") else { return nil }
+        return String(parts[1])
+    }
+
+    private func readHead(_ connection: Int32) -> String {
+        var bytes = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        while bytes.count < Self.maximumRequestSize {
+            let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { break }
+            bytes += buffer[0..<count]
+            if bytes.count >= 4, String(decoding: bytes.suffix(count + 3), as: UTF8.self).contains("\r\n\r\n") { break }
+        }
+        return String(decoding: bytes.prefix(Self.maximumRequestSize), as: UTF8.self)
+    }
+
+    #if canImport(Glibc)
+        /// A browser that hung up must not kill the command with SIGPIPE.
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        private static let sendFlags: Int32 = 0
+    #endif
+
+    private func respond(_ connection: Int32, status: String, body: String) {
+        let html = "<!doctype html><meta charset=utf-8><title>Latchkey</title><p>\(body)</p>\n"
+        let response = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(html.utf8.count)\r\n"
+            + "Cache-Control: no-store\r\nConnection: close\r\n\r\n" + html
+        let bytes = Array(response.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Self.sendFlags) }
+            guard count > 0 else { return }
+            sent += count
+        }
+    }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import LatchkeyClient
+import Testing
+
+/// A server with one account, signed in through the first-party routes, with the stored
+/// access token already expired so that the next `validAccessToken()` must refresh.
+struct SignedInFixture {
+    let server: LatchkeyServerProcess
+    let login: FirstPartyLogin
+    let tokens: StoredTokens
+
+    static func start() async throws -> SignedInFixture {
+        let server = try await LatchkeyServerProcess()
+        do {
+            try server.createUser("jane@example.com")
+            let login = FirstPartyLogin(baseURL: server.baseURL)
+            let fresh = try await login.signIn(email: "jane@example.com", password: ClientSecret(LatchkeyServerProcess.goodPassword))
+            let expired = StoredTokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: Date())
+            return SignedInFixture(server: server, login: login, tokens: expired)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    func session(_ store: any TokenStore) -> AuthSession {
+        AuthSession(store: store, refresher: .firstParty(login))
+    }
+
+    /// How many refreshes the server answered with new tokens, and how many it refused.
+    func refreshes() async throws -> (succeeded: Int, refused: Int) {
+        (try await server.requestCount(route: "directus_refresh", status: 200),
+         try await server.requestCount(route: "directus_refresh", status: 401))
+    }
+}
+
+/// Collects a session's events as they arrive.
+actor EventLog {
+    private(set) var events: [AuthSessionEvent] = []
+
+    init(_ session: AuthSession) {
+        let stream = session.events
+        Task { await self.follow(stream) }
+    }
+
+    private func follow(_ stream: AsyncStream<AuthSessionEvent>) async {
+        for await event in stream { events.append(event) }
+    }
+
+    /// Waits until `count` events arrived, then returns them.
+    func first(_ count: Int) async throws -> [AuthSessionEvent] {
+        for _ in 0..<400 where events.count < count { try await Task.sleep(nanoseconds: 5_000_000) }
+        return events
+    }
+}
+
+@Suite struct AuthSessionTests {
+    @Test("50 concurrent validAccessToken() calls make exactly one refresh, and all get its token")
+    func singleFlight() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let store = InMemoryTokenStore(fixture.tokens)
+        let session = fixture.session(store)
+        let events = EventLog(session)
+
+        let tokens = try await withThrowingTaskGroup(of: ClientSecret.self) { group in
+            for _ in 0..<50 { group.addTask { try await session.validAccessToken() } }
+            return try await group.reduce(into: [ClientSecret]()) { $0.append($1) }
+        }
+        #expect(tokens.count == 50)
+        #expect(Set(tokens.map(\.exposed)).count == 1)
+        #expect(tokens[0] != fixture.tokens.accessToken)
+        #expect(store.load()?.accessToken == tokens[0])
+        #expect(try await fixture.refreshes() == (1, 0))
+        #expect(try await events.first(1) == [.refreshed])
+
+        // A fresh token is handed out without a request.
+        #expect(try await session.validAccessToken() == tokens[0])
+        // The stored refresh token is the current one: had it been presented twice, the
+        // server would have ended the login and this refresh would fail.
+        let forced = try await session.accessToken(replacing: tokens[0])
+        #expect(forced != tokens[0])
+        #expect(try await fixture.refreshes() == (2, 0))
+    }
+
+    @Test("a session whose login was revoked is signed out: tokens removed, signedOut event, session_expired")
+    func revokedFamily() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let store = InMemoryTokenStore(fixture.tokens)
+        let session = fixture.session(store)
+        let events = EventLog(session)
+        try await fixture.login.signOut(try #require(fixture.tokens.refreshToken))
+
+        let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(error?.code == .sessionExpired)
+        #expect(error?.kind == .needsUserAction)
+        #expect(store.load() == nil)
+        #expect(try await events.first(1) == [.signedOut(.sessionEnded)])
+        let again = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(again?.reasons == ["not_signed_in"])
+    }
+
+    @Test("a transient failure keeps the tokens; a not-yet-expired token is still handed out")
+    func transientFailureKeepsTokens() async throws {
+        let port = try LatchkeyServerProcess.freeLoopbackPort()
+        let unreachable = FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let expired = StoredTokens(accessToken: ClientSecret("a1"), refreshToken: ClientSecret("r1"), expiresAt: Date())
+        let store = InMemoryTokenStore(expired)
+        let session = AuthSession(store: store, refresher: .firstParty(unreachable))
+        let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(error?.code == .networkUnavailable)
+        #expect(store.load() == expired)
+
+        let expiring = StoredTokens(accessToken: ClientSecret("a2"), refreshToken: ClientSecret("r2"), expiresAt: Date() + 30)
+        store.save(expiring)
+        #expect(try await session.validAccessToken() == ClientSecret("a2"))
+        #expect(store.load() == expiring)
+    }
+
+    @Test("a caller cancelled during the refresh does not lose the tokens: the refresh finishes and is saved")
+    func cancelledCaller() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = FileTokenStore(directory: temporary.url)
+        try store.save(fixture.tokens)
+        let session = fixture.session(store)
+
+        // Hold the store's lock so the refresh is pending while the caller is cancelled.
+        let caller = try await store.withExclusiveLock(timeout: 5) {
+            let caller = Task { try await session.validAccessToken() }
+            caller.cancel()
+            return caller
+        }
+        let result = await caller.result
+        let saved = try #require(try store.load())
+        #expect(saved.accessToken != fixture.tokens.accessToken)
+        if case .success(let token) = result { #expect(token == saved.accessToken) }
+        #expect(try await fixture.refreshes() == (1, 0))
+        // The saved refresh token is the server's current one.
+        _ = try await session.accessToken(replacing: saved.accessToken)
+        #expect(try await fixture.refreshes() == (2, 0))
+    }
+
+    @Test("two sessions on one file store (two lock holders) refresh once, and the login survives")
+    func twoSessionsOneFileStore() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        try FileTokenStore(directory: temporary.url).save(fixture.tokens)
+        let first = fixture.session(FileTokenStore(directory: temporary.url))
+        let second = fixture.session(FileTokenStore(directory: temporary.url))
+
+        async let a = first.validAccessToken()
+        async let b = second.validAccessToken()
+        let (tokenA, tokenB) = try await (a, b)
+        #expect(tokenA == tokenB)
+        #expect(try await fixture.refreshes() == (1, 0))
+        _ = try await first.accessToken(replacing: tokenA)
+        #expect(try await fixture.refreshes() == (2, 0))
+    }
+
+    @Test("sign-out revokes the login on the server, removes the tokens and reports it")
+    func signOut() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let store = InMemoryTokenStore()
+        let session = fixture.session(store)
+        let events = EventLog(session)
+        try await session.signIn(fixture.tokens)
+        #expect(try await session.isSignedIn())
+        try await session.signOut()
+        #expect(store.load() == nil)
+        #expect(try await events.first(2) == [.signedIn, .signedOut(.userRequested)])
+        let refused = await #expect(throws: LatchkeyClientError.self) {
+            try await fixture.login.refresh(try #require(fixture.tokens.refreshToken))
+        }
+        #expect(refused?.code == .sessionExpired)
+    }
+
+    @Test("a completed password reset clears the local session and reports passwordRecovered")
+    func passwordRecovered() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let store = InMemoryTokenStore(fixture.tokens)
+        let session = fixture.session(store)
+        let events = EventLog(session)
+        let recovery = PasswordRecovery(baseURL: fixture.server.baseURL)
+        try await recovery.requestReset(email: "jane@example.com")
+        let mail = try #require(try await fixture.server.waitForMails(to: "jane@example.com").first)
+        let link = try LatchkeyServerProcess.resetLink(in: mail)
+        let resetToken = try ResetLinkParser(universalLinkHosts: ["127.0.0.1"], customSchemes: [])
+            .parse(URL(string: "https://127.0.0.1/reset-password#" + (link.fragment ?? ""))!).token
+        try await session.completePasswordReset(recovery, token: resetToken, newPassword: ClientSecret("violet tractor quietly juggles mountains"))
+        #expect(store.load() == nil)
+        #expect(try await events.first(1) == [.passwordRecovered])
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The real `latchkey` binary, run as `latchkey serve` on a free loopback port with its
+/// own temporary data directory and `.eml` mail files, for tests of the SDK against the
+/// server. Stop it with ``stop()``.
+///
+/// The binary is `LATCHKEY_BINARY` when set, else `latchkey` next to the test bundle
+/// (`swift build --build-tests` builds both into the same directory).
+final class LatchkeyServerProcess: @unchecked Sendable {
+    let baseURL: URL
+    let directory: URL
+    let environment: [String: String]
+    private let process: Process
+
+    var dataDirectory: URL { directory.appendingPathComponent("data") }
+    var outbox: URL { dataDirectory.appendingPathComponent("outbox") }
+    var logURL: URL { directory.appendingPathComponent("server.log") }
+
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["LATCHKEY_BINARY"] { return URL(fileURLWithPath: path) }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        // On macOS the test binary sits inside `X.xctest/Contents/MacOS`.
+        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
+        return directory.appendingPathComponent("latchkey")
+    }
+
+    /// Starts a server with `settings` added to its environment and waits for `/healthz`.
+    init(settings: [String: String] = [:]) async throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("latchkey-sdk-server-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let port = try Self.freeLoopbackPort()
+        baseURL = URL(string: "http://127.0.0.1:\(port)")!
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCHKEY_") }
+        environment["LATCHKEY_LISTEN"] = "127.0.0.1:\(port)"
+        environment["LATCHKEY_DATA_DIR"] = directory.appendingPathComponent("data").path
+        environment["LATCHKEY_MAIL_TRANSPORT"] = "file"
+        environment["LATCHKEY_LOG_LEVEL"] = "info"
+        // The smallest Argon2 cost the server accepts keeps logins fast in tests.
+        environment["LATCHKEY_ARGON2_MEMORY_KIB"] = "19456"
+        environment.merge(settings) { _, new in new }
+        self.environment = environment
+
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("server.log").path, contents: nil)
+        let log = try FileHandle(forWritingTo: directory.appendingPathComponent("server.log"))
+        process = Process()
+        process.executableURL = Self.binary
+        process.arguments = ["serve"]
+        process.environment = environment
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        try? log.close()
+
+        for _ in 0..<600 {
+            guard process.isRunning else { throw HarnessError("server exited: \(serverLog())") }
+            if let (_, response) = try? await URLSession.shared.data(from: baseURL.appendingPathComponent("healthz")),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                return
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        stop()
+        throw HarnessError("server did not become healthy: \(serverLog())")
+    }
+
+    /// Stops the server (SIGTERM, then waits) and removes its directory.
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func serverLog() -> String {
+        (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+    }
+
+    /// Runs `latchkey ARGUMENTS` with this server's environment plus `extra`.
+    @discardableResult
+    func cli(_ arguments: [String], stdin: String? = nil, extra: [String: String] = [:]) throws -> CommandResult {
+        try CommandResult.run(Self.binary, arguments, environment: environment.merging(extra) { _, new in new }, stdin: stdin)
+    }
+
+    func createUser(_ email: String, password: String = LatchkeyServerProcess.goodPassword) throws {
+        let result = try cli(["users", "create", email, "--password-stdin"], stdin: password + "\n")
+        guard result.status == 0 else { throw HarnessError("users create failed: \(result.stderr)") }
+    }
+
+    func passwordMatches(_ email: String, _ password: String) throws -> Bool {
+        try cli(["users", "verify", email, "--password-stdin"], stdin: password + "\n").status == 0
+    }
+
+    static let goodPassword = "correct horse battery staple"
+
+    /// The decoded text of every `.eml` file in the outbox addressed to `recipient`.
+    func mails(to recipient: String) -> [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(at: outbox, includingPropertiesForKeys: nil)) ?? []
+        return files.filter { $0.pathExtension == "eml" }.sorted { $0.path < $1.path }.compactMap { file in
+            guard let raw = try? String(contentsOf: file, encoding: .utf8), raw.contains("To: \(recipient)") || raw.contains("<\(recipient)>")
+            else { return nil }
+            return Self.decodeQuotedPrintable(raw)
+        }
+    }
+
+    /// Waits until `count` mails to `recipient` exist, then returns them.
+    func waitForMails(to recipient: String, count: Int = 1) async throws -> [String] {
+        for _ in 0..<300 {
+            let found = mails(to: recipient)
+            if found.count >= count { return found }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        throw HarnessError("no mail to \(recipient): \(serverLog().suffix(2000))")
+    }
+
+    /// The first reset link (`…/reset-password#token=…`) in `mail`.
+    static func resetLink(in mail: String) throws -> URL {
+        guard let range = mail.range(of: #"https?://[^\s"<>]+/reset-password#token=[A-Za-z0-9_-]{43}"#, options: .regularExpression),
+            let url = URL(string: String(mail[range]))
+        else { throw HarnessError("no reset link in mail") }
+        return url
+    }
+
+    /// The value of the Prometheus counter `latchkey_http_requests_total{route=…,status=…}`.
+    func requestCount(route: String, status: Int) async throws -> Int {
+        let (data, _) = try await URLSession.shared.data(from: baseURL.appendingPathComponent("metrics"))
+        let text = String(decoding: data, as: UTF8.self)
+        let prefix = "latchkey_http_requests_total{route=\"\(route)\",status=\"\(status)\"} "
+        for line in text.split(separator: "\n") where line.hasPrefix(prefix) {
+            return Int(line.dropFirst(prefix.count)) ?? 0
+        }
+        return 0
+    }
+
+    /// A port nothing listens on right now (bound to 0, read back, closed).
+    static func freeLoopbackPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw HarnessError("socket failed") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic -> Bool in
+                bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
+            }
+        }
+        guard bound else { throw HarnessError("bind failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func decodeQuotedPrintable(_ text: String) -> String {
+        let bytes = Array(text.replacingOccurrences(of: "=\r\n", with: "").replacingOccurrences(of: "=\n", with: "").utf8)
+        var output = [UInt8]()
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "="), index + 2 < bytes.count,
+                let value = UInt8(String(decoding: bytes[index + 1...index + 2], as: UTF8.self), radix: 16)
+            {
+                output.append(value)
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
+
+/// A finished child process: exit status and output.
+struct CommandResult: Sendable {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    static func run(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String?) throws -> CommandResult {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        let output = Pipe(), errors = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CommandResult(
+            status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,200 @@
+"""The client commands (`latchkey login/token/logout/reset`) against the real server.
+
+The OAuth login goes through the RFC 8252 loopback redirect: `latchkey login` runs in the
+background, the test reads the authorization URL it prints, plays the browser with
+requests.Session (GET the login page, submit its form with the page's cookies), follows
+the redirect to the loopback listener, then checks `latchkey token`.
+"""
+import html.parser
+import json
+import os
+import stat
+import subprocess
+import threading
+import time
+import urllib.parse
+
+import requests
+
+from conftest import BINARY, GOOD_PASSWORD
+
+
+class LoginForm(html.parser.HTMLParser):
+    """The first <form> of a page: its action, method and every <input> name/value."""
+
+    def __init__(self):
+        super().__init__()
+        self.action = None
+        self.method = None
+        self.fields = {}
+        self.in_form = False
+        self.done = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and not self.done and self.action is None:
+            self.action = attrs.get("action", "")
+            self.method = (attrs.get("method") or "get").lower()
+            self.in_form = True
+        elif tag == "input" and self.in_form and attrs.get("name"):
+            self.fields[attrs["name"]] = attrs.get("value") or ""
+
+    def handle_endtag(self, tag):
+        if tag == "form" and self.in_form:
+            self.in_form = False
+            self.done = True
+
+
+def client_env(server, tmp_path):
+    env = dict(server.env)
+    env["XDG_STATE_HOME"] = str(tmp_path / "state")
+    env["LATCHKEY_ISSUER"] = server.base
+    return env
+
+
+def client(env, *args, stdin=None):
+    return subprocess.run([str(BINARY), *args], env=env, input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def stored_tokens(tmp_path):
+    return json.loads((tmp_path / "state" / "latchkey" / "tokens.json").read_text())
+
+
+def expire_stored_token(tmp_path):
+    path = tmp_path / "state" / "latchkey" / "tokens.json"
+    tokens = json.loads(path.read_text())
+    tokens["expires_at"] = time.time() - 1
+    path.write_text(json.dumps(tokens))
+
+
+def refresh_count(server, route, status):
+    metrics = requests.get(server.base + "/metrics", timeout=10).text
+    prefix = f'latchkey_http_requests_total{{route="{route}",status="{status}"}} '
+    return sum(int(line[len(prefix):]) for line in metrics.splitlines() if line.startswith(prefix))
+
+
+def test_oauth_login_through_loopback_redirect(server, tmp_path):
+    metadata = requests.get(server.base + "/.well-known/oauth-authorization-server", timeout=10)
+    assert metadata.status_code == 200
+    server.create_user("jane@example.com")
+    server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
+    env = client_env(server, tmp_path)
+
+    login = subprocess.Popen(
+        [str(BINARY), "login", "--client-id", "cli-test", "--no-browser", "--timeout", "60"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = login.stdout.readline().strip()
+        assert url.startswith(metadata.json()["authorization_endpoint"] + "?"), login.stderr.read() if not url else url
+        params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+        assert params["response_type"] == ["code"]
+        assert params["client_id"] == ["cli-test"]
+        assert params["code_challenge_method"] == ["S256"]
+        assert len(params["code_challenge"][0]) == 43
+        redirect_uri = params["redirect_uri"][0]
+        assert redirect_uri.startswith("http://127.0.0.1:") and redirect_uri.endswith("/callback")
+
+        browser = requests.Session()
+        page = browser.get(url, timeout=10)
+        assert page.status_code == 200
+        form = LoginForm()
+        form.feed(page.text)
+        assert form.method == "post" and "csrf_token" in form.fields
+        form.fields.update({"email": "jane@example.com", "password": GOOD_PASSWORD})
+        answer = browser.post(urllib.parse.urljoin(page.url, form.action), data=form.fields, allow_redirects=False, timeout=30)
+        assert answer.status_code in (302, 303), answer.text[:500]
+        location = answer.headers["Location"]
+        assert location.startswith(redirect_uri + "?")
+        returned = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
+        assert returned["state"] == params["state"]
+        assert returned["iss"] == [metadata.json()["issuer"]]
+
+        callback = browser.get(location, timeout=10)
+        assert callback.status_code == 200
+        _, errors = login.communicate(timeout=60)
+        assert login.returncode == 0, errors
+    finally:
+        if login.poll() is None:
+            login.kill()
+            login.wait()
+
+    directory = tmp_path / "state" / "latchkey"
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    assert stat.S_IMODE((directory / "tokens.json").stat().st_mode) == 0o600
+    token = client(env, "token")
+    assert token.returncode == 0, token.stderr
+    assert token.stdout.strip() == stored_tokens(tmp_path)["access_token"]
+    assert token.stdout.count(".") == 2
+
+    # Expired: `latchkey token` refreshes at the token endpoint, twice at once → once.
+    expire_stored_token(tmp_path)
+    results = [None, None]
+
+    def run(index):
+        results[index] = client(env, "token")
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert all(result.returncode == 0 for result in results), [result.stderr for result in results]
+    assert results[0].stdout == results[1].stdout != token.stdout
+
+    refresh_token = stored_tokens(tmp_path)["refresh_token"]
+    assert client(env, "logout").returncode == 0
+    assert not (directory / "tokens.json").exists()
+    refused = requests.post(metadata.json()["token_endpoint"], data={
+        "grant_type": "refresh_token", "refresh_token": refresh_token, "client_id": "cli-test"}, timeout=10)
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "invalid_grant"
+
+
+def test_login_callback_with_wrong_state_is_refused(server, tmp_path):
+    server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
+    env = client_env(server, tmp_path)
+    login = subprocess.Popen(
+        [str(BINARY), "login", "--client-id", "cli-test", "--no-browser", "--timeout", "30"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = login.stdout.readline().strip()
+        redirect_uri = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["redirect_uri"][0]
+        forged = redirect_uri + "?" + urllib.parse.urlencode({"code": "attacker-code", "state": "forged", "iss": server.base})
+        assert requests.get(forged, timeout=10).status_code == 200
+        _, errors = login.communicate(timeout=30)
+        assert login.returncode == 1
+        assert "state_mismatch" in errors
+    finally:
+        if login.poll() is None:
+            login.kill()
+            login.wait()
+    assert not (tmp_path / "state" / "latchkey" / "tokens.json").exists()
+
+
+def test_token_from_two_processes_refreshes_once(server, tmp_path):
+    server.create_user("jane@example.com")
+    env = client_env(server, tmp_path)
+    login = client(env, "login", "--email", "jane@example.com", "--password-stdin", stdin=GOOD_PASSWORD + "\n")
+    assert login.returncode == 0, login.stderr
+    expire_stored_token(tmp_path)
+
+    processes = [subprocess.Popen([str(BINARY), "token"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                 for _ in range(4)]
+    outputs = [process.communicate(timeout=60) for process in processes]
+    assert all(process.returncode == 0 for process in processes), [err for _, err in outputs]
+    assert len({out for out, _ in outputs}) == 1
+    assert refresh_count(server, "directus_refresh", 200) == 1
+    assert refresh_count(server, "directus_refresh", 401) == 0
+
+
+def test_reset_through_the_client_commands(server, tmp_path):
+    server.create_user("jane@example.com")
+    env = client_env(server, tmp_path)
+    assert client(env, "reset", "request", "jane@example.com").returncode == 0
+    [mail] = server.wait_for_mails("jane@example.com", 1)
+    link = f"{server.base}/reset-password#token={server.token_in(mail)}"
+    new_password = "violet tractor quietly juggles mountains"
+    done = client(env, "reset", "complete", link, stdin=new_password + "\n")
+    assert done.returncode == 0, done.stderr
+    assert server.password_matches("jane@example.com", new_password)
+    assert new_password not in done.stdout + done.stderr
