@@ -103,7 +103,8 @@ public final class ServerApplication: Sendable {
             (try? EmailAddress(address)).map(recovery.addressKey) ?? "invalid"
         }
         outboxWorker = OutboxWorker(
-            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics)
+            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
+            lease: TimeInterval(configuration.outboxLease), batchSize: 10)
         recoveryWorker = WorkerThread(name: "latchkey-reset-requests", interval: 0) { [recovery] in
             if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
         }

@@ -52,6 +52,9 @@ public struct Configuration: Sendable {
     public var mailFromAddress: String
     /// The From display name (`LATCHKEY_MAIL_FROM_NAME`).
     public var mailFromName: String
+    /// Seconds an outbox worker reserves the mail it takes (`LATCHKEY_OUTBOX_LEASE_SECONDS`): when
+    /// an instance dies mid-send, another delivers its mail after this long.
+    public var outboxLease: Int
     /// Reset token lifetime in seconds, 300–3600 (`LATCHKEY_RESET_TOKEN_TTL`).
     public var resetTokenTTL: Int
     /// The `aud` of every access token (`LATCHKEY_ACCESS_TOKEN_AUDIENCE`; default the public URL).
@@ -95,6 +98,7 @@ public struct Configuration: Sendable {
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
+        "LATCHKEY_OUTBOX_LEASE_SECONDS",
         "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_ACCESS_TOKEN_AUDIENCE", "LATCHKEY_REFRESH_IDLE_TTL",
         "LATCHKEY_REFRESH_ABSOLUTE_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
         "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT", "LATCHKEY_MAX_BODY_BYTES",
@@ -140,6 +144,7 @@ public struct Configuration: Sendable {
         } else {
             smtp = nil
         }
+        outboxLease = try reader.integer("LATCHKEY_OUTBOX_LEASE_SECONDS", default: 300, range: 5...3600)
         resetTokenTTL = try reader.integer("LATCHKEY_RESET_TOKEN_TTL", default: 1200, range: 300...3600)
         accessTokenAudience = reader.string("LATCHKEY_ACCESS_TOKEN_AUDIENCE") ?? publicURL.absoluteString
         guard (1...512).contains(accessTokenAudience.utf8.count), !accessTokenAudience.contains(where: \.isWhitespace) else {
