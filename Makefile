@@ -42,6 +42,7 @@ $(VENV)/.installed: e2e/requirements.txt
 bench: release $(VENV)/.installed
 	$(VENV)/bin/python bench/reset_timing.py
 	$(VENV)/bin/python bench/token_endpoints.py
+	$(VENV)/bin/python bench/compare.py
 
 clean:
 	rm -rf .build $(VENV)
