@@ -31,6 +31,7 @@ public final class ServerApplication: Sendable {
     private let outboxWorker: OutboxWorker
     private let recoveryWorker: WorkerThread
     private let maintenanceWorker: WorkerThread
+    private let sharedLimiter: RedisRateLimiter?
 
     /// Opens (and migrates) the database and wires every part. Throws a ``LatchkeyError``
     /// naming the setting or file that is wrong.
@@ -46,7 +47,11 @@ public final class ServerApplication: Sendable {
         self.keyRing = keyRing
         let hasher = PasswordHasher(parameters: configuration.argon2)
         let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
-        let limiter = LocalRateLimiter()
+        let sharedLimiter = configuration.redis.map { RedisRateLimiter(endpoint: $0) }
+        self.sharedLimiter = sharedLimiter
+        let limiter: any RateLimiter = sharedLimiter.map {
+            MonitoredRateLimiter(limiter: $0, failOpen: configuration.rateLimitFailOpen, logger: logger, metrics: metrics)
+        } ?? LocalRateLimiter()
         let templates = MailTemplates()
         let addressKey = try Self.loadOrCreateKey(at: configuration.dataDirectory.appendingPathComponent("address-hash.key"))
 
@@ -100,7 +105,18 @@ public final class ServerApplication: Sendable {
         outboxWorker.start(pollInterval: 0.5)
         maintenanceWorker.start()
         try httpServer.start()
+        if let sharedLimiter, let redis = configuration.redis {
+            do {
+                try sharedLimiter.ping()
+            } catch {
+                // Not fatal: requests are refused (or let through) until Redis answers.
+                logger.error("rate_limiter_unavailable", [
+                    "redis": .string(redis.description), "fail_open": .bool(configuration.rateLimitFailOpen), "error": .string("\(error)"),
+                ])
+            }
+        }
         logger.info("server_started", [
+            "rate_limiter": .string(configuration.redis?.description ?? "local"),
             "listen": .string("\(configuration.listenHost):\(httpServer.boundPort)"),
             "public_url": .string(configuration.publicURL.absoluteString),
             "mail_transport": .string(configuration.mailTransport.rawValue),

@@ -56,6 +56,12 @@ public struct Configuration: Sendable {
     public var androidApps: [(package: String, fingerprint: String)]
     /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     public var resetIPLimit: RateLimitPolicy.Window
+    /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
+    /// nil keeps them in this process's memory.
+    public var redis: RedisEndpoint?
+    /// Whether requests go through when the shared rate limiter is unreachable
+    /// (`LATCHKEY_RATE_LIMIT_FAIL_OPEN`); false answers them 503.
+    public var rateLimitFailOpen: Bool
     /// Maximum request body in bytes (`LATCHKEY_MAX_BODY_BYTES`).
     public var maxBodyBytes: Int
     /// Idle connection timeout in seconds (`LATCHKEY_CONNECTION_TIMEOUT`).
@@ -83,7 +89,9 @@ public struct Configuration: Sendable {
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
         "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
-        "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT", "LATCHKEY_MAX_BODY_BYTES",
+        "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT",
+        "LATCHKEY_REDIS_URL", "LATCHKEY_RATE_LIMIT_FAIL_OPEN",
+        "LATCHKEY_MAX_BODY_BYTES",
         "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
         "LATCHKEY_ARGON2_MEMORY_KIB", "LATCHKEY_ARGON2_ITERATIONS", "LATCHKEY_ARGON2_PARALLELISM",
         "LATCHKEY_PASSWORD_MIN_SCORE", "LATCHKEY_ABUSE_WARNING_THRESHOLD", "LATCHKEY_METRICS_ALLOW", "LATCHKEY_LOG_LEVEL",
@@ -161,6 +169,8 @@ public struct Configuration: Sendable {
             return (package, fingerprint)
         }
         resetIPLimit = try reader.rateWindow("LATCHKEY_RESET_IP_LIMIT", default: "20/600")
+        redis = try reader.string("LATCHKEY_REDIS_URL").map { try RedisEndpoint(url: $0, settingName: "LATCHKEY_REDIS_URL") }
+        rateLimitFailOpen = try reader.bool("LATCHKEY_RATE_LIMIT_FAIL_OPEN", default: false)
         maxBodyBytes = try reader.integer("LATCHKEY_MAX_BODY_BYTES", default: 65_536, range: 1024...10_485_760)
         connectionTimeout = try reader.integer("LATCHKEY_CONNECTION_TIMEOUT", default: 30, range: 1...3600)
         perIPConnectionLimit = try reader.integer("LATCHKEY_PER_IP_CONNECTIONS", default: 32, range: 1...100_000)

@@ -1,0 +1,118 @@
+import Foundation
+@testable import LatchkeyServer
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A redis-server of the test's own, started with `scripts/redis-test-server.sh` on a free
+/// loopback port (no persistence), so a test can stop and restart it; stopped when the
+/// value goes away.
+final class RedisTestServer: Sendable {
+    struct Failed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static let script = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("scripts/redis-test-server.sh")
+
+    let directory: URL
+    /// `redis://127.0.0.1:PORT/0`.
+    let url: String
+    let port: Int
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-redis-\(UUID().uuidString)")
+        url = try Self.run("start", directory.path)
+        guard let port = URLComponents(string: url)?.port else { throw Failed(description: "unexpected URL \(url)") }
+        self.port = port
+    }
+
+    deinit {
+        _ = try? Self.run("stop", directory.path)
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var endpoint: RedisEndpoint { RedisEndpoint(host: "127.0.0.1", port: port) }
+
+    /// Stops the server and waits until it has exited.
+    func stop() throws { _ = try Self.run("stop", directory.path) }
+
+    /// Starts it again on the same port (empty: nothing is persisted).
+    func restart() throws { _ = try Self.run("start", directory.path, String(port)) }
+
+    /// Runs the script and returns what it printed. posix_spawn rather than Process: the
+    /// child gets an empty signal mask (test threads block signals, and a Redis that
+    /// inherited that could not be stopped), and waitpid cannot miss the exit.
+    @discardableResult
+    private static func run(_ arguments: String...) throws -> String {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-redis-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([script.path] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, script.path, &actions, &attributes, argv, environ)
+        guard spawned == 0 else { throw Failed(description: "cannot run \(script.path): \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        guard status == 0 else {
+            throw Failed(description: "redis-test-server.sh \(arguments.joined(separator: " ")) failed (\(status))")
+        }
+        return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// A limiter under test, with what it needs kept alive (its Redis).
+struct RateLimiterFixture: Sendable {
+    let limiter: any RateLimiter
+    /// Another limiter over the same state (another server instance); nil for local ones.
+    let another: (@Sendable () -> any RateLimiter)?
+    /// Keeps a private Redis running while the fixture is in use.
+    let server: RedisTestServer?
+}
+
+/// Makes a fresh, empty limiter of one implementation. The contract suite runs against
+/// every factory in ``all``.
+struct RateLimiterFactory: Sendable, CustomTestStringConvertible {
+    let testDescription: String
+    let make: @Sendable () throws -> RateLimiterFixture
+
+    static let all: [RateLimiterFactory] = [.local, .redis]
+
+    static let local = RateLimiterFactory(testDescription: "Local") {
+        RateLimiterFixture(limiter: LocalRateLimiter(), another: nil, server: nil)
+    }
+
+    /// The Redis named by `LATCHKEY_TEST_REDIS_URL` (scripts/with-redis.sh sets it), or a
+    /// private one; a fresh key namespace keeps tests on one Redis apart.
+    static let redis = RateLimiterFactory(testDescription: "Redis") {
+        let server: RedisTestServer?
+        let endpoint: RedisEndpoint
+        if let url = ProcessInfo.processInfo.environment["LATCHKEY_TEST_REDIS_URL"], !url.isEmpty {
+            server = nil
+            endpoint = try RedisEndpoint(url: url)
+        } else {
+            let started = try RedisTestServer()
+            server = started
+            endpoint = started.endpoint
+        }
+        let namespace = "latchkey:test:\(UUID().uuidString.lowercased()):"
+        return RateLimiterFixture(
+            limiter: RedisRateLimiter(endpoint: endpoint, namespace: namespace),
+            another: { RedisRateLimiter(endpoint: endpoint, namespace: namespace) },
+            server: server)
+    }
+}
