@@ -84,7 +84,8 @@ public final class ServerApplication: Sendable {
             configuration: HTTPServerConfiguration(
                 host: configuration.listenHost, port: configuration.listenPort,
                 maxBodyBytes: configuration.maxBodyBytes, connectionTimeout: configuration.connectionTimeout,
-                perIPConnectionLimit: configuration.perIPConnectionLimit, trustedProxies: configuration.trustedProxies),
+                perIPConnectionLimit: configuration.perIPConnectionLimit, trustedProxies: configuration.trustedProxies,
+                tls: configuration.tls),
             handler: router, logger: logger)
 
         let transport = try Self.makeTransport(configuration)

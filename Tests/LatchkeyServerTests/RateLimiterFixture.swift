@@ -1,9 +1,6 @@
 import Foundation
 @testable import LatchkeyServer
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A redis-server of the test's own, started with `scripts/redis-test-server.sh` on a free
 /// loopback port (no persistence), so a test can stop and restart it; stopped when the
@@ -13,9 +10,7 @@ final class RedisTestServer: Sendable {
         let description: String
     }
 
-    private static let script = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("scripts/redis-test-server.sh")
+    private static let script = ChildProcess.repository.appendingPathComponent("scripts/redis-test-server.sh")
 
     let directory: URL
     /// `redis://127.0.0.1:PORT/0`.
@@ -42,36 +37,9 @@ final class RedisTestServer: Sendable {
     /// Starts it again on the same port (empty: nothing is persisted).
     func restart() throws { _ = try Self.run("start", directory.path, String(port)) }
 
-    /// Runs the script and returns what it printed. posix_spawn rather than Process: the
-    /// child gets an empty signal mask (test threads block signals, and a Redis that
-    /// inherited that could not be stopped), and waitpid cannot miss the exit.
     @discardableResult
     private static func run(_ arguments: String...) throws -> String {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-redis-\(UUID().uuidString).out")
-        defer { try? FileManager.default.removeItem(at: output) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-
-        let argv = ([script.path] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, script.path, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { throw Failed(description: "cannot run \(script.path): \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        guard status == 0 else {
-            throw Failed(description: "redis-test-server.sh \(arguments.joined(separator: " ")) failed (\(status))")
-        }
-        return try String(contentsOf: output, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        try ChildProcess.succeed(script.path, arguments).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

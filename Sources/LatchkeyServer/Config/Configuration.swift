@@ -34,6 +34,9 @@ public struct Configuration: Sendable {
     public var listenHost: String
     /// The port to bind; 0 picks a free one.
     public var listenPort: Int
+    /// The certificate and key for HTTPS (`LATCHKEY_TLS_CERT`, `LATCHKEY_TLS_KEY`, PEM files);
+    /// nil serves plain HTTP (e.g. behind a TLS-terminating proxy).
+    public var tls: TLSCredentials?
     /// The externally visible base URL, without trailing slash (`LATCHKEY_PUBLIC_URL`).
     public var publicURL: URL
     /// Where the SQLite database, keys and the file outbox live (`LATCHKEY_DATA_DIR`).
@@ -84,7 +87,9 @@ public struct Configuration: Sendable {
 
     /// The settings documented in the README, in the order they appear there.
     public static let variableNames = [
-        "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN", "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
+        "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN",
+        "LATCHKEY_TLS_CERT", "LATCHKEY_TLS_KEY",
+        "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
@@ -106,8 +111,10 @@ public struct Configuration: Sendable {
 
     private init(reader: inout SettingsReader) throws {
         (listenHost, listenPort) = try reader.hostAndPort("LATCHKEY_LISTEN", default: "127.0.0.1:8080")
+        tls = try Self.tlsCredentials(reader)
         let defaultHost = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
-        publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "http://\(defaultHost):\(listenPort)",
+        let defaultScheme = tls == nil ? "http" : "https"
+        publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "\(defaultScheme)://\(defaultHost):\(listenPort)",
                                    schemes: ["http", "https"])
         dataDirectory = URL(fileURLWithPath: reader.string("LATCHKEY_DATA_DIR") ?? "./data").standardizedFileURL
         mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
@@ -199,6 +206,32 @@ public struct Configuration: Sendable {
         }
         logLevel = try reader.choice("LATCHKEY_LOG_LEVEL", default: .info)
         try reader.rejectUnknownFileKeys()
+    }
+
+    /// Reads the PEM files named by `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (both or
+    /// neither); errors name the variable and the path, never the key.
+    private static func tlsCredentials(_ reader: SettingsReader) throws -> TLSCredentials? {
+        let certificatePath = reader.string("LATCHKEY_TLS_CERT")
+        let keyPath = reader.string("LATCHKEY_TLS_KEY")
+        guard let certificatePath, let keyPath else {
+            if certificatePath != nil { throw SettingsReader.invalid("LATCHKEY_TLS_KEY", "is required when LATCHKEY_TLS_CERT is set") }
+            if keyPath != nil { throw SettingsReader.invalid("LATCHKEY_TLS_CERT", "is required when LATCHKEY_TLS_KEY is set") }
+            return nil
+        }
+        func text(_ name: String, _ path: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw SettingsReader.invalid(name, "cannot read '\(path)' (a PEM file readable by the server)")
+            }
+            return text
+        }
+        let certificate = try text("LATCHKEY_TLS_CERT", certificatePath)
+        let key = Redacted(try text("LATCHKEY_TLS_KEY", keyPath))
+        do {
+            return try TLSCredentials(certificateChainPEM: certificate, privateKeyPEM: key)
+        } catch let error as LatchkeyError {
+            let name = error.message.contains("certificate") ? "LATCHKEY_TLS_CERT" : "LATCHKEY_TLS_KEY"
+            throw SettingsReader.invalid(name, "'\(name == "LATCHKEY_TLS_CERT" ? certificatePath : keyPath)': \(error.message)")
+        }
     }
 
     /// The SQLite database file.
