@@ -43,13 +43,25 @@ final class RedisTestServer: Sendable {
     }
 }
 
-/// A limiter under test, with what it needs kept alive (its Redis).
+/// A limiter under test.
 struct RateLimiterFixture: Sendable {
     let limiter: any RateLimiter
     /// Another limiter over the same state (another server instance); nil for local ones.
     let another: (@Sendable () -> any RateLimiter)?
-    /// Keeps a private Redis running while the fixture is in use.
+}
+
+/// A limiter that keeps its private Redis running for as long as the limiter is in use.
+private struct ServerBoundLimiter: RateLimiter {
+    let limiter: any RateLimiter
     let server: RedisTestServer?
+
+    func consume(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision {
+        try limiter.consume(key, policy: policy, now: now)
+    }
+
+    func check(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision {
+        try limiter.check(key, policy: policy, now: now)
+    }
 }
 
 /// Makes a fresh, empty limiter of one implementation. The contract suite runs against
@@ -61,7 +73,7 @@ struct RateLimiterFactory: Sendable, CustomTestStringConvertible {
     static let all: [RateLimiterFactory] = [.local, .redis]
 
     static let local = RateLimiterFactory(testDescription: "Local") {
-        RateLimiterFixture(limiter: LocalRateLimiter(), another: nil, server: nil)
+        RateLimiterFixture(limiter: LocalRateLimiter(), another: nil)
     }
 
     /// The Redis named by `LATCHKEY_TEST_REDIS_URL` (scripts/with-redis.sh sets it), or a
@@ -79,8 +91,7 @@ struct RateLimiterFactory: Sendable, CustomTestStringConvertible {
         }
         let namespace = "latchkey:test:\(UUID().uuidString.lowercased()):"
         return RateLimiterFixture(
-            limiter: RedisRateLimiter(endpoint: endpoint, namespace: namespace),
-            another: { RedisRateLimiter(endpoint: endpoint, namespace: namespace) },
-            server: server)
+            limiter: ServerBoundLimiter(limiter: RedisRateLimiter(endpoint: endpoint, namespace: namespace), server: server),
+            another: { ServerBoundLimiter(limiter: RedisRateLimiter(endpoint: endpoint, namespace: namespace), server: server) })
     }
 }

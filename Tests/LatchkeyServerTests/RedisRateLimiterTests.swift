@@ -90,6 +90,7 @@ import Testing
         // Checking writes nothing, so it cannot create a key that never expires.
         #expect(try limiter.check("never-consumed", policy: policy, now: start) == .allowed)
         #expect(try inspector.command(["EXISTS"] + limiter.storageKeys("never-consumed")) == .integer(0))
+        try server.stop()  // also keeps the server alive until here
     }
 
     @Test("AUTH and SELECT come from the URL; a wrong password fails without being repeated anywhere")
@@ -117,6 +118,7 @@ import Testing
             endpoint: RedisEndpoint(host: "127.0.0.1", port: server.port, password: Redacted("open-sesame-42")),
             connectTimeout: 1, commandTimeout: 1)
         #expect(try database0.command(["EXISTS"] + limiter.storageKeys("k")) == .integer(0))
+        try server.stop()  // also keeps the server alive until here
     }
 
     @Test("with Redis stopped every call throws rate_limiter_unavailable; after a restart the same limiter works again")
@@ -156,5 +158,6 @@ import Testing
         }
         #expect(killed >= 1)
         #expect(try limiter.consume("a", policy: policy, now: start) == .allowed)
+        try server.stop()  // also keeps the server alive until here
     }
 }
