@@ -17,8 +17,9 @@ import Glibc
 /// number of threads. The handler is called from many threads at once.
 ///
 /// With ``HTTPServerConfiguration/tls`` set it speaks only HTTPS (libmicrohttpd over
-/// GnuTLS, TLS 1.2 and 1.3) and adds `Strict-Transport-Security` to every response,
-/// including the ones the server itself writes (413, 431, …).
+/// GnuTLS, TLS 1.2 and 1.3) and adds `Strict-Transport-Security` to every response it
+/// queues, the handler's and its own rejections (413, 400) alike. (The 414 and 431 that
+/// libmicrohttpd writes by itself for an oversized head carry no headers of ours.)
 ///
 /// This file is the only place that knows libmicrohttpd.
 public final class HTTPServer: Sendable {
