@@ -33,7 +33,9 @@ class Server:
     def __init__(self, data_dir, env, log_path):
         self.data_dir = pathlib.Path(data_dir)
         self.port = int(env["LATCHKEY_LISTEN"].rsplit(":", 1)[1])
-        self.base = f"http://127.0.0.1:{self.port}"
+        # With LATCHKEY_TLS_CERT the server speaks HTTPS, trusted through that certificate.
+        self.verify = env.get("LATCHKEY_TLS_CERT", True)
+        self.base = f"{'https' if 'LATCHKEY_TLS_CERT' in env else 'http'}://127.0.0.1:{self.port}"
         self.env = env
         self.log_path = log_path
         self.process = None
@@ -46,7 +48,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited with {self.process.returncode}: {self.log()}")
             try:
-                if requests.get(self.base + "/healthz", timeout=1).status_code == 200:
+                if requests.get(self.base + "/healthz", timeout=1, verify=self.verify).status_code == 200:
                     return self
             except requests.ConnectionError:
                 time.sleep(0.05)
@@ -80,7 +82,7 @@ class Server:
     def post(self, path, body, headers=None, ip=None):
         all_headers = {"Content-Type": "application/json"}
         all_headers.update(headers or {})
-        return requests.post(self.base + path, json=body, headers=all_headers, timeout=30)
+        return requests.post(self.base + path, json=body, headers=all_headers, timeout=30, verify=self.verify)
 
     @property
     def outbox(self):

@@ -6,9 +6,11 @@
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev
-          libcurl4-openssl-dev libzxcvbn-dev)
+          libcurl4-openssl-dev libzxcvbn-dev
+          libhiredis-dev)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(chromium chromium-driver python3-venv openssl)
+    packages+=(redis-server)
 fi
 
 missing=()
