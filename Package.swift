@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CZxcvbn", providers: [.apt(["libzxcvbn-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(
             name: "LatchkeyCrypto",
@@ -40,7 +41,8 @@ let package = Package(
         ),
         .target(
             name: "LatchkeyServer",
-            dependencies: ["LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn",
+                           "CPostgreSQL"],
             swiftSettings: strictSettings
         ),
         // The SDK an app links: Foundation only, so an iOS app can add it with SwiftPM.

@@ -38,6 +38,14 @@ public struct Configuration: Sendable {
     public var publicURL: URL
     /// Where the SQLite database, keys and the file outbox live (`LATCHKEY_DATA_DIR`).
     public var dataDirectory: URL
+    /// The PostgreSQL database to use instead of SQLite (`LATCHKEY_DATABASE_URL`); nil
+    /// means the SQLite file in ``dataDirectory``.
+    public var databaseURL: PostgresURL?
+    /// The most PostgreSQL connections one server opens (`LATCHKEY_DATABASE_POOL_SIZE`).
+    public var databasePoolSize: Int
+    /// Seconds one PostgreSQL statement may run, and a request may wait for a free
+    /// connection, before it fails (`LATCHKEY_DATABASE_STATEMENT_TIMEOUT`).
+    public var databaseStatementTimeout: Int
     /// The mail transport (`LATCHKEY_MAIL_TRANSPORT`).
     public var mailTransport: MailTransportKind
     /// SMTP settings when ``mailTransport`` is `smtp`.
@@ -79,6 +87,7 @@ public struct Configuration: Sendable {
     /// The settings documented in the README, in the order they appear there.
     public static let variableNames = [
         "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN", "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
+        "LATCHKEY_DATABASE_URL", "LATCHKEY_DATABASE_POOL_SIZE", "LATCHKEY_DATABASE_STATEMENT_TIMEOUT",
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
@@ -102,6 +111,9 @@ public struct Configuration: Sendable {
         publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "http://\(defaultHost):\(listenPort)",
                                    schemes: ["http", "https"])
         dataDirectory = URL(fileURLWithPath: reader.string("LATCHKEY_DATA_DIR") ?? "./data").standardizedFileURL
+        databaseURL = try reader.string("LATCHKEY_DATABASE_URL").map(PostgresURL.init)
+        databasePoolSize = try reader.integer("LATCHKEY_DATABASE_POOL_SIZE", default: 8, range: 1...200)
+        databaseStatementTimeout = try reader.integer("LATCHKEY_DATABASE_STATEMENT_TIMEOUT", default: 5, range: 1...300)
         mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
         let publicHost = publicURL.host ?? ""
         let senderDomain = IPAddress(publicHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil && publicHost.contains(".")
@@ -191,7 +203,7 @@ public struct Configuration: Sendable {
         try reader.rejectUnknownFileKeys()
     }
 
-    /// The SQLite database file.
+    /// The SQLite database file (unused when ``databaseURL`` is set).
     public var databasePath: String { dataDirectory.appendingPathComponent("latchkey.sqlite3").path }
     /// The directory of `.eml` files written by the file transport.
     public var outboxDirectory: URL { dataDirectory.appendingPathComponent("outbox", isDirectory: true) }
