@@ -61,6 +61,21 @@ struct PostgresStoreTests {
         #expect(try store.account(email: account.email) == account)
     }
 
+    @Test("a call that finds every pooled connection in use fails with storage_error after the wait")
+    func exhaustedPool() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let store = PostgresStore(url: database.url, poolSize: 1, statementTimeout: 0.2)
+        try store.migrate()
+
+        try store.pool.read { _ in
+            let error = try #require(throws: LatchkeyError.self) { try store.pendingMailCount() }
+            #expect(error.code == .storage)
+            #expect(error.message == "The database is busy.")
+        }
+        #expect(try store.pendingMailCount() == 0)
+    }
+
     @Test("100 racing resets of one token through two stores have exactly one winner")
     func racingResetsOnTwoStores() throws {
         let database = try PostgresTestDatabase()
