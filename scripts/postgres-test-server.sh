@@ -7,7 +7,12 @@
 # by and run as the `postgres` system user.
 set -euo pipefail
 
-bin=${POSTGRES_BIN:-/usr/lib/postgresql/15/bin}
+# The newest installed server (Debian's postgresql package puts it there), unless POSTGRES_BIN says.
+bin=${POSTGRES_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}
+if [[ ! -x "$bin/initdb" ]]; then
+    echo "postgres-test-server: no PostgreSQL server found (install the postgresql package or set POSTGRES_BIN)" >&2
+    exit 1
+fi
 command=${1:-}
 dir=${2:-}
 if [[ -z "$command" || -z "$dir" ]]; then
@@ -33,13 +38,14 @@ start)
     printf '%s\n' "$password" >"$dir/pwfile"
     [[ $(id -u) -eq 0 ]] && chown postgres: "$dir/pwfile"
     as_owner "$bin/initdb" -D "$dir/data" -U postgres --pwfile="$dir/pwfile" \
-        --auth-host=scram-sha-256 --auth-local=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1
+        --auth-host=scram-sha-256 --auth-local=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
+        || { cat "$dir/initdb.log" >&2; exit 1; }
     rm -f "$dir/pwfile"
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" >/dev/null
-    echo "$port" >"$dir/port"
+        -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" >/dev/null \
+        || { cat "$dir/server.log" >&2; exit 1; }
     url="postgres://postgres:$password@127.0.0.1:$port/postgres?sslmode=disable"
-    PGPASSWORD=$password "$bin/psql" -q -X -d "$url" -c "SELECT 1" >/dev/null
+    "$bin/psql" -q -X -d "$url" -c "SELECT 1" >/dev/null
     echo "$url"
     ;;
 stop)
