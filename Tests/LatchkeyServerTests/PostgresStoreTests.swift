@@ -213,6 +213,30 @@ struct PostgresStoreTests {
         #expect(!store.isReady())
     }
 
+    @Test("a constraint violation names the constraint but quotes no row values")
+    func errorsQuoteNoValues() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let clock = ManualClock()
+        let store = PostgresStore(url: database.url, clock: clock)
+        try store.migrate()
+        let account = try makeAccount(in: store, email: "private.person@example.com")
+        let digest = randomDigest()
+        let now = clock.now()
+        let token = ResetTokenRecord(digest: digest, accountID: account.id, createdAt: now, expiresAt: now.addingTimeInterval(600))
+        try store.issueResetToken(token, mail: try mail(to: account.email), now: now)
+
+        let error = try #require(throws: LatchkeyError.self) {
+            try store.issueResetToken(token, mail: try mail(to: account.email), now: now)
+        }
+        #expect(error.code == .storage)
+        #expect(error.detail?.contains("SQLSTATE 23505") == true)
+        #expect(error.detail?.contains("reset_tokens_pkey") == true)
+        #expect(error.detail?.contains(StorageEncoding.hex(digest)) == false)
+        #expect(error.detail?.contains(account.id) == false)
+        #expect(try store.pendingMailCount() == 1)
+    }
+
     @Test("LATCHKEY_DATABASE_URL makes the server open and migrate a PostgreSQL store")
     func configurationSelectsPostgres() throws {
         let database = try PostgresTestDatabase()

@@ -98,9 +98,7 @@ final class PostgresConnection: Sendable {
             let handle = state.handle
             guard PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
             // The first call takes pending data (a termination notice), the second sees the end of the stream.
-            for _ in 0..<2 where PQconsumeInput(handle) == 0 {
-                return false
-            }
+            guard PQconsumeInput(handle) == 1, PQconsumeInput(handle) == 1 else { return false }
             return PQstatus(handle) == CONNECTION_OK
         }
     }
@@ -180,9 +178,10 @@ final class PostgresConnection: Sendable {
         default:
             break
         }
-        let sqlState = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-        let text = result.flatMap { PQresultErrorMessage($0) }.map { String(cString: $0) } ?? ""
-        let message = text.isEmpty ? String(cString: PQerrorMessage(state.handle)) : text
+        let sqlState = PQresultErrorField(result, latchkey_pg_diag_sqlstate()).map { String(cString: $0) }
+        // The primary message only: the DETAIL line can quote row values (emails, digests).
+        let message = PQresultErrorField(result, latchkey_pg_diag_message_primary()).map { String(cString: $0) }
+            ?? String(cString: PQerrorMessage(state.handle))
         let detail = Self.scrub(
             "\(sqlState.map { "SQLSTATE \($0): " } ?? "")\(message.trimmingCharacters(in: .whitespacesAndNewlines))",
             password: password?.exposed)
