@@ -112,6 +112,91 @@ struct PostgresStoreTests {
         #expect(try stores[0].pendingMailCount() == 2)
     }
 
+    @Test("logins racing a reset on another store leave no live token of the old password")
+    func loginsRacingAReset() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let clock = ManualClock()
+        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
+        try stores[0].migrate()
+        let account = try makeAccount(in: stores[0], email: "login-race@example.com")
+        let digest = randomDigest()
+        let now = clock.now()
+        try stores[0].issueResetToken(
+            ResetTokenRecord(digest: digest, accountID: account.id, createdAt: now, expiresAt: now.addingTimeInterval(600)),
+            mail: try mail(to: account.email), now: now)
+        let failures = Mutex<[String]>([])
+
+        runOnThreads(24) { index in
+            do {
+                if index == 12 {
+                    _ = try stores[1].completeReset(
+                        digest: digest, newPasswordHash: "$argon2id$new", now: now, notification: { try mail(to: $0.email) })
+                } else {
+                    _ = try stores[index % 2].createRefreshToken(
+                        digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(),
+                        clientID: nil, scope: [], credentialVersion: 0, now: now,
+                        idleExpiresAt: now.addingTimeInterval(600), absoluteExpiresAt: now.addingTimeInterval(3600))
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+
+        #expect(failures.withLock { $0 } == [])
+        #expect(try stores[0].account(id: account.id)?.credentialVersion == 1)
+        let direct = try database.connect()
+        let live = try direct.query(
+            "SELECT COUNT(*) AS value FROM sessions WHERE account_id = $1 AND revoked_at IS NULL", [.text(account.id)])
+        #expect(try live.first?.integer("value") == 0)
+    }
+
+    @Test("refreshes racing a reset on another store leave no live token of the old password")
+    func refreshesRacingAReset() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let clock = ManualClock()
+        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
+        try stores[0].migrate()
+        let account = try makeAccount(in: stores[0], email: "refresh-race@example.com")
+        let now = clock.now()
+        let resetDigest = randomDigest()
+        try stores[0].issueResetToken(
+            ResetTokenRecord(digest: resetDigest, accountID: account.id, createdAt: now, expiresAt: now.addingTimeInterval(600)),
+            mail: try mail(to: account.email), now: now)
+        let refreshDigests = (0..<16).map { _ in randomDigest() }
+        for digest in refreshDigests {
+            _ = try stores[0].createRefreshToken(
+                digest: digest, accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
+                credentialVersion: 0, now: now, idleExpiresAt: now.addingTimeInterval(600),
+                absoluteExpiresAt: now.addingTimeInterval(3600))
+        }
+        let failures = Mutex<[String]>([])
+
+        runOnThreads(refreshDigests.count + 1) { index in
+            do {
+                if index == refreshDigests.count / 2 {
+                    _ = try stores[1].completeReset(
+                        digest: resetDigest, newPasswordHash: "$argon2id$new", now: now,
+                        notification: { try mail(to: $0.email) })
+                } else {
+                    let digest = refreshDigests[index > refreshDigests.count / 2 ? index - 1 : index]
+                    _ = try stores[index % 2].rotateRefreshToken(
+                        presentedDigest: digest, newDigest: randomDigest(), now: now, idleTTL: 600)
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+
+        #expect(failures.withLock { $0 } == [])
+        #expect(try stores[0].account(id: account.id)?.credentialVersion == 1)
+        let direct = try database.connect()
+        let live = try direct.query(
+            "SELECT COUNT(*) AS value FROM sessions WHERE account_id = $1 AND revoked_at IS NULL", [.text(account.id)])
+        #expect(try live.first?.integer("value") == 0)
+    }
+
     @Test("workers on two stores deliver every mail exactly once")
     func outboxDeliveredOnce() throws {
         let database = try PostgresTestDatabase()

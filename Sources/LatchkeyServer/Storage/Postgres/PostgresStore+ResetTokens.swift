@@ -4,6 +4,7 @@ extension PostgresStore: ResetTokenStore {
     public func issueResetToken(_ token: ResetTokenRecord, mail: MailMessage, now: Date) throws {
         let now = PostgresValue.integer(StorageEncoding.milliseconds(now))
         try pool.transaction { connection in
+            try Self.lockAccount(token.accountID, using: connection)
             try connection.execute(
                 """
                 UPDATE reset_tokens SET superseded_at = $1
@@ -49,6 +50,10 @@ extension PostgresStore: ResetTokenStore {
     ) throws -> Account? {
         let now = PostgresValue.integer(StorageEncoding.milliseconds(now))
         return try pool.transaction { connection -> Account? in
+            let owner = try connection.query(
+                "SELECT account_id FROM reset_tokens WHERE token_digest = $1", [.text(StorageEncoding.hex(digest))])
+            guard let ownerID = try owner.first?.text("account_id") else { return nil }
+            try Self.lockAccount(ownerID, using: connection)
             // One conditional UPDATE: PostgreSQL locks the row, and a racing caller, on this
             // server or another, waits for that lock and then finds used_at set, so exactly one wins.
             let consumed = try connection.query(
@@ -74,7 +79,7 @@ extension PostgresStore: ResetTokenStore {
                 throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "reset token without account")
             }
             let account = try Self.account(from: row)
-            // A later statement sees sessions committed while it waited for the account lock above.
+            // This statement sees every session committed before the account lock was granted.
             try connection.execute(
                 "UPDATE sessions SET revoked_at = $1 WHERE account_id = $2 AND revoked_at IS NULL", [now, .text(accountID)])
             try connection.execute(
@@ -86,5 +91,13 @@ extension PostgresStore: ResetTokenStore {
             try Self.insertMail(try notification(account), now: now, using: connection)
             return account
         }
+    }
+
+    /// Locks the account row against other writers and against token creation (which
+    /// takes it `FOR SHARE`) until the transaction ends. Every transaction that issues,
+    /// consumes or revokes an account's tokens locks the account first, before any token or
+    /// session row, so they queue on the account instead of deadlocking on each other's rows.
+    static func lockAccount(_ accountID: String, using connection: PostgresConnection) throws {
+        try connection.execute("SELECT 1 FROM accounts WHERE id = $1 FOR NO KEY UPDATE", [.text(accountID)])
     }
 }

@@ -40,6 +40,18 @@ extension PostgresStore: SessionStore {
         let nowValue = PostgresValue.integer(StorageEncoding.milliseconds(now))
         let presented = PostgresValue.text(StorageEncoding.hex(presentedDigest))
         return try pool.transaction { connection -> RefreshTokenRotation in
+            // The account first, FOR SHARE as in createRefreshToken: a racing reset then waits
+            // for this rotation and revokes its successor, or this waits for the reset and
+            // finds the credential version changed. Taken before the token row, as every
+            // writer does (see lockAccount), so the two queue instead of deadlocking.
+            let owner = try connection.query(
+                """
+                SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
+                WHERE s.token_digest = $1 AND s.kind = 'refresh_family'
+                FOR SHARE OF a
+                """,
+                [presented])
+            guard !owner.isEmpty else { return .invalid }
             // One conditional UPDATE: racing callers wait for the row lock and then find used_at set.
             let consumed = try connection.query(
                 """
@@ -59,13 +71,8 @@ extension PostgresStore: SessionStore {
             }
             let familyID = try token.text("family_id")
             let credentialVersion = try token.integer("credential_version")
-            // FOR SHARE, as in createRefreshToken: a racing reset cannot leave the successor live.
             let accounts = try connection.query(
-                """
-                SELECT \(Self.accountColumns) FROM accounts
-                WHERE id = $1 AND status = 'active' AND credential_version = $2
-                FOR SHARE
-                """,
+                "SELECT \(Self.accountColumns) FROM accounts WHERE id = $1 AND status = 'active' AND credential_version = $2",
                 [.text(try token.text("account_id")), .integer(credentialVersion)])
             guard let accountRow = accounts.first else {
                 try Self.revokeFamily(familyID, now: nowValue, using: connection)
@@ -102,8 +109,13 @@ extension PostgresStore: SessionStore {
     public func revokeFamily(containing digest: Data, now: Date) throws -> Bool {
         let nowValue = PostgresValue.integer(StorageEncoding.milliseconds(now))
         return try pool.transaction { connection in
+            // The account first, as every writer of its tokens does (see lockAccount).
             let known = try connection.query(
-                "SELECT family_id FROM sessions WHERE token_digest = $1 AND kind = 'refresh_family'",
+                """
+                SELECT s.family_id FROM sessions s JOIN accounts a ON a.id = s.account_id
+                WHERE s.token_digest = $1 AND s.kind = 'refresh_family'
+                FOR SHARE OF a
+                """,
                 [.text(StorageEncoding.hex(digest))])
             guard let familyID = try known.first?.text("family_id") else { return false }
             try Self.revokeFamily(familyID, now: nowValue, using: connection)
