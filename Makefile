@@ -29,7 +29,7 @@ release:
 
 swift-test: $(VENV)/.installed
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-redis.sh swift test --skip-build
+	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh swift test --skip-build
 
 e2e: release $(VENV)/.installed
 	$(VENV)/bin/python -m pytest -q e2e

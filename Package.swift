@@ -30,6 +30,7 @@ let package = Package(
         // No pkgConfig: hiredis's .pc adds -D_FILE_OFFSET_BITS=64, which SwiftPM rejects
         // with a warning; the shim includes <hiredis/hiredis.h> from the default path.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         .target(
             name: "LatchkeyCrypto",
@@ -44,7 +45,7 @@ let package = Package(
         .target(
             name: "LatchkeyServer",
             dependencies: ["LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn",
-                           "CHiredis"],
+                           "CHiredis", "CPostgreSQL"],
             swiftSettings: strictSettings
         ),
         // The SDK an app links: Foundation only, so an iOS app can add it with SwiftPM.

@@ -138,6 +138,7 @@ public final class ServerApplication: Sendable {
             "listen": .string("\(configuration.listenHost):\(httpServer.boundPort)"),
             "public_url": .string(configuration.publicURL.absoluteString),
             "mail_transport": .string(configuration.mailTransport.rawValue),
+            "database": .string(configuration.databaseURL.map { "\($0)" } ?? configuration.databasePath),
         ])
     }
 
@@ -157,10 +158,18 @@ public final class ServerApplication: Sendable {
     }
 
     /// Opens the database named by the configuration (migrating it unless told not to), for
-    /// commands that need nothing else.
+    /// commands that need nothing else: PostgreSQL when `LATCHKEY_DATABASE_URL` is set,
+    /// else the SQLite file in the data directory.
     public static func openStore(_ configuration: Configuration, migrating: Bool = true) throws -> any Store {
-        try createPrivateDirectory(configuration.dataDirectory)
-        let store = try SQLiteStore(path: configuration.databasePath)
+        let store: any Store
+        if let url = configuration.databaseURL {
+            store = PostgresStore(
+                url: url, poolSize: configuration.databasePoolSize,
+                statementTimeout: TimeInterval(configuration.databaseStatementTimeout))
+        } else {
+            try createPrivateDirectory(configuration.dataDirectory)
+            store = try SQLiteStore(path: configuration.databasePath)
+        }
         if migrating { try store.migrate() }
         return store
     }

@@ -47,6 +47,14 @@ public struct Configuration: Sendable {
     /// The address-hash key file (`LATCHKEY_ADDRESS_KEY_FILE`; default `DATA_DIR/address-hash.key`).
     /// Instances behind one load balancer share it.
     public var addressKeyFile: URL
+    /// The PostgreSQL database to use instead of SQLite (`LATCHKEY_DATABASE_URL`); nil
+    /// means the SQLite file in ``dataDirectory``.
+    public var databaseURL: PostgresURL?
+    /// The most PostgreSQL connections one server opens (`LATCHKEY_DATABASE_POOL_SIZE`).
+    public var databasePoolSize: Int
+    /// Seconds one PostgreSQL statement may run, and a request may wait for a free
+    /// connection, before it fails (`LATCHKEY_DATABASE_STATEMENT_TIMEOUT`).
+    public var databaseStatementTimeout: Int
     /// The mail transport (`LATCHKEY_MAIL_TRANSPORT`).
     public var mailTransport: MailTransportKind
     /// SMTP settings when ``mailTransport`` is `smtp`.
@@ -106,6 +114,7 @@ public struct Configuration: Sendable {
         "LATCHKEY_TLS_CERT", "LATCHKEY_TLS_KEY",
         "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
         "LATCHKEY_SIGNING_KEYS_FILE", "LATCHKEY_ADDRESS_KEY_FILE",
+        "LATCHKEY_DATABASE_URL", "LATCHKEY_DATABASE_POOL_SIZE", "LATCHKEY_DATABASE_STATEMENT_TIMEOUT",
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
@@ -139,6 +148,9 @@ public struct Configuration: Sendable {
             ?? dataDirectory.appendingPathComponent("signing-keys.json")
         addressKeyFile = reader.string("LATCHKEY_ADDRESS_KEY_FILE").map { URL(fileURLWithPath: $0).standardizedFileURL }
             ?? dataDirectory.appendingPathComponent("address-hash.key")
+        databaseURL = try reader.string("LATCHKEY_DATABASE_URL").map(PostgresURL.init)
+        databasePoolSize = try reader.integer("LATCHKEY_DATABASE_POOL_SIZE", default: 8, range: 1...200)
+        databaseStatementTimeout = try reader.integer("LATCHKEY_DATABASE_STATEMENT_TIMEOUT", default: 5, range: 1...300)
         mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
         let publicHost = publicURL.host ?? ""
         let senderDomain = IPAddress(publicHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil && publicHost.contains(".")
