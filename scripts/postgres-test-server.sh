@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL 15 for the test suites, listening only on 127.0.0.1.
 #   scripts/postgres-test-server.sh start DIR   initdb into DIR, start on a free port, print the URL
+#   scripts/postgres-test-server.sh restart DIR restart it (or start it again after stop), same port and URL
 #   scripts/postgres-test-server.sh stop DIR    stop it (DIR can then be deleted)
 # The superuser `postgres` gets a random password (scram-sha-256), so tests exercise real
 # password authentication. PostgreSQL refuses to run as root: as root, the cluster is owned
@@ -16,7 +17,7 @@ fi
 command=${1:-}
 dir=${2:-}
 if [[ -z "$command" || -z "$dir" ]]; then
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|restart|stop DIR" >&2
     exit 2
 fi
 dir=$(mkdir -p "$dir" && cd "$dir" && pwd)
@@ -27,6 +28,21 @@ as_owner() {
     else
         "$@"
     fi
+}
+
+# Runs "$@" with no descriptor above 2 open. The server is a daemon: it would keep the
+# caller's pipes and sockets open forever, and a caller waiting for them to close (as
+# Foundation's Process does to notice that this script exited) would hang.
+without_inherited_fds() {
+    (
+        for fd in /proc/self/fd/*; do
+            fd=${fd##*/}
+            if (( fd > 2 && fd != 255 )); then
+                eval "exec $fd>&-" 2>/dev/null || true
+            fi
+        done
+        "$@"
+    )
 }
 
 case "$command" in
@@ -41,12 +57,17 @@ start)
         --auth-host=scram-sha-256 --auth-local=scram-sha-256 -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \
         || { cat "$dir/initdb.log" >&2; exit 1; }
     rm -f "$dir/pwfile"
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
+    without_inherited_fds as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
         -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off" >/dev/null \
         || { cat "$dir/server.log" >&2; exit 1; }
     url="postgres://postgres:$password@127.0.0.1:$port/postgres?sslmode=disable"
     "$bin/psql" -q -X -d "$url" -c "SELECT 1" >/dev/null
     echo "$url"
+    ;;
+restart)
+    # pg_ctl reuses the options of the last start (data/postmaster.opts), so port and URL stay.
+    without_inherited_fds as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 restart >/dev/null 2>&1 \
+        || { cat "$dir/server.log" >&2; exit 1; }
     ;;
 stop)
     if [[ -f "$dir/data/postmaster.pid" ]]; then
@@ -54,7 +75,7 @@ stop)
     fi
     ;;
 *)
-    echo "usage: $0 start|stop DIR" >&2
+    echo "usage: $0 start|restart|stop DIR" >&2
     exit 2
     ;;
 esac

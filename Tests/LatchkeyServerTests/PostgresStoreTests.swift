@@ -24,22 +24,24 @@ struct PostgresStoreTests {
         #expect(try store.allAccounts() == [account, second])
     }
 
-    @Test("readiness is false while the database refuses connections, and true once it is back")
-    func readinessFollowsTheDatabase() throws {
-        let database = try PostgresTestDatabase()
-        defer { database.drop() }
-        let store = PostgresStore(url: database.url)
+    @Test("while the PostgreSQL server is down calls fail and readiness is false; after it restarts the next call reconnects")
+    func survivesServerRestart() throws {
+        let server = try PostgresTestServer()
+        let store = PostgresStore(url: server.url)
         try store.migrate()
-        #expect(store.isReady())
+        let account = try makeAccount(in: store, email: "restart@example.com")
 
-        try database.allowConnections(false)
+        try server.restart()
+        #expect(try store.account(email: account.email) == account)
+
+        try server.stop()
         #expect(!store.isReady())
         let error = try #require(throws: LatchkeyError.self) { try store.pendingMailCount() }
         #expect(error.code == .storage)
 
-        try database.allowConnections(true)
+        try server.restart()
         #expect(store.isReady())
-        #expect(try store.pendingMailCount() == 0)
+        #expect(try store.account(email: account.email) == account)
     }
 
     @Test("a statement blocked past the statement timeout fails with storage_error instead of hanging")

@@ -57,11 +57,4 @@ final class PostgresTestDatabase: Sendable {
             """, [.text(name)])
         return Int(try rows.first?.integer("value") ?? 0)
     }
-
-    /// Refuses (`false`) or allows new connections to this database; refusing also ends the
-    /// existing ones, so the database is down for this test alone.
-    func allowConnections(_ allowed: Bool) throws {
-        try admin.execute("ALTER DATABASE \(name) WITH ALLOW_CONNECTIONS \(allowed ? "true" : "false")")
-        if !allowed { try terminateSessions() }
-    }
 }
