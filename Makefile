@@ -32,7 +32,7 @@ swift-test: $(VENV)/.installed
 	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh swift test --skip-build
 
 e2e: release $(VENV)/.installed
-	$(VENV)/bin/python -m pytest -q e2e
+	LATCHKEY_REQUIRE_CLUSTER=1 scripts/with-postgres.sh scripts/with-redis.sh $(VENV)/bin/python -m pytest -q e2e
 
 $(VENV)/.installed: e2e/requirements.txt
 	python3 -m venv $(VENV)
@@ -42,7 +42,7 @@ $(VENV)/.installed: e2e/requirements.txt
 bench: release $(VENV)/.installed
 	$(VENV)/bin/python bench/reset_timing.py
 	$(VENV)/bin/python bench/token_endpoints.py
-	$(VENV)/bin/python bench/compare.py
+	scripts/with-postgres.sh $(VENV)/bin/python bench/compare.py
 
 clean:
 	rm -rf .build $(VENV)
