@@ -413,6 +413,9 @@ import Testing
             #expect(document["response_types_supported"] as? [String] == ["code"])
             #expect(document["grant_types_supported"] as? [String] == ["authorization_code", "refresh_token"])
             #expect(document["authorization_response_iss_parameter_supported"] as? Bool == true)
+            // Request objects are not supported; request_uri_parameter_supported defaults to true when absent.
+            #expect(document["request_uri_parameter_supported"] as? Bool == false)
+            #expect(document["request_parameter_supported"] as? Bool == false)
             for key in ["authorization_endpoint", "token_endpoint", "revocation_endpoint", "introspection_endpoint", "userinfo_endpoint", "jwks_uri"] {
                 let text = try #require(document[key] as? String)
                 let url = try #require(URL(string: text))
@@ -420,6 +423,7 @@ import Testing
             }
         }
     }
+
 }
 
 // MARK: Browser helpers

@@ -76,6 +76,8 @@ struct OpenIDRoutes {
             "id_token_signing_alg_values_supported": ["ES256"],
             "authorization_response_iss_parameter_supported": true,
             "prompt_values_supported": ["none", "login", "consent"],
+            "request_parameter_supported": false,
+            "request_uri_parameter_supported": false,
             "claims_supported": ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email"],
             "ui_locales_supported": SupportedLanguage.allCases.map(\.rawValue),
         ]
