@@ -424,6 +424,20 @@ import Testing
         }
     }
 
+    @Test("form-action allows the redirect for every kind of redirect URI, IPv6 literals by scheme (CSP cannot name them)")
+    func formActionPerRedirectKind() {
+        func formAction(_ redirect: String) -> String? {
+            SignInPage.contentSecurityPolicy(redirectURI: redirect).split(separator: ";")
+                .first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("form-action") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(formAction("com.example.app:/oauth") == "form-action 'self' com.example.app:")
+        #expect(formAction("http://127.0.0.1/callback") == "form-action 'self' http://127.0.0.1:*")
+        #expect(formAction("https://partner.example:8443/cb?x=1") == "form-action 'self' https://partner.example:8443")
+        #expect(formAction("https://partner.example/cb") == "form-action 'self' https://partner.example")
+        #expect(formAction("http://[::1]/callback") == "form-action 'self' http:")
+        #expect(formAction("https://[2001:db8::1]/cb") == "form-action 'self' https:")
+    }
 }
 
 // MARK: Browser helpers
