@@ -424,6 +424,21 @@ import Testing
         }
     }
 
+    @Test("prompt=consent shows the consent page after the sign-in form, even for a first-party client")
+    func promptConsentSurvivesSignIn() throws {
+        let harness = try Harness()
+        for prompt in ["consent", "login consent"] {
+            let page = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", prompt)]))
+            #expect(page.status == 200)
+            let afterSignIn = harness.post(
+                "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)],
+                cookies: setCookies(page))
+            #expect(afterSignIn.status == 200)
+            #expect(afterSignIn.headers["Location"] == nil)
+            #expect(hiddenFields(afterSignIn).contains { $0.0 == "step" && $0.1 == "consent" })
+        }
+    }
+
     @Test("form-action allows the redirect for every kind of redirect URI, IPv6 literals by scheme (CSP cannot name them)")
     func formActionPerRedirectKind() {
         func formAction(_ redirect: String) -> String? {

@@ -115,7 +115,8 @@ struct AuthorizationRequest: Sendable {
     }
 
     /// The parameters that recreate this request, carried as hidden fields by the forms
-    /// (without `prompt`: a submitted form has already prompted).
+    /// (of `prompt` only `consent`: a submitted form has already asked for the password, but a
+    /// first-party client that asked for consent must still get the consent page).
     var formFields: [(name: String, value: String)] {
         var fields: [(name: String, value: String)] = [
             ("response_type", "code"), ("client_id", client.id), ("redirect_uri", redirectURI),
@@ -125,6 +126,7 @@ struct AuthorizationRequest: Sendable {
         if !scope.isEmpty { fields.append(("scope", scope.joined(separator: " "))) }
         if let nonce { fields.append(("nonce", nonce)) }
         if let uiLocales { fields.append(("ui_locales", uiLocales)) }
+        if prompt.contains("consent") { fields.append(("prompt", "consent")) }
         return fields
     }
 
