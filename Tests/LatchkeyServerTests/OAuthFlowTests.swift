@@ -439,6 +439,56 @@ import Testing
         }
     }
 
+    @Test("max_age older than the sign-in asks for the password again (prompt=none: login_required); a bad max_age is invalid_request")
+    func maxAge() throws {
+        let harness = try Harness()
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        var cookies = setCookies(page)
+        let signedIn = harness.post(
+            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        cookies.merge(setCookies(signedIn)) { $1 }
+        harness.clock.advance(by: 120)
+
+        let recent = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "300")]), cookies: cookies)
+        #expect(try redirectParameters(recent)["code"] != nil)
+        let silent = harness.get(
+            "/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "60"), ("prompt", "none")]), cookies: cookies)
+        #expect(try redirectParameters(silent)["error"] == "login_required")
+        for bad in ["-1", "abc", "1e3"] {
+            let malformed = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", bad)]), cookies: cookies)
+            #expect(try redirectParameters(malformed)["error"] == "invalid_request")
+        }
+
+        let stale = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "60")]), cookies: cookies)
+        #expect(stale.status == 200)
+        #expect(hiddenFields(stale).contains { $0.0 == "step" && $0.1 == "sign_in" })
+        let reauthenticated = harness.post(
+            "/oauth/authorize", hiddenFields(stale) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        let (_, body) = try harness.exchange(try #require(try redirectParameters(reauthenticated)["code"]))
+        let id = try payload(try #require(body["id_token"] as? String), harness)
+        #expect(id.claims["auth_time"] as? Int == Int(harness.clock.now().timeIntervalSince1970))
+    }
+
+    @Test("the consent form of a max_age request asks for the password again when the session is older")
+    func maxAgeAtConsent() throws {
+        let harness = try Harness()
+        _ = try harness.clients.create(
+            id: "partner", redirectURIs: ["https://partner.example/cb"], confidential: false, firstParty: false, scopes: [],
+            now: harness.clock.now())
+        let query = Self.authorizationQuery(redirect: "https://partner.example/cb", extra: [("max_age", "60")])
+            .map { $0.0 == "client_id" ? ("client_id", "partner") : $0 }
+        let page = harness.get("/oauth/authorize", query)
+        var cookies = setCookies(page)
+        let consentPage = harness.post(
+            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        cookies.merge(setCookies(consentPage)) { $1 }
+        #expect(hiddenFields(consentPage).contains { $0.0 == "step" && $0.1 == "consent" })
+        harness.clock.advance(by: 120)
+        let late = harness.post("/oauth/authorize", hiddenFields(consentPage) + [("decision", "allow")], cookies: cookies)
+        #expect(late.status == 200)
+        #expect(hiddenFields(late).contains { $0.0 == "step" && $0.1 == "sign_in" })
+    }
+
     @Test("form-action allows the redirect for every kind of redirect URI, IPv6 literals by scheme (CSP cannot name them)")
     func formActionPerRedirectKind() {
         func formAction(_ redirect: String) -> String? {

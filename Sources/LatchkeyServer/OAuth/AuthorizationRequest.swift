@@ -22,6 +22,8 @@ struct AuthorizationRequest: Sendable {
     let nonce: String?
     /// The `prompt` values (`none`, `login`, `consent`).
     let prompt: Set<String>
+    /// The OpenID Connect `max_age`: how many seconds ago the person may have signed in at most.
+    let maxAge: Int?
     /// An email address to prefill.
     let loginHint: String?
     /// The `ui_locales` preference.
@@ -103,11 +105,15 @@ struct AuthorizationRequest: Sendable {
             guard prompt.isSubset(of: promptValues), !prompt.contains("none") || prompt.count == 1 else {
                 return failure(.invalidRequest, "prompt must be none, or any of login and consent.")
             }
+            let maxAge = try parameters.optional("max_age", maxLength: 10)
+            guard maxAge?.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) ?? true else {
+                return failure(.invalidRequest, "max_age must be a whole number of seconds.")
+            }
             var seen = Set<String>()
             return .valid(AuthorizationRequest(
                 client: client, redirectURI: redirectURI, codeChallenge: challenge, state: state,
                 scope: scope.filter { seen.insert($0).inserted }, nonce: try parameters.optional("nonce", maxLength: 512),
-                prompt: prompt, loginHint: try parameters.optional("login_hint", maxLength: 320),
+                prompt: prompt, maxAge: maxAge.flatMap { Int($0) }, loginHint: try parameters.optional("login_hint", maxLength: 320),
                 uiLocales: try parameters.optional("ui_locales", maxLength: 64)))
         } catch let error as LatchkeyError where error.isClientError {
             return failure(.invalidRequest, error.message)
@@ -126,6 +132,7 @@ struct AuthorizationRequest: Sendable {
         if !scope.isEmpty { fields.append(("scope", scope.joined(separator: " "))) }
         if let nonce { fields.append(("nonce", nonce)) }
         if let uiLocales { fields.append(("ui_locales", uiLocales)) }
+        if let maxAge { fields.append(("max_age", String(maxAge))) }
         if prompt.contains("consent") { fields.append(("prompt", "consent")) }
         return fields
     }
@@ -134,6 +141,13 @@ struct AuthorizationRequest: Sendable {
     /// client when `prompt=consent`.
     var needsConsent: Bool {
         !client.isFirstParty || prompt.contains("consent")
+    }
+
+    /// Whether a sign-in at `authTime` is recent enough for `max_age` at `now` (OpenID Connect
+    /// Core §3.1.2.1: an older one must be repeated).
+    func acceptsSignIn(at authTime: Date, now: Date) -> Bool {
+        guard let maxAge else { return true }
+        return now.timeIntervalSince(authTime) <= TimeInterval(maxAge)
     }
 
     /// `redirectURI` with `parameters` added to its query, form-encoded.
