@@ -489,6 +489,21 @@ import Testing
         #expect(hiddenFields(late).contains { $0.0 == "step" && $0.1 == "sign_in" })
     }
 
+    @Test("a request object, request_uri or a response_mode other than query is refused through the redirect, not ignored")
+    func unsupportedRequestParameters() throws {
+        let harness = try Harness()
+        let cases = [
+            ("request", "eyJhbGciOiJub25lIn0.eyJzY29wZSI6Im9wZW5pZCJ9.", "request_not_supported"),
+            ("request_uri", "urn:ietf:params:oauth:request_uri:x", "request_uri_not_supported"),
+            ("response_mode", "form_post", "invalid_request"), ("response_mode", "fragment", "invalid_request"),
+        ]
+        for (name, value, error) in cases {
+            let response = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [(name, value)]))
+            #expect(try redirectParameters(response)["error"] == error)
+        }
+        #expect(harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("response_mode", "query")])).status == 200)
+    }
+
     @Test("form-action allows the redirect for every kind of redirect URI, IPv6 literals by scheme (CSP cannot name them)")
     func formActionPerRedirectKind() {
         func formAction(_ redirect: String) -> String? {

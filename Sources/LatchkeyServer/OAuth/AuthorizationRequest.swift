@@ -89,6 +89,17 @@ struct AuthorizationRequest: Sendable {
             guard responseType == "code" else {
                 return failure(.unsupportedResponseType, "Only response_type=code is supported.")
             }
+            // Ignoring these would act on parameters the client did not mean (OIDC Core §6) or
+            // put the code where the client did not expect it.
+            if parameters.contains("request") {
+                return failure(.requestNotSupported, "Request objects are not supported.")
+            }
+            if parameters.contains("request_uri") {
+                return failure(.requestURINotSupported, "request_uri is not supported.")
+            }
+            if let mode = try parameters.optional("response_mode", maxLength: 32), mode != "query" {
+                return failure(.invalidRequest, "Only response_mode=query is supported.")
+            }
             guard try parameters.optional("code_challenge_method", maxLength: 16) == "S256" else {
                 return failure(.invalidRequest, "PKCE with code_challenge_method=S256 is required.")
             }
