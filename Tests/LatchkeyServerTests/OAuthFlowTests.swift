@@ -402,6 +402,27 @@ import Testing
         #expect(try harness.app.tokens.verifyAccessToken(Redacted(access)) == nil)
     }
 
+    @Test("/userinfo answers GET and POST (OIDC Core §5.3.1) with the access token, and refuses the ID token")
+    func userInfoMethodsAndTokenConfusion() throws {
+        let harness = try Harness()
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let access = try #require(body["access_token"] as? String)
+        let idToken = try #require(body["id_token"] as? String)
+        for method in ["GET", "POST"] {
+            func userInfo(_ token: String) -> HTTPResponse {
+                harness.app.router.handle(HTTPRequest(
+                    method: method, path: "/userinfo",
+                    headers: HTTPHeaders([("Authorization", "Bearer \(token)"), ("Content-Type", "application/x-www-form-urlencoded")])))
+            }
+            let answer = userInfo(access)
+            #expect(answer.status == 200)
+            let claims = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+            #expect(claims["sub"] as? String == harness.account.id)
+            #expect(userInfo(idToken).status == 401)
+        }
+        #expect(try harness.app.tokens.verifyAccessToken(Redacted(idToken)) == nil)
+    }
+
     @Test("the metadata advertises exactly what is implemented")
     func metadata() throws {
         let harness = try Harness()
