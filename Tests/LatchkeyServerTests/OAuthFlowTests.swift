@@ -423,6 +423,48 @@ import Testing
         #expect(try harness.app.tokens.verifyAccessToken(Redacted(idToken)) == nil)
     }
 
+    @Test("hostile input to the OAuth endpoints gets a 4xx, never a 5xx")
+    func hostileInputIsClientError() throws {
+        let harness = try Harness()
+        let long = String(repeating: "a", count: 5000)
+        let authorizations: [[(String, String)]] = [
+            [], [("client_id", "ios-app")], [("client_id", "../etc"), ("redirect_uri", "x")],
+            Self.authorizationQuery(redirect: "http://127.0.0.1:99999/callback"),
+            Self.authorizationQuery(redirect: "http://127.0.0.1:1/callback\r\nSet-Cookie: x=y"),
+            Self.authorizationQuery(extra: [("state", long), ("nonce", long), ("login_hint", long), ("ui_locales", long)]),
+            Self.authorizationQuery(extra: [("max_age", "99999999999999999999"), ("prompt", "none login")]),
+            Self.authorizationQuery(extra: [("scope", "\u{0}\u{FFFF} openid")]),
+            Self.authorizationQuery(extra: Array(repeating: ("x", "y"), count: 40)),
+        ]
+        for query in authorizations {
+            let response = harness.get("/oauth/authorize", query, cookies: ["latchkey_session": long, "latchkey_csrf": "\u{7F}"])
+            #expect(response.status < 500)
+            #expect(response.headers["Location"].map { !$0.contains("\r") && !$0.contains("\n") } ?? true)
+        }
+        let bodies: [[(String, String)]] = [
+            [("grant_type", "authorization_code"), ("client_id", "ios-app"), ("code", long)],
+            [("grant_type", "authorization_code"), ("client_id", "ios-app"), ("code", "x"), ("redirect_uri", "y"), ("code_verifier", long)],
+            [("grant_type", "refresh_token"), ("client_id", "ios-app"), ("refresh_token", long), ("scope", long)],
+            [("grant_type", "refresh_token"), ("client_id", long), ("refresh_token", "x")],
+            [("token", String(repeating: "e", count: 20_000)), ("client_id", "ios-app")],
+            [("token", "a.b.c"), ("client_id", "ios-app")],
+        ]
+        let authorizationHeaders = ["Basic", "Basic ", "Basic !!!", "Basic " + Data(":".utf8).base64EncodedString(),
+                                    "Basic " + Data("%zz:%zz".utf8).base64EncodedString(), "Basic " + long, "Bearer x"]
+        for path in ["/oauth/token", "/oauth/revoke", "/oauth/introspect", "/oauth/authorize"] {
+            for body in bodies {
+                #expect(harness.post(path, body).status < 500)
+                for header in authorizationHeaders {
+                    #expect(harness.post(path, body, headers: [("Authorization", header)]).status < 500)
+                }
+            }
+        }
+        for header in ["Bearer", "Bearer ", "Bearer " + long, "bearer a.b.c"] {
+            let response = harness.app.router.handle(HTTPRequest(method: "GET", path: "/userinfo", headers: HTTPHeaders([("Authorization", header)])))
+            #expect(response.status == 401)
+        }
+    }
+
     @Test("the metadata advertises exactly what is implemented")
     func metadata() throws {
         let harness = try Harness()
