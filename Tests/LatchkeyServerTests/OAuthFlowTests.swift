@@ -402,6 +402,69 @@ import Testing
         #expect(try harness.app.tokens.verifyAccessToken(Redacted(access)) == nil)
     }
 
+    @Test("/userinfo answers GET and POST (OIDC Core §5.3.1) with the access token, and refuses the ID token")
+    func userInfoMethodsAndTokenConfusion() throws {
+        let harness = try Harness()
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let access = try #require(body["access_token"] as? String)
+        let idToken = try #require(body["id_token"] as? String)
+        for method in ["GET", "POST"] {
+            func userInfo(_ token: String) -> HTTPResponse {
+                harness.app.router.handle(HTTPRequest(
+                    method: method, path: "/userinfo",
+                    headers: HTTPHeaders([("Authorization", "Bearer \(token)"), ("Content-Type", "application/x-www-form-urlencoded")])))
+            }
+            let answer = userInfo(access)
+            #expect(answer.status == 200)
+            let claims = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+            #expect(claims["sub"] as? String == harness.account.id)
+            #expect(userInfo(idToken).status == 401)
+        }
+        #expect(try harness.app.tokens.verifyAccessToken(Redacted(idToken)) == nil)
+    }
+
+    @Test("hostile input to the OAuth endpoints gets a 4xx, never a 5xx")
+    func hostileInputIsClientError() throws {
+        let harness = try Harness()
+        let long = String(repeating: "a", count: 5000)
+        let authorizations: [[(String, String)]] = [
+            [], [("client_id", "ios-app")], [("client_id", "../etc"), ("redirect_uri", "x")],
+            Self.authorizationQuery(redirect: "http://127.0.0.1:99999/callback"),
+            Self.authorizationQuery(redirect: "http://127.0.0.1:1/callback\r\nSet-Cookie: x=y"),
+            Self.authorizationQuery(extra: [("state", long), ("nonce", long), ("login_hint", long), ("ui_locales", long)]),
+            Self.authorizationQuery(extra: [("max_age", "99999999999999999999"), ("prompt", "none login")]),
+            Self.authorizationQuery(extra: [("scope", "\u{0}\u{FFFF} openid")]),
+            Self.authorizationQuery(extra: Array(repeating: ("x", "y"), count: 40)),
+        ]
+        for query in authorizations {
+            let response = harness.get("/oauth/authorize", query, cookies: ["latchkey_session": long, "latchkey_csrf": "\u{7F}"])
+            #expect(response.status < 500)
+            #expect(response.headers["Location"].map { !$0.contains("\r") && !$0.contains("\n") } ?? true)
+        }
+        let bodies: [[(String, String)]] = [
+            [("grant_type", "authorization_code"), ("client_id", "ios-app"), ("code", long)],
+            [("grant_type", "authorization_code"), ("client_id", "ios-app"), ("code", "x"), ("redirect_uri", "y"), ("code_verifier", long)],
+            [("grant_type", "refresh_token"), ("client_id", "ios-app"), ("refresh_token", long), ("scope", long)],
+            [("grant_type", "refresh_token"), ("client_id", long), ("refresh_token", "x")],
+            [("token", String(repeating: "e", count: 20_000)), ("client_id", "ios-app")],
+            [("token", "a.b.c"), ("client_id", "ios-app")],
+        ]
+        let authorizationHeaders = ["Basic", "Basic ", "Basic !!!", "Basic " + Data(":".utf8).base64EncodedString(),
+                                    "Basic " + Data("%zz:%zz".utf8).base64EncodedString(), "Basic " + long, "Bearer x"]
+        for path in ["/oauth/token", "/oauth/revoke", "/oauth/introspect", "/oauth/authorize"] {
+            for body in bodies {
+                #expect(harness.post(path, body).status < 500)
+                for header in authorizationHeaders {
+                    #expect(harness.post(path, body, headers: [("Authorization", header)]).status < 500)
+                }
+            }
+        }
+        for header in ["Bearer", "Bearer ", "Bearer " + long, "bearer a.b.c"] {
+            let response = harness.app.router.handle(HTTPRequest(method: "GET", path: "/userinfo", headers: HTTPHeaders([("Authorization", header)])))
+            #expect(response.status == 401)
+        }
+    }
+
     @Test("the metadata advertises exactly what is implemented")
     func metadata() throws {
         let harness = try Harness()
@@ -413,12 +476,110 @@ import Testing
             #expect(document["response_types_supported"] as? [String] == ["code"])
             #expect(document["grant_types_supported"] as? [String] == ["authorization_code", "refresh_token"])
             #expect(document["authorization_response_iss_parameter_supported"] as? Bool == true)
+            // Request objects are not supported; request_uri_parameter_supported defaults to true when absent.
+            #expect(document["request_uri_parameter_supported"] as? Bool == false)
+            #expect(document["request_parameter_supported"] as? Bool == false)
             for key in ["authorization_endpoint", "token_endpoint", "revocation_endpoint", "introspection_endpoint", "userinfo_endpoint", "jwks_uri"] {
                 let text = try #require(document[key] as? String)
                 let url = try #require(URL(string: text))
                 #expect(harness.app.router.routes.contains { $0.path == url.path })
             }
         }
+    }
+
+    @Test("prompt=consent shows the consent page after the sign-in form, even for a first-party client")
+    func promptConsentSurvivesSignIn() throws {
+        let harness = try Harness()
+        for prompt in ["consent", "login consent"] {
+            let page = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", prompt)]))
+            #expect(page.status == 200)
+            let afterSignIn = harness.post(
+                "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)],
+                cookies: setCookies(page))
+            #expect(afterSignIn.status == 200)
+            #expect(afterSignIn.headers["Location"] == nil)
+            #expect(hiddenFields(afterSignIn).contains { $0.0 == "step" && $0.1 == "consent" })
+        }
+    }
+
+    @Test("max_age older than the sign-in asks for the password again (prompt=none: login_required); a bad max_age is invalid_request")
+    func maxAge() throws {
+        let harness = try Harness()
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        var cookies = setCookies(page)
+        let signedIn = harness.post(
+            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        cookies.merge(setCookies(signedIn)) { $1 }
+        harness.clock.advance(by: 120)
+
+        let recent = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "300")]), cookies: cookies)
+        #expect(try redirectParameters(recent)["code"] != nil)
+        let silent = harness.get(
+            "/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "60"), ("prompt", "none")]), cookies: cookies)
+        #expect(try redirectParameters(silent)["error"] == "login_required")
+        for bad in ["-1", "abc", "1e3"] {
+            let malformed = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", bad)]), cookies: cookies)
+            #expect(try redirectParameters(malformed)["error"] == "invalid_request")
+        }
+
+        let stale = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "60")]), cookies: cookies)
+        #expect(stale.status == 200)
+        #expect(hiddenFields(stale).contains { $0.0 == "step" && $0.1 == "sign_in" })
+        let reauthenticated = harness.post(
+            "/oauth/authorize", hiddenFields(stale) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        let (_, body) = try harness.exchange(try #require(try redirectParameters(reauthenticated)["code"]))
+        let id = try payload(try #require(body["id_token"] as? String), harness)
+        #expect(id.claims["auth_time"] as? Int == Int(harness.clock.now().timeIntervalSince1970))
+    }
+
+    @Test("the consent form of a max_age request asks for the password again when the session is older")
+    func maxAgeAtConsent() throws {
+        let harness = try Harness()
+        _ = try harness.clients.create(
+            id: "partner", redirectURIs: ["https://partner.example/cb"], confidential: false, firstParty: false, scopes: [],
+            now: harness.clock.now())
+        let query = Self.authorizationQuery(redirect: "https://partner.example/cb", extra: [("max_age", "60")])
+            .map { $0.0 == "client_id" ? ("client_id", "partner") : $0 }
+        let page = harness.get("/oauth/authorize", query)
+        var cookies = setCookies(page)
+        let consentPage = harness.post(
+            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        cookies.merge(setCookies(consentPage)) { $1 }
+        #expect(hiddenFields(consentPage).contains { $0.0 == "step" && $0.1 == "consent" })
+        harness.clock.advance(by: 120)
+        let late = harness.post("/oauth/authorize", hiddenFields(consentPage) + [("decision", "allow")], cookies: cookies)
+        #expect(late.status == 200)
+        #expect(hiddenFields(late).contains { $0.0 == "step" && $0.1 == "sign_in" })
+    }
+
+    @Test("a request object, request_uri or a response_mode other than query is refused through the redirect, not ignored")
+    func unsupportedRequestParameters() throws {
+        let harness = try Harness()
+        let cases = [
+            ("request", "eyJhbGciOiJub25lIn0.eyJzY29wZSI6Im9wZW5pZCJ9.", "request_not_supported"),
+            ("request_uri", "urn:ietf:params:oauth:request_uri:x", "request_uri_not_supported"),
+            ("response_mode", "form_post", "invalid_request"), ("response_mode", "fragment", "invalid_request"),
+        ]
+        for (name, value, error) in cases {
+            let response = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [(name, value)]))
+            #expect(try redirectParameters(response)["error"] == error)
+        }
+        #expect(harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("response_mode", "query")])).status == 200)
+    }
+
+    @Test("form-action allows the redirect for every kind of redirect URI, IPv6 literals by scheme (CSP cannot name them)")
+    func formActionPerRedirectKind() {
+        func formAction(_ redirect: String) -> String? {
+            SignInPage.contentSecurityPolicy(redirectURI: redirect).split(separator: ";")
+                .first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("form-action") }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        #expect(formAction("com.example.app:/oauth") == "form-action 'self' com.example.app:")
+        #expect(formAction("http://127.0.0.1/callback") == "form-action 'self' http://127.0.0.1:*")
+        #expect(formAction("https://partner.example:8443/cb?x=1") == "form-action 'self' https://partner.example:8443")
+        #expect(formAction("https://partner.example/cb") == "form-action 'self' https://partner.example")
+        #expect(formAction("http://[::1]/callback") == "form-action 'self' http:")
+        #expect(formAction("https://[2001:db8::1]/cb") == "form-action 'self' https:")
     }
 }
 

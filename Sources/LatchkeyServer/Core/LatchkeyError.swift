@@ -60,6 +60,10 @@ public struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         public static let invalidScope = Code("invalid_scope")
         /// OAuth: the response type is not `code`.
         public static let unsupportedResponseType = Code("unsupported_response_type")
+        /// OpenID Connect: the authorization request carries a request object (`request`).
+        public static let requestNotSupported = Code("request_not_supported")
+        /// OpenID Connect: the authorization request names a `request_uri`.
+        public static let requestURINotSupported = Code("request_uri_not_supported")
         /// The request needs a signed-in browser (a session cookie) or a valid form token.
         public static let forbidden = Code("forbidden")
         /// The configuration is invalid; the message names the setting.

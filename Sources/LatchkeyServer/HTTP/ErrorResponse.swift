@@ -6,7 +6,7 @@ extension LatchkeyError {
         switch code {
         case .invalidJSON, .invalidRequest, .invalidEmail, .resetURLNotAllowed, .invalidToken, .weakPassword,
             .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope, .unsupportedResponseType,
-            .invalidRedirectURI:
+            .invalidRedirectURI, .requestNotSupported, .requestURINotSupported:
             400
         case .invalidCredentials, .invalidClient: 401
         case .forbidden: 403

@@ -8,7 +8,8 @@ import LatchkeyCrypto
 /// redirect; every form post needs the form token bound to the browser's CSRF cookie (403
 /// otherwise); sign-in gives one message for every kind of wrong credentials and shares the
 /// failure limits of `/auth/login`; clients that are not first-party get a consent page;
-/// `prompt=login` asks for the password again, `prompt=none` never shows a page.
+/// `prompt=login`, or a sign-in older than `max_age`, asks for the password again;
+/// `prompt=none` never shows a page.
 struct AuthorizeRoutes {
     let clients: ClientRegistry
     let authorization: AuthorizationService
@@ -45,7 +46,7 @@ struct AuthorizeRoutes {
         case .valid(let valid):
             authorizationRequest = valid
         }
-        let session = try authorization.browserSession(cookie: request.cookie(Self.sessionCookie).map(Redacted.init))
+        let session = try recentSession(request, for: authorizationRequest)
         if authorizationRequest.prompt.contains("none") {
             guard let session else { return redirectError(authorizationRequest, "login_required", "The person is not signed in.") }
             guard !authorizationRequest.needsConsent else {
@@ -90,7 +91,7 @@ struct AuthorizeRoutes {
 
         switch try form.optional("step", maxLength: 16) {
         case "consent":
-            guard let session = try authorization.browserSession(cookie: request.cookie(Self.sessionCookie).map(Redacted.init)) else {
+            guard let session = try recentSession(request, for: authorizationRequest) else {
                 return SignInPage.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: nil, status: 200)
             }
@@ -137,6 +138,12 @@ struct AuthorizeRoutes {
         default:
             throw LatchkeyError(.invalidRequest, "The form is incomplete.")
         }
+    }
+
+    /// The browser's live session, if its sign-in is recent enough for the request's `max_age`.
+    private func recentSession(_ request: HTTPRequest, for authorizationRequest: AuthorizationRequest) throws -> BrowserSession? {
+        let session = try authorization.browserSession(cookie: request.cookie(Self.sessionCookie).map(Redacted.init))
+        return session.flatMap { authorizationRequest.acceptsSignIn(at: $0.authTime, now: clock.now()) ? $0 : nil }
     }
 
     private func issueCode(_ request: AuthorizationRequest, session: BrowserSession) throws -> HTTPResponse {

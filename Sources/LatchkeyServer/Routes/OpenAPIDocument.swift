@@ -298,6 +298,16 @@ enum OpenAPIDocument {
               "401": {"description": "invalid_token (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
               "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
             }
+          },
+          "post": {
+            "operationId": "userinfo_post",
+            "summary": "The same as GET (OpenID Connect Core 5.3.1); the access token still comes in the Authorization header.",
+            "security": [{"bearer": []}],
+            "responses": {
+              "200": {"description": "Claims.", "content": {"application/json": {}}},
+              "401": {"description": "invalid_token (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
+              "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
+            }
           }
         },
         "/.well-known/oauth-authorization-server": {

@@ -2,7 +2,7 @@ import Foundation
 import LatchkeyCrypto
 
 /// Authorization server metadata (RFC 8414) at `/.well-known/oauth-authorization-server`,
-/// the same document at `/.well-known/openid-configuration`, and `GET /userinfo`.
+/// the same document at `/.well-known/openid-configuration`, and `GET`/`POST /userinfo`.
 ///
 /// Promises: the metadata advertises exactly what is implemented (PKCE `S256` only, the
 /// `code` response type, the two grants); `/userinfo` answers only to a valid access token
@@ -22,6 +22,10 @@ struct OpenIDRoutes {
                 Self.cached(metadata)
             },
             Route("GET", "/userinfo", name: "userinfo") { request in
+                try userInfo(request)
+            },
+            // OpenID Connect Core §5.3.1: GET and POST; the token comes in the header either way.
+            Route("POST", "/userinfo", name: "userinfo_post", body: .form) { request in
                 try userInfo(request)
             },
         ]
@@ -76,6 +80,8 @@ struct OpenIDRoutes {
             "id_token_signing_alg_values_supported": ["ES256"],
             "authorization_response_iss_parameter_supported": true,
             "prompt_values_supported": ["none", "login", "consent"],
+            "request_parameter_supported": false,
+            "request_uri_parameter_supported": false,
             "claims_supported": ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email"],
             "ui_locales_supported": SupportedLanguage.allCases.map(\.rawValue),
         ]

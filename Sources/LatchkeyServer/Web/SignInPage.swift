@@ -95,6 +95,7 @@ enum SignInPage {
 
     /// Browsers apply `form-action` to the redirect that follows a form post too, so the
     /// client's redirect URI (its origin, or its scheme for a private-use scheme) is allowed.
+    /// A CSP source cannot name an IPv6 literal (CSP3 `host-part`), so `http:`/`https:` stands for one.
     static func contentSecurityPolicy(redirectURI: String?) -> String {
         var formAction = "'self'"
         if let redirectURI, let target = try? RedirectURI(redirectURI) {
@@ -102,9 +103,11 @@ enum SignInPage {
             case .privateUseScheme:
                 formAction += " " + (redirectURI.split(separator: ":", maxSplits: 1).first.map { $0 + ":" } ?? "")
             case .loopback:
-                formAction += redirectURI.hasPrefix("http://[::1]") ? " http://[::1]:*" : " http://127.0.0.1:*"
+                formAction += redirectURI.hasPrefix("http://[::1]") ? " http:" : " http://127.0.0.1:*"
             case .https:
-                if let url = URL(string: redirectURI), let host = url.host {
+                if redirectURI.hasPrefix("https://[") {
+                    formAction += " https:"
+                } else if let url = URL(string: redirectURI), let host = url.host {
                     formAction += " https://\(host)\(url.port.map { ":\($0)" } ?? "")"
                 }
             }
