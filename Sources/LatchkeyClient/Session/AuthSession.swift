@@ -148,15 +148,7 @@ public actor AuthSession {
     private nonisolated func send(_ request: URLRequest, token: ClientSecret) async throws -> (Data, HTTPURLResponse) {
         var request = request
         request.setValue("Bearer " + token.exposed, forHTTPHeaderField: "Authorization")
-        let result: (Data, URLResponse)
-        do {
-            result = try await urlSession.data(for: request)
-        } catch let error as URLError {
-            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
-            throw LatchkeyClientError.from(urlError: error)
-        }
-        guard let response = result.1 as? HTTPURLResponse else { throw LatchkeyClientError(.unexpectedResponse) }
-        return (result.0, response)
+        return try await ClientHTTP.transfer(request, with: urlSession)
     }
 
     private func isFresh(_ tokens: StoredTokens) -> Bool {
