@@ -118,6 +118,23 @@ actor EventLog {
         #expect(store.load() == expiring)
     }
 
+    @Test("without a refresh token the access token serves until it expires; then the session ends")
+    func noRefreshToken() async throws {
+        let port = try LatchkeyServerProcess.freeLoopbackPort()
+        let unreachable = FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let expiring = StoredTokens(accessToken: ClientSecret("a1"), refreshToken: nil, expiresAt: Date() + 30)
+        let store = InMemoryTokenStore(expiring)
+        let session = AuthSession(store: store, refresher: .firstParty(unreachable))
+        #expect(try await session.validAccessToken() == ClientSecret("a1"))
+        #expect(store.load() == expiring)
+
+        store.save(StoredTokens(accessToken: ClientSecret("a2"), refreshToken: nil, expiresAt: Date()))
+        let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(error?.code == .sessionExpired)
+        #expect(error?.reasons == ["no_refresh_token"])
+        #expect(store.load() == nil)
+    }
+
     @Test("a caller cancelled during the refresh does not lose the tokens: the refresh finishes and is saved")
     func cancelledCaller() async throws {
         let fixture = try await SignedInFixture.start()

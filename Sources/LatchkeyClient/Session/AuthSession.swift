@@ -181,6 +181,9 @@ public actor AuthSession {
             return current
         }
         guard let refreshToken = current.refreshToken else {
+            // Nothing to renew with: the access token serves until it expires, unless the
+            // server has already refused it.
+            if rejected == nil, current.expiresAt > now() { return current }
             try endSession()
             throw LatchkeyClientError(.sessionExpired, reasons: ["no_refresh_token"])
         }
