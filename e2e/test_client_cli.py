@@ -8,6 +8,8 @@ the redirect to the loopback listener, then checks `latchkey token`.
 import html.parser
 import json
 import os
+import select
+import socket
 import stat
 import subprocess
 import threading
@@ -169,6 +171,36 @@ def test_login_callback_with_wrong_state_is_refused(server, tmp_path):
             login.kill()
             login.wait()
     assert not (tmp_path / "state" / "latchkey" / "tokens.json").exists()
+
+
+def test_login_listener_drops_a_connection_that_dribbles_its_request(server, tmp_path):
+    """A local client sending its request a byte at a time cannot hold the listener: it is
+    answered and dropped within the per-connection read time (5 s), and login still waits."""
+    server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
+    env = client_env(server, tmp_path)
+    login = subprocess.Popen(
+        [str(BINARY), "login", "--client-id", "cli-test", "--no-browser", "--timeout", "120"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = login.stdout.readline().strip()
+        redirect = urllib.parse.urlsplit(urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["redirect_uri"][0])
+        head = b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + b"a" * 4096
+        dropped = False
+        with socket.create_connection((redirect.hostname, redirect.port), timeout=10) as slow:
+            for byte in head[:120]:  # two bytes a second: a minute at most
+                try:
+                    slow.sendall(bytes([byte]))
+                except OSError:
+                    dropped = True
+                    break
+                if select.select([slow], [], [], 0.5)[0]:
+                    dropped = slow.recv(100).startswith(b"HTTP/1.1 404")
+                    break
+        assert dropped
+        assert login.poll() is None
+    finally:
+        login.kill()
+        login.wait()
 
 
 def test_token_from_two_processes_refreshes_once(server, tmp_path):
