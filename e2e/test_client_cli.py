@@ -8,6 +8,8 @@ the redirect to the loopback listener, then checks `latchkey token`.
 import html.parser
 import json
 import os
+import select
+import socket
 import stat
 import subprocess
 import threading
@@ -73,6 +75,15 @@ def refresh_count(server, route, status):
     return sum(int(line[len(prefix):]) for line in metrics.splitlines() if line.startswith(prefix))
 
 
+def start_login(env, timeout):
+    """`latchkey login` with the loopback redirect, in the background, and the
+    authorization URL it printed."""
+    login = subprocess.Popen(
+        [str(BINARY), "login", "--client-id", "cli-test", "--no-browser", "--timeout", str(timeout)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return login, login.stdout.readline().strip()
+
+
 def test_oauth_login_through_loopback_redirect(server, tmp_path):
     metadata = requests.get(server.base + "/.well-known/oauth-authorization-server", timeout=10)
     assert metadata.status_code == 200
@@ -80,11 +91,8 @@ def test_oauth_login_through_loopback_redirect(server, tmp_path):
     server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
     env = client_env(server, tmp_path)
 
-    login = subprocess.Popen(
-        [str(BINARY), "login", "--client-id", "cli-test", "--no-browser", "--timeout", "60"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    login, url = start_login(env, timeout=60)
     try:
-        url = login.stdout.readline().strip()
         assert url.startswith(metadata.json()["authorization_endpoint"] + "?"), login.stderr.read() if not url else url
         params = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
         assert params["response_type"] == ["code"]
@@ -153,11 +161,8 @@ def test_oauth_login_through_loopback_redirect(server, tmp_path):
 def test_login_callback_with_wrong_state_is_refused(server, tmp_path):
     server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
     env = client_env(server, tmp_path)
-    login = subprocess.Popen(
-        [str(BINARY), "login", "--client-id", "cli-test", "--no-browser", "--timeout", "30"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    login, url = start_login(env, timeout=30)
     try:
-        url = login.stdout.readline().strip()
         redirect_uri = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["redirect_uri"][0]
         forged = redirect_uri + "?" + urllib.parse.urlencode({"code": "attacker-code", "state": "forged", "iss": server.base})
         assert requests.get(forged, timeout=10).status_code == 200
@@ -169,6 +174,33 @@ def test_login_callback_with_wrong_state_is_refused(server, tmp_path):
             login.kill()
             login.wait()
     assert not (tmp_path / "state" / "latchkey" / "tokens.json").exists()
+
+
+def test_login_listener_drops_a_connection_that_dribbles_its_request(server, tmp_path):
+    """A local client sending its request a byte at a time cannot hold the listener: it is
+    answered and dropped within the per-connection read time (5 s), and login still waits."""
+    server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
+    env = client_env(server, tmp_path)
+    login, url = start_login(env, timeout=120)
+    try:
+        redirect = urllib.parse.urlsplit(urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["redirect_uri"][0])
+        head = b"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: " + b"a" * 4096
+        dropped = False
+        with socket.create_connection((redirect.hostname, redirect.port), timeout=10) as slow:
+            for byte in head[:120]:  # two bytes a second: a minute at most
+                try:
+                    slow.sendall(bytes([byte]))
+                except OSError:
+                    dropped = True
+                    break
+                if select.select([slow], [], [], 0.5)[0]:
+                    dropped = slow.recv(100).startswith(b"HTTP/1.1 404")
+                    break
+        assert dropped
+        assert login.poll() is None
+    finally:
+        login.kill()
+        login.wait()
 
 
 def test_token_from_two_processes_refreshes_once(server, tmp_path):

@@ -17,6 +17,8 @@ import Foundation
 final class LoopbackRedirectListener {
     /// The largest request head read from the browser.
     static let maximumRequestSize = 8192
+    /// How long one connection may take to send its request head, in seconds.
+    static let requestReadTime: TimeInterval = 5
 
     /// The port the listener is bound to.
     let port: Int
@@ -64,9 +66,14 @@ final class LoopbackRedirectListener {
             let connection = accept(descriptor, nil, nil)
             guard connection >= 0 else { continue }
             defer { close(connection) }
-            var readTimeout = timeval(tv_sec: 5, tv_usec: 0)
+            #if canImport(Darwin)
+                var noSignal: Int32 = 1
+                _ = setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            var readTimeout = timeval(tv_sec: 1, tv_usec: 0)
             _ = setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &readTimeout, socklen_t(MemoryLayout<timeval>.size))
-            guard let target = Self.requestTarget(readHead(connection)),
+            let head = readHead(connection, until: min(deadline, Date().addingTimeInterval(Self.requestReadTime)))
+            guard let target = Self.requestTarget(head),
                 URLComponents(string: target)?.path == path,
                 let callback = URL(string: "http://127.0.0.1:\(port)" + target)
             else {
@@ -85,10 +92,12 @@ final class LoopbackRedirectListener {
         return String(parts[1])
     }
 
-    private func readHead(_ connection: Int32) -> String {
+    /// Reads until the end of the request head, ``maximumRequestSize`` bytes, or
+    /// `deadline`: a client sending a byte at a time cannot hold the listener longer.
+    private func readHead(_ connection: Int32, until deadline: Date) -> String {
         var bytes = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 2048)
-        while bytes.count < Self.maximumRequestSize {
+        while bytes.count < Self.maximumRequestSize, Date() < deadline {
             let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
             bytes += buffer[0..<count]
@@ -98,7 +107,8 @@ final class LoopbackRedirectListener {
     }
 
     #if canImport(Glibc)
-        /// A browser that hung up must not kill the command with SIGPIPE.
+        /// A browser that hung up must not kill the command with SIGPIPE (on Darwin the
+        /// connection has `SO_NOSIGPIPE` instead).
         private static let sendFlags = Int32(MSG_NOSIGNAL)
     #else
         private static let sendFlags: Int32 = 0

@@ -118,6 +118,23 @@ actor EventLog {
         #expect(store.load() == expiring)
     }
 
+    @Test("without a refresh token the access token serves until it expires; then the session ends")
+    func noRefreshToken() async throws {
+        let port = try LatchkeyServerProcess.freeLoopbackPort()
+        let unreachable = FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let expiring = StoredTokens(accessToken: ClientSecret("a1"), refreshToken: nil, expiresAt: Date() + 30)
+        let store = InMemoryTokenStore(expiring)
+        let session = AuthSession(store: store, refresher: .firstParty(unreachable))
+        #expect(try await session.validAccessToken() == ClientSecret("a1"))
+        #expect(store.load() == expiring)
+
+        store.save(StoredTokens(accessToken: ClientSecret("a2"), refreshToken: nil, expiresAt: Date()))
+        let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(error?.code == .sessionExpired)
+        #expect(error?.reasons == ["no_refresh_token"])
+        #expect(store.load() == nil)
+    }
+
     @Test("a caller cancelled during the refresh does not lose the tokens: the refresh finishes and is saved")
     func cancelledCaller() async throws {
         let fixture = try await SignedInFixture.start()
@@ -161,6 +178,33 @@ actor EventLog {
         #expect(try await fixture.refreshes() == (1, 0))
         _ = try await first.accessToken(replacing: tokenA)
         #expect(try await fixture.refreshes() == (2, 0))
+    }
+
+    @Test("a sign-out while the refresh request runs is not undone: the refreshed tokens are not saved")
+    func signOutDuringRefresh() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        // Read 1 is the freshness check, read 2 the refresh's own; the store is cleared right after it.
+        let store = InterleavingTokenStore(fixture.tokens, changedAfterRead: 2) { $0.clear() }
+        let session = fixture.session(store)
+
+        let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(error?.reasons == ["not_signed_in"])
+        #expect(store.load() == nil)
+        #expect(try await fixture.refreshes() == (1, 0))
+    }
+
+    @Test("a new sign-in while the refresh request runs wins over the refresh")
+    func signInDuringRefresh() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let newLogin = StoredTokens(accessToken: ClientSecret("a-new"), refreshToken: ClientSecret("r-new"), expiresAt: Date() + 3600)
+        let store = InterleavingTokenStore(fixture.tokens, changedAfterRead: 2) { $0.save(newLogin) }
+        let session = fixture.session(store)
+
+        #expect(try await session.validAccessToken() == newLogin.accessToken)
+        #expect(store.load() == newLogin)
+        #expect(try await fixture.refreshes() == (1, 0))
     }
 
     @Test("sign-out revokes the login on the server, removes the tokens and reports it")

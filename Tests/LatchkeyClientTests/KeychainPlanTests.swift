@@ -68,16 +68,18 @@ import Testing
         #expect(KeychainStatus.itemNotFound == -25300)
     }
 
-    @Test("the reinstall marker reports the first launch once per install, per item")
+    @Test("the reinstall marker reports the first launch until it is marked (a failed wipe is retried), per item")
     func reinstallMarker() throws {
         let suite = "latchkey-tests-\(UUID().uuidString)"
         let defaults = try #require(UserDefaults(suiteName: suite))
         defer { defaults.removePersistentDomain(forName: suite) }
         let marker = ReinstallMarker(defaults: defaults, service: "s", account: "a")
-        #expect(marker.isFirstLaunchAfterInstall())
-        #expect(!marker.isFirstLaunchAfterInstall())
-        #expect(!ReinstallMarker(defaults: defaults, service: "s", account: "a").isFirstLaunchAfterInstall())
-        #expect(ReinstallMarker(defaults: defaults, service: "s", account: "b").isFirstLaunchAfterInstall())
+        #expect(marker.isFirstLaunchAfterInstall)
+        #expect(marker.isFirstLaunchAfterInstall)
+        marker.markInstalled()
+        #expect(!marker.isFirstLaunchAfterInstall)
+        #expect(!ReinstallMarker(defaults: defaults, service: "s", account: "a").isFirstLaunchAfterInstall)
+        #expect(ReinstallMarker(defaults: defaults, service: "s", account: "b").isFirstLaunchAfterInstall)
     }
 
     @Test("LocalAuthentication codes map to user_authentication_failed with a reason", arguments: [

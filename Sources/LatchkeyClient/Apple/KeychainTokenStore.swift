@@ -13,14 +13,19 @@
         public let plan: KeychainQueryPlan
 
         /// A store with `options`; with ``KeychainOptions/wipeOnReinstall`` a stored item
-        /// is deleted on the first launch after an install (marker in `defaults`).
+        /// is deleted on the first launch after an install (marker in `defaults`). An app
+        /// extension sharing the item through an access group must pass the app group's
+        /// `UserDefaults(suiteName:)`, or its own first launch wipes the app's session.
         ///
         /// - Throws: ``LatchkeyClientError`` `invalid_configuration` for contradictory
         ///   options, or the error of deleting a leftover item.
         public init(options: KeychainOptions = KeychainOptions(), defaults: UserDefaults = .standard) throws {
             plan = try KeychainQueryPlan(options: options)
             let marker = ReinstallMarker(defaults: defaults, service: options.service, account: options.account)
-            if marker.isFirstLaunchAfterInstall(), options.wipeOnReinstall { try clear() }
+            guard marker.isFirstLaunchAfterInstall else { return }
+            // Marked only once the wipe succeeded, so a failed wipe is tried again next launch.
+            if options.wipeOnReinstall { try clear() }
+            marker.markInstalled()
         }
 
         /// The stored tokens, nil when there are none; "locked" is an error, not nil.
@@ -71,18 +76,19 @@
                 case .dataProtectionKeychain: query[kSecUseDataProtectionKeychain as String] = true
                 case .accessible(let accessibility): query[kSecAttrAccessible as String] = constant(accessibility)
                 case .accessControl(let accessibility, let presence):
-                    var error: Unmanaged<CFError>?
-                    guard let control = SecAccessControlCreateWithFlags(nil, constant(accessibility), flags(presence), &error)
+                    guard let control = SecAccessControlCreateWithFlags(nil, constant(accessibility), flags(presence), nil)
                     else { throw LatchkeyClientError(.invalidConfiguration, reasons: ["access_control"]) }
                     query[kSecAttrAccessControl as String] = control
                 case .returnData: query[kSecReturnData as String] = true
                 case .matchLimitOne: query[kSecMatchLimit as String] = kSecMatchLimitOne
-                case .authenticationPrompt(let prompt):
-                    #if canImport(LocalAuthentication)
+                #if canImport(LocalAuthentication)
+                    case .authenticationPrompt(let prompt):
                         let context = LAContext()
                         context.localizedReason = prompt
                         query[kSecUseAuthenticationContext as String] = context
-                    #endif
+                #else
+                    case .authenticationPrompt: break  // no LocalAuthentication (tvOS): the system's own prompt
+                #endif
                 }
             }
             return query

@@ -15,11 +15,12 @@ public struct ReinstallMarker: @unchecked Sendable {
         self.key = "dev.latchkey.installed." + service + "." + account
     }
 
-    /// Whether this is the first launch since the install (the marker is absent); sets
-    /// the marker, so it answers true once per install.
-    public func isFirstLaunchAfterInstall() -> Bool {
-        guard !defaults.bool(forKey: key) else { return false }
+    /// Whether this is the first launch since the install: the marker is absent. It stays
+    /// true until ``markInstalled()``.
+    public var isFirstLaunchAfterInstall: Bool { !defaults.bool(forKey: key) }
+
+    /// Sets the marker, once the first-launch work (the wipe) has succeeded.
+    public func markInstalled() {
         defaults.set(true, forKey: key)
-        return true
     }
 }

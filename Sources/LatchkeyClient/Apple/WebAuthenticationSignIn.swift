@@ -25,7 +25,10 @@
         ///   the sheet, `authorization_failed` when it cannot start.
         public func callbackURL(for request: AuthorizationRequest, callbackScheme: String) async throws -> URL {
             try await withCheckedThrowingContinuation { continuation in
-                let session = ASWebAuthenticationSession(url: request.url, callbackURLScheme: callbackScheme) { url, error in
+                // `@Sendable`, so not main-actor isolated: Swift 6 would trap if the framework
+                // called an isolated closure off the main thread.
+                let session = ASWebAuthenticationSession(url: request.url, callbackURLScheme: callbackScheme) {
+                    @Sendable url, error in
                     if let url {
                         continuation.resume(returning: url)
                     } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {

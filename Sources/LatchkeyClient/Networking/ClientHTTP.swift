@@ -14,10 +14,23 @@ struct ClientHTTP: Sendable {
 
     /// Sends `request` and returns the reply, whatever its status.
     ///
+    /// - Throws: what ``transfer(_:with:)`` throws; `unexpected_response` for an
+    ///   oversized reply.
+    func send(_ request: URLRequest) async throws -> HTTPReply {
+        let (data, http) = try await Self.transfer(request, with: session)
+        guard data.count <= Self.maximumReplySize else {
+            throw LatchkeyClientError(.unexpectedResponse, reasons: ["reply_too_large"], status: http.statusCode)
+        }
+        return HTTPReply(status: http.statusCode, body: data)
+    }
+
+    /// Sends `request` with `session` and returns the body and response, whatever their
+    /// size or status: the one place where transport failures become SDK errors.
+    ///
     /// - Throws: `CancellationError` when the calling task was cancelled;
     ///   ``LatchkeyClientError`` `network_unavailable` (see ``LatchkeyClientError/from(urlError:)``)
-    ///   or `unexpected_response` for a non-HTTP or oversized reply.
-    func send(_ request: URLRequest) async throws -> HTTPReply {
+    ///   or `unexpected_response` for a non-HTTP reply.
+    static func transfer(_ request: URLRequest, with session: URLSession) async throws -> (Data, HTTPURLResponse) {
         let data: Data
         let response: URLResponse
         do {
@@ -31,14 +44,7 @@ struct ClientHTTP: Sendable {
             throw LatchkeyClientError(.networkUnavailable, reasons: ["transport"])
         }
         guard let http = response as? HTTPURLResponse else { throw LatchkeyClientError(.unexpectedResponse) }
-        guard data.count <= Self.maximumReplySize else {
-            throw LatchkeyClientError(.unexpectedResponse, reasons: ["reply_too_large"], status: http.statusCode)
-        }
-        var headers: [String: String] = [:]
-        for (name, value) in http.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
-        }
-        return HTTPReply(status: http.statusCode, headers: headers, body: data)
+        return (data, http)
     }
 
     /// `GET url` accepting JSON.

@@ -1,13 +1,9 @@
 import Foundation
 
-/// A server's HTTP reply: status, headers (names lowercased) and body.
+/// A server's HTTP reply: status and body.
 struct HTTPReply: Sendable {
     let status: Int
-    let headers: [String: String]
     let body: Data
-
-    /// The value of header `name`, compared case-insensitively.
-    func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// Whether the status is 2xx.
     var isSuccess: Bool { (200...299).contains(status) }

@@ -21,6 +21,8 @@ public import Foundation
 ///   ``AuthSessionEvent/signedOut(_:)`` (`.sessionEnded`) is sent; a transient failure
 ///   (network, 5xx, rate limit) keeps them, and while the old access token has not yet
 ///   expired it is still returned.
+/// - A sign-out or a new sign-in while a refresh request runs is never undone by it:
+///   the refresh saves only if the store still holds the tokens it started from.
 public actor AuthSession {
     /// The session's events, for one consumer (an `AsyncStream` delivers each event once).
     public nonisolated let events: AsyncStream<AuthSessionEvent>
@@ -91,20 +93,24 @@ public actor AuthSession {
         try await refreshed(rejecting: token).accessToken
     }
 
-    /// Signs out: waits for a running refresh, revokes the refresh token on the server
-    /// (best effort: an unreachable server does not keep the person signed in), removes
-    /// the tokens and sends ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
+    /// Signs out: waits for a running refresh, removes the tokens, revokes the refresh
+    /// token on the server (best effort: an unreachable server does not keep the person
+    /// signed in) and sends ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
     ///
-    /// - Throws: the store's error.
+    /// - Throws: the store's error (the tokens are then kept and nothing is revoked).
     public func signOut() async throws {
         _ = await refreshTask?.result
-        try await withStoreLock {
-            if let refreshToken = try self.store.load()?.refreshToken {
-                try? await self.refresher.revoke(refreshToken)
-            }
-            try self.store.clear()
-        }
+        let refreshToken = try await withStoreLock { try await self.removeTokens() }
+        if let refreshToken { try? await refresher.revoke(refreshToken) }
         continuation.yield(.signedOut(.userRequested))
+    }
+
+    /// Clears the store and returns the refresh token it held, in one step on the actor,
+    /// so that no refresh can read the tokens in between.
+    private func removeTokens() throws -> ClientSecret? {
+        let refreshToken = try store.load()?.refreshToken
+        try store.clear()
+        return refreshToken
     }
 
     /// Sets a new password with `recovery` (see ``PasswordRecovery/resetPassword(token:newPassword:email:)``),
@@ -142,15 +148,7 @@ public actor AuthSession {
     private nonisolated func send(_ request: URLRequest, token: ClientSecret) async throws -> (Data, HTTPURLResponse) {
         var request = request
         request.setValue("Bearer " + token.exposed, forHTTPHeaderField: "Authorization")
-        let result: (Data, URLResponse)
-        do {
-            result = try await urlSession.data(for: request)
-        } catch let error as URLError {
-            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
-            throw LatchkeyClientError.from(urlError: error)
-        }
-        guard let response = result.1 as? HTTPURLResponse else { throw LatchkeyClientError(.unexpectedResponse) }
-        return (result.0, response)
+        return try await ClientHTTP.transfer(request, with: urlSession)
     }
 
     private func isFresh(_ tokens: StoredTokens) -> Bool {
@@ -172,7 +170,9 @@ public actor AuthSession {
     }
 
     /// Reads the tokens again (another process may have refreshed), refreshes if still
-    /// needed, and saves before returning.
+    /// needed, and saves before returning — unless the tokens were replaced while the
+    /// request ran (a sign-out, a new sign-in, a password reset, a writer that does not
+    /// take the lock): that change wins, and the refresh's outcome is dropped.
     private func refreshNow(rejecting rejected: ClientSecret?) async throws -> StoredTokens {
         guard let current = try store.load() else { throw Self.notSignedIn }
         if let rejected {
@@ -181,12 +181,26 @@ public actor AuthSession {
             return current
         }
         guard let refreshToken = current.refreshToken else {
+            // Nothing to renew with: the access token serves until it expires, unless the
+            // server has already refused it.
+            if rejected == nil, current.expiresAt > now() { return current }
             try endSession()
             throw LatchkeyClientError(.sessionExpired, reasons: ["no_refresh_token"])
         }
+        let outcome: Result<StoredTokens, any Error>
+        do {
+            outcome = .success(try await refresher.refresh(refreshToken))
+        } catch {
+            outcome = .failure(error)
+        }
+        let stored = try store.load()
+        guard stored == current else {
+            guard let stored else { throw Self.notSignedIn }
+            return stored
+        }
         let renewed: StoredTokens
         do {
-            renewed = try await refresher.refresh(refreshToken)
+            renewed = try outcome.get()
         } catch let error as LatchkeyClientError where error.code == .sessionExpired {
             try endSession()
             throw error

@@ -33,44 +33,69 @@ final class LatchkeyServerProcess: @unchecked Sendable {
     }
 
     /// Starts a server with `settings` added to its environment and waits for `/healthz`.
+    /// A port taken between choosing and binding it (other tests, other processes) is
+    /// retried on another free port.
     init(settings: [String: String] = [:]) async throws {
-        directory = FileManager.default.temporaryDirectory
+        let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("latchkey-sdk-server-\(UUID().uuidString)", isDirectory: true)
+        self.directory = directory
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let port = try Self.freeLoopbackPort()
-        baseURL = URL(string: "http://127.0.0.1:\(port)")!
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCHKEY_") }
-        environment["LATCHKEY_LISTEN"] = "127.0.0.1:\(port)"
-        environment["LATCHKEY_DATA_DIR"] = directory.appendingPathComponent("data").path
-        environment["LATCHKEY_MAIL_TRANSPORT"] = "file"
-        environment["LATCHKEY_LOG_LEVEL"] = "info"
-        // The smallest Argon2 cost the server accepts keeps logins fast in tests.
-        environment["LATCHKEY_ARGON2_MEMORY_KIB"] = "19456"
-        environment.merge(settings) { _, new in new }
-        self.environment = environment
+        let logURL = directory.appendingPathComponent("server.log")
+        var started = false
+        defer { if !started { try? FileManager.default.removeItem(at: directory) } }
+        for _ in 0..<3 {
+            let port = try Self.freeLoopbackPort()
+            var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("LATCHKEY_") }
+            environment["LATCHKEY_LISTEN"] = "127.0.0.1:\(port)"
+            environment["LATCHKEY_DATA_DIR"] = directory.appendingPathComponent("data").path
+            environment["LATCHKEY_MAIL_TRANSPORT"] = "file"
+            environment["LATCHKEY_LOG_LEVEL"] = "info"
+            // The smallest Argon2 cost the server accepts keeps logins fast in tests.
+            environment["LATCHKEY_ARGON2_MEMORY_KIB"] = "19456"
+            environment.merge(settings) { _, new in new }
 
-        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("server.log").path, contents: nil)
-        let log = try FileHandle(forWritingTo: directory.appendingPathComponent("server.log"))
-        process = Process()
-        process.executableURL = Self.binary
-        process.arguments = ["serve"]
-        process.environment = environment
-        process.standardOutput = log
-        process.standardError = log
-        try process.run()
-        try? log.close()
+            _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+            let log = try FileHandle(forWritingTo: logURL)
+            let process = Process()
+            process.executableURL = Self.binary
+            process.arguments = ["serve"]
+            process.environment = environment
+            process.standardOutput = log
+            process.standardError = log
+            try process.run()
+            try? log.close()
 
+            let baseURL = URL(string: "http://127.0.0.1:\(port)")!
+            if try await Self.waitUntilHealthy(process, baseURL: baseURL, logURL: logURL) {
+                self.baseURL = baseURL
+                self.environment = environment
+                self.process = process
+                started = true
+                return
+            }
+        }
+        throw HarnessError("no free port for the server: \(Self.log(at: logURL))")
+    }
+
+    /// Whether `process` answers `/healthz`; false when it exited because its port was
+    /// taken. Throws for any other exit or when it never becomes healthy.
+    private static func waitUntilHealthy(_ process: Process, baseURL: URL, logURL: URL) async throws -> Bool {
         for _ in 0..<600 {
-            guard process.isRunning else { throw HarnessError("server exited: \(serverLog())") }
+            guard process.isRunning else {
+                let log = log(at: logURL)
+                if log.contains("already in use") { return false }
+                throw HarnessError("server exited: \(log)")
+            }
             if let (_, response) = try? await URLSession.shared.data(from: baseURL.appendingPathComponent("healthz")),
                 (response as? HTTPURLResponse)?.statusCode == 200
             {
-                return
+                return true
             }
             try await Task.sleep(nanoseconds: 50_000_000)
         }
-        stop()
-        throw HarnessError("server did not become healthy: \(serverLog())")
+        process.terminate()
+        process.waitUntilExit()
+        throw HarnessError("server did not become healthy: \(log(at: logURL))")
     }
 
     /// Stops the server (SIGTERM, then waits) and removes its directory.
@@ -83,7 +108,11 @@ final class LatchkeyServerProcess: @unchecked Sendable {
     }
 
     func serverLog() -> String {
-        (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+        Self.log(at: logURL)
+    }
+
+    private static func log(at url: URL) -> String {
+        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }
 
     /// Runs `latchkey ARGUMENTS` with this server's environment plus `extra`.
