@@ -218,9 +218,18 @@ def test_signed_in_browser_gets_a_code_at_once_and_prompt_login_asks_again(serve
     browser = Browser(server)
     redirect_params(browser.sign_in(request(server, browser=browser)))
 
-    again = request(server, browser=browser, state="second")
-    assert redirect_params(again)["state"] == "second"
-    assert "code" in redirect_params(again)
+    # web.app authenticates with its secret: a signed-in browser gets its code at once.
+    direct = request(server, client_id="web.app", browser=browser, state="second")
+    assert redirect_params(direct)["state"] == "second"
+    assert "code" in redirect_params(direct)
+
+    # Any local app can listen on loopback as ios.app would (RFC 8252 §8.6): the signed-in
+    # browser must confirm with a click, no password, before ios.app gets another code.
+    again = request(server, browser=browser, state="third")
+    assert again.status_code == 200
+    assert "password" not in Page.field_names(Page(again.text).form)
+    confirmed = redirect_params(browser.decide(again, "allow"))
+    assert confirmed["state"] == "third" and "code" in confirmed
 
     forced = request(server, browser=browser, prompt="login")
     assert forced.status_code == 200
@@ -238,7 +247,8 @@ def test_prompt_none_never_shows_a_page(server):
 
     browser = Browser(server)
     redirect_params(browser.sign_in(request(server, browser=browser)))
-    assert "code" in redirect_params(request(server, browser=browser, prompt="none"))
+    assert "code" in redirect_params(request(server, client_id="web.app", browser=browser, prompt="none"))
+    assert_error_redirect(request(server, browser=browser, prompt="none"), "interaction_required", server=server)
     assert_error_redirect(request(server, client_id="partner.app", browser=browser, prompt="none"),
                           "consent_required", server=server)
 
@@ -377,9 +387,11 @@ def test_password_reset_ends_the_browser_session(server):
     world = OAuthWorld(server)
     browser = Browser(server)
     redirect_params(browser.sign_in(request(server, browser=browser)))
-    assert "code" in redirect_params(request(server, browser=browser))
+    assert "code" in redirect_params(request(server, client_id="web.app", browser=browser))
     world.reset_password(NEW_PASSWORD)
-    assert request(server, browser=browser).status_code == 200
+    after = request(server, client_id="web.app", browser=browser)
+    assert after.status_code == 200
+    assert "password" in Page.field_names(Page(after.text).form)
 
 
 def test_parameters_are_escaped_in_the_pages(server):

@@ -151,7 +151,8 @@ def test_both_discovery_documents_advertise_exactly_what_is_implemented(server, 
 
 
 def test_issuer_and_cookies_follow_an_https_public_url(make_server):
-    """Behind a TLS proxy: the issuer is the public URL and both cookies are Secure."""
+    """Behind a TLS proxy: the issuer is the public URL and both cookies are Secure `__Host-`
+    cookies (only this host can set them, for the whole origin)."""
     server = make_server(LATCHKEY_PUBLIC_URL="https://login.example.com")
     OAuthWorld(server)
     assert discovery(server)["issuer"] == "https://login.example.com"
@@ -159,8 +160,9 @@ def test_issuer_and_cookies_follow_an_https_public_url(make_server):
     _, challenge = pkce_pair()
     page = requests.get(authorize_url(server, authorize_params("ios.app", challenge)), allow_redirects=False, timeout=30)
     assert page.status_code == 200
-    csrf_header = set_cookie(page, "latchkey_csrf")
+    csrf_header = set_cookie(page, "__Host-latchkey_csrf")
     assert "secure" in cookie_attributes(csrf_header)
+    assert cookie_attributes(csrf_header)["path"] == "/"
     csrf_cookie = csrf_header.split(";", 1)[0]
     form = Page(page.text).form
     # A browser would send the Secure cookie over https; requests will not over http, so send it by hand.
@@ -168,7 +170,9 @@ def test_issuer_and_cookies_follow_an_https_public_url(make_server):
                            data=Page.hidden_fields(form) + [("email", EMAIL), ("password", GOOD_PASSWORD)],
                            headers={"Cookie": csrf_cookie})
     assert answer.status_code == 303, answer.text
-    assert "secure" in cookie_attributes(set_cookie(answer, "latchkey_session"))
+    session_header = set_cookie(answer, "__Host-latchkey_session")
+    assert "secure" in cookie_attributes(session_header)
+    assert cookie_attributes(session_header)["path"] == "/"
     assert query_of(answer.headers["Location"])["iss"] == "https://login.example.com"
 
 

@@ -9,6 +9,8 @@ import Testing
 @Suite struct OAuthFlowTests {
     static let password = "correct horse battery staple"
     static let redirect = "com.example.app:/oauth"
+    /// A claimed https redirect (a universal link): the client's identity is assured.
+    static let universalLink = "https://app.example.com/oauth"
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
     /// RFC 7636 Appendix B: the S256 challenge of ``verifier``.
     static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
@@ -31,7 +33,8 @@ import Testing
             clients = ClientRegistry(store: app.store)
             account = try app.accounts.createAccount(email: "person@example.com", password: Redacted(OAuthFlowTests.password))
             _ = try clients.create(
-                id: "ios-app", redirectURIs: [OAuthFlowTests.redirect, "http://127.0.0.1/callback"], confidential: false,
+                id: "ios-app", redirectURIs: [OAuthFlowTests.redirect, "http://127.0.0.1/callback", OAuthFlowTests.universalLink],
+                confidential: false,
                 firstParty: true, scopes: ["profile"], now: clock.now())
         }
 
@@ -64,9 +67,12 @@ import Testing
         }
 
         /// Redeems `code` with the RFC 7636 verifier; returns the JSON body.
-        func exchange(_ code: String, verifier: String = OAuthFlowTests.verifier, clientID: String = "ios-app") throws -> (Int, [String: Any]) {
+        func exchange(
+            _ code: String, verifier: String = OAuthFlowTests.verifier, clientID: String = "ios-app",
+            redirect: String = OAuthFlowTests.redirect
+        ) throws -> (Int, [String: Any]) {
             let response = post("/oauth/token", [
-                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", OAuthFlowTests.redirect),
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect),
                 ("code_verifier", verifier), ("client_id", clientID),
             ])
             #expect(response.headers["Cache-Control"] == "no-store")
@@ -244,26 +250,36 @@ import Testing
         #expect(bodies[0].contains(SignInPageText.english.invalidCredentials))
     }
 
-    @Test("a signed-in browser gets a code at once; prompt=login asks again; prompt=none without a session is login_required")
+    @Test("a signed-in browser gets a code at once for a claimed https redirect, but must confirm for a private-use scheme; prompt=login asks again; prompt=none without a session is login_required")
     func prompts() throws {
         let harness = try Harness()
         let page = harness.get("/oauth/authorize", Self.authorizationQuery())
         var cookies = setCookies(page)
+        #expect(page.headers.values("Set-Cookie").contains { $0.hasPrefix("__Host-latchkey_csrf=") && $0.contains("Path=/;") && $0.contains("Secure") })
         let signedIn = harness.post(
             "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
         cookies.merge(setCookies(signedIn)) { $1 }
-        #expect(cookies["latchkey_session"] != nil)
+        #expect(cookies["__Host-latchkey_session"] != nil)
 
-        let again = harness.get("/oauth/authorize", Self.authorizationQuery(), cookies: cookies)
-        #expect(again.status == 303)
+        let again = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink), cookies: cookies)
         #expect(try redirectParameters(again)["code"] != nil)
+        // Any app can claim com.example.app: — a reused session only gets a code after a click (RFC 8252 §8.6).
+        let impersonable = harness.get("/oauth/authorize", Self.authorizationQuery(), cookies: cookies)
+        #expect(impersonable.status == 200)
+        #expect(hiddenFields(impersonable).contains { $0.0 == "step" && $0.1 == "consent" })
+        let confirmed = harness.post("/oauth/authorize", hiddenFields(impersonable) + [("decision", "allow")], cookies: cookies)
+        #expect(try redirectParameters(confirmed)["code"] != nil)
+        let interaction = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "none")]), cookies: cookies)
+        #expect(try redirectParameters(interaction)["error"] == "interaction_required")
+
         let login = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "login")]), cookies: cookies)
         #expect(login.status == 200)
-        #expect(hiddenFields(login).contains { $0.0 == "csrf_token" })
+        #expect(hiddenFields(login).contains { $0.0 == "step" && $0.1 == "sign_in" })
 
-        let none = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "none")]))
+        let none = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink, extra: [("prompt", "none")]))
         #expect(try redirectParameters(none)["error"] == "login_required")
-        let silent = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "none")]), cookies: cookies)
+        let silent = harness.get(
+            "/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink, extra: [("prompt", "none")]), cookies: cookies)
         #expect(try redirectParameters(silent)["code"] != nil)
     }
 
@@ -512,22 +528,23 @@ import Testing
         cookies.merge(setCookies(signedIn)) { $1 }
         harness.clock.advance(by: 120)
 
-        let recent = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "300")]), cookies: cookies)
+        let recent = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink, extra: [("max_age", "300")]), cookies: cookies)
         #expect(try redirectParameters(recent)["code"] != nil)
         let silent = harness.get(
-            "/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "60"), ("prompt", "none")]), cookies: cookies)
+            "/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink, extra: [("max_age", "60"), ("prompt", "none")]), cookies: cookies)
         #expect(try redirectParameters(silent)["error"] == "login_required")
         for bad in ["-1", "abc", "1e3"] {
-            let malformed = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", bad)]), cookies: cookies)
+            let malformed = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink, extra: [("max_age", bad)]), cookies: cookies)
             #expect(try redirectParameters(malformed)["error"] == "invalid_request")
         }
 
-        let stale = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("max_age", "60")]), cookies: cookies)
+        let stale = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink, extra: [("max_age", "60")]), cookies: cookies)
         #expect(stale.status == 200)
         #expect(hiddenFields(stale).contains { $0.0 == "step" && $0.1 == "sign_in" })
         let reauthenticated = harness.post(
             "/oauth/authorize", hiddenFields(stale) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
-        let (_, body) = try harness.exchange(try #require(try redirectParameters(reauthenticated)["code"]))
+        let (_, body) = try harness.exchange(
+            try #require(try redirectParameters(reauthenticated)["code"]), redirect: Self.universalLink)
         let id = try payload(try #require(body["id_token"] as? String), harness)
         #expect(id.claims["auth_time"] as? Int == Int(harness.clock.now().timeIntervalSince1970))
     }

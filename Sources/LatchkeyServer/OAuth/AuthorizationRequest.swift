@@ -154,6 +154,14 @@ struct AuthorizationRequest: Sendable {
         !client.isFirstParty || prompt.contains("consent")
     }
 
+    /// Whether the client's identity is assured (RFC 8252 §8.6): it authenticates with a
+    /// secret at the token endpoint, or its redirect URI is a claimed https URL. Any app can
+    /// claim a private-use scheme or listen on loopback, so for those a browser that is
+    /// already signed in still asks the person before a code is issued.
+    var clientIdentityIsProven: Bool {
+        client.isConfidential || (try? RedirectURI(redirectURI))?.kind == .https
+    }
+
     /// Whether a sign-in at `authTime` is recent enough for `max_age` at `now` (OpenID Connect
     /// Core §3.1.2.1: an older one must be repeated).
     func acceptsSignIn(at authTime: Date, now: Date) -> Bool {

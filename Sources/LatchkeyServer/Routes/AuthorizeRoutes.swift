@@ -21,8 +21,13 @@ struct AuthorizeRoutes {
     /// Whether cookies get `Secure` (the public URL is https).
     let secureCookies: Bool
 
-    static let sessionCookie = "latchkey_session"
-    static let csrfCookie = "latchkey_csrf"
+    /// The session cookie's name: with `__Host-` over https, which browsers accept only from
+    /// this host with `Secure` and `Path=/`, so a sibling domain cannot plant or shadow it.
+    var sessionCookie: String { secureCookies ? "__Host-latchkey_session" : "latchkey_session" }
+    /// The CSRF cookie's name, `__Host-` over https as ``sessionCookie``.
+    var csrfCookie: String { secureCookies ? "__Host-latchkey_csrf" : "latchkey_csrf" }
+    /// `/` for `__Host-` cookies (required), else only the authorization pages.
+    private var cookiePath: String { secureCookies ? "/" : "/oauth" }
 
     var routes: [Route] {
         [
@@ -52,6 +57,10 @@ struct AuthorizeRoutes {
             guard !authorizationRequest.needsConsent else {
                 return redirectError(authorizationRequest, "consent_required", "The person must approve this client.")
             }
+            guard authorizationRequest.clientIdentityIsProven else {
+                return redirectError(
+                    authorizationRequest, "interaction_required", "The person must confirm sign-in for this client.")
+            }
             return try issueCode(authorizationRequest, session: session)
         }
         guard let session, !authorizationRequest.prompt.contains("login") else {
@@ -60,7 +69,9 @@ struct AuthorizeRoutes {
                     request: authorizationRequest, formToken: token, language: language, email: nil, problem: nil, status: 200)
             }
         }
-        if authorizationRequest.needsConsent {
+        // A session reused by a client whose identity is not proven gets the consent page as a
+        // confirmation, so an app impersonating it cannot get a code silently (RFC 8252 §8.6).
+        if authorizationRequest.needsConsent || !authorizationRequest.clientIdentityIsProven {
             return withFormToken(request) { token in
                 SignInPage.consent(request: authorizationRequest, account: session.account, formToken: token, language: language)
             }
@@ -73,7 +84,7 @@ struct AuthorizeRoutes {
         let language = self.language(request, uiLocales: try? form.optional("ui_locales", maxLength: 64))
         let text = SignInPageText.forLanguage(language)
         guard authorization.isValidFormToken(
-            try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(Self.csrfCookie).map(Redacted.init))
+            try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(csrfCookie).map(Redacted.init))
         else {
             logger.info("authorize_form_rejected", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
             return SignInPage.error(text.expiredForm, language: language, status: 403)
@@ -132,7 +143,7 @@ struct AuthorizeRoutes {
                     try issueCode(authorizationRequest, session: session)
                 }
             response.setCookie(
-                Self.sessionCookie, cookie.exposed, path: "/oauth", sameSite: "Lax", secure: secureCookies,
+                sessionCookie, cookie.exposed, path: cookiePath, sameSite: "Lax", secure: secureCookies,
                 maxAge: Int(AuthorizationService.browserSessionLifetime))
             return response
         default:
@@ -142,7 +153,7 @@ struct AuthorizeRoutes {
 
     /// The browser's live session, if its sign-in is recent enough for the request's `max_age`.
     private func recentSession(_ request: HTTPRequest, for authorizationRequest: AuthorizationRequest) throws -> BrowserSession? {
-        let session = try authorization.browserSession(cookie: request.cookie(Self.sessionCookie).map(Redacted.init))
+        let session = try authorization.browserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
         return session.flatMap { authorizationRequest.acceptsSignIn(at: $0.authTime, now: clock.now()) ? $0 : nil }
     }
 
@@ -176,11 +187,11 @@ struct AuthorizeRoutes {
     /// Renders a page with a form token for the browser's CSRF cookie, setting a new cookie
     /// when it has none.
     private func withFormToken(_ request: HTTPRequest, _ render: (String) -> HTTPResponse) -> HTTPResponse {
-        let existing = request.cookie(Self.csrfCookie).map(Redacted.init).flatMap { OpaqueToken.wellFormedDigest($0) != nil ? $0 : nil }
+        let existing = request.cookie(csrfCookie).map(Redacted.init).flatMap { OpaqueToken.wellFormedDigest($0) != nil ? $0 : nil }
         let cookie = existing ?? SecureRandom.token()
         var response = render(authorization.formToken(for: cookie))
         if existing == nil {
-            response.setCookie(Self.csrfCookie, cookie.exposed, path: "/oauth", sameSite: "Strict", secure: secureCookies, maxAge: 3600)
+            response.setCookie(csrfCookie, cookie.exposed, path: cookiePath, sameSite: "Strict", secure: secureCookies, maxAge: 3600)
         }
         return response
     }
