@@ -8,6 +8,20 @@ import Testing
 /// in StoreContractTests, which runs against PostgreSQL too.
 @Suite(.enabled(if: PostgresTestDatabase.isConfigured, "needs LATCHKEY_TEST_DATABASE_URL (make test sets it)"))
 struct PostgresStoreTests {
+    @Test("a statement is prepared once per connection and then reused, whatever its values")
+    func preparedStatements() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let connection = try database.connect()
+        let sql = "SELECT $1::bigint + 1 AS value"
+        for value in [Int64(1), 41] {
+            #expect(try connection.query(sql, [.integer(value)]).first?.integer("value") == value + 1)
+        }
+        let prepared = try connection.query(
+            "SELECT COUNT(*) AS value FROM pg_prepared_statements WHERE statement = $1", [.text(sql)])
+        #expect(try prepared.first?.integer("value") == 1)
+    }
+
     @Test("after the database ends every session, the next read and write reconnect")
     func reconnectsAfterSessionsEnd() throws {
         let database = try PostgresTestDatabase()

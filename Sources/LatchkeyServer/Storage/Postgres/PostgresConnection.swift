@@ -4,8 +4,9 @@ import LatchkeyCrypto
 import Synchronization
 
 /// The one wrapper of libpq: owns a `PGconn`, closes it in `deinit`, and runs statements
-/// on it only as parameterised queries (`PQexecParams`, values sent as typed text, never
-/// spliced into SQL) or as parameterless scripts (migrations).
+/// on it only as prepared, parameterised statements (`PQprepare` once per connection and
+/// SQL text, then `PQexecPrepared`; values sent as typed text, never spliced into SQL) or as
+/// parameterless scripts (migrations).
 ///
 /// Calls on one instance are serialised by a `Mutex`; ``PostgresConnectionPool`` lends
 /// each connection to one caller at a time anyway, so the lock is never contended.
@@ -29,7 +30,13 @@ final class PostgresConnection: Sendable {
     private struct State {
         let handle: OpaquePointer
         var lastFailure: Failure?
+        /// The server-side name of each statement prepared on this connection, by SQL text.
+        var prepared: [String: String] = [:]
     }
+
+    /// The most statements one connection keeps prepared; the store's SQL is a fixed set
+    /// well below this, so only ad-hoc SQL (tests, tools) runs unprepared beyond it.
+    static let preparedStatementLimit = 256
 
     private let state: Mutex<State>
     private let password: Redacted<String>?
@@ -142,10 +149,25 @@ final class PostgresConnection: Sendable {
                 }
             }
             defer { texts.forEach { free($0) } }
+            var name = state.prepared[sql]
+            if name == nil, state.prepared.count < Self.preparedStatementLimit {
+                let candidate = "latchkey_\(state.prepared.count + 1)"
+                let preparation = types.withUnsafeBufferPointer { types in
+                    PQprepare(state.handle, candidate, sql, Int32(values.count), types.baseAddress)
+                }
+                defer { PQclear(preparation) }
+                try check(preparation, in: &state)
+                state.prepared[sql] = candidate
+                name = candidate
+            }
             let result = texts.map { UnsafePointer($0) }.withUnsafeBufferPointer { parameters in
                 types.withUnsafeBufferPointer { types in
-                    PQexecParams(
-                        state.handle, sql, Int32(values.count), types.baseAddress, parameters.baseAddress, nil, nil, 0)
+                    if let name {
+                        PQexecPrepared(state.handle, name, Int32(values.count), parameters.baseAddress, nil, nil, 0)
+                    } else {
+                        PQexecParams(
+                            state.handle, sql, Int32(values.count), types.baseAddress, parameters.baseAddress, nil, nil, 0)
+                    }
                 }
             }
             defer { PQclear(result) }
