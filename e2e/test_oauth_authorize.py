@@ -394,6 +394,10 @@ def test_parameters_are_escaped_in_the_pages(server):
     assert hidden["state"] == attack and hidden["nonce"] == attack
     assert "x" not in Page.field_names(parsed.form)
 
+    unknown_client = request(server, client_id='<script>alert(1)</script>')
+    assert_error_page(unknown_client)
+    assert "<script>alert(1)" not in unknown_client.text
+
     consent = browser.sign_in(request(server, client_id="partner.app", browser=browser, state=attack))
     assert consent.status_code == 200
     assert "<script>alert(1)" not in consent.text

@@ -6,6 +6,7 @@ and this suite does not sleep.
 import base64
 import hashlib
 import json
+import threading
 
 import jwt
 import pytest
@@ -284,3 +285,51 @@ def test_secrets_in_the_url_are_not_used(server):
     in_query = requests.post(server.base + "/oauth/token", params=fields, data={}, timeout=30)
     assert in_query.status_code == 400, in_query.text
     assert "access_token" not in in_query.text
+
+
+def race(count, attempt):
+    """Runs `attempt()` on `count` threads released together; returns the responses."""
+    barrier = threading.Barrier(count)
+    results = []
+
+    def run():
+        barrier.wait()
+        results.append(attempt())
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def test_racing_code_redemptions_have_at_most_one_winner(server):
+    world = OAuthWorld(server)
+    code, verifier = world.code()
+    answers = race(6, lambda: world.exchange(code, verifier))
+    winners = [answer for answer in answers if answer.status_code == 200]
+    assert len(winners) <= 1, [answer.status_code for answer in answers]
+    assert all(answer.json()["error"] == "invalid_grant" for answer in answers if answer.status_code != 200)
+
+
+def test_racing_refreshes_have_at_most_one_winner(server):
+    world = OAuthWorld(server)
+    refresh = world.tokens()["refresh_token"]
+    answers = race(6, lambda: world.refresh(refresh))
+    winners = [answer.json() for answer in answers if answer.status_code == 200]
+    assert len(winners) <= 1, [answer.status_code for answer in answers]
+    assert all(answer.json()["error"] == "invalid_grant" for answer in answers if answer.status_code != 200)
+
+
+def test_refresh_with_a_granted_scope_states_the_scope_it_issued(server):
+    """RFC 6749 §5.1/§6: the server may keep the granted scopes, but the answer's scope must say what the token carries."""
+    world = OAuthWorld(server)
+    tokens = world.tokens(scope="openid email")
+    refreshed = world.token({"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
+                             "client_id": "ios.app", "scope": "openid"})
+    assert refreshed.status_code == 200, refreshed.text
+    body = refreshed.json()
+    claims = jwt.decode(body["access_token"], options={"verify_signature": False})
+    assert set(body["scope"].split()) == set(claims["scope"].split())
+    assert set(body["scope"].split()) <= {"openid", "email"} and "openid" in body["scope"].split()
