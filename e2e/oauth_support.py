@@ -229,12 +229,12 @@ class OAuthWorld:
         raise AssertionError(f"no account {email}")
 
     def code(self, client_id="ios.app", browser=None, redirect_uri=LOOPBACK_REDIRECT, scope="openid email",
-             email=EMAIL, **extra):
+             email=EMAIL, password=GOOD_PASSWORD, **extra):
         """Runs the browser flow; returns (code, code_verifier)."""
         verifier, challenge = pkce_pair()
         browser = browser or Browser(self.server)
         url = authorize_url(self.server, authorize_params(client_id, challenge, redirect_uri, scope, **extra))
-        params = redirect_params(browser.authorize(url, email), redirect_uri)
+        params = redirect_params(browser.authorize(url, email, password), redirect_uri)
         assert "code" in params, params
         return params["code"], verifier
 

@@ -167,6 +167,17 @@ def test_disabling_the_account_ends_every_token(server):
     assert world.refresh(tokens["refresh_token"]).json()["error"] == "invalid_grant"
 
 
+def test_a_code_issued_before_a_password_reset_or_disable_gives_no_tokens(server):
+    world = OAuthWorld(server)
+    code, verifier = world.code()
+    world.reset_password(NEW_PASSWORD)
+    assert world.exchange(code, verifier).json()["error"] == "invalid_grant"
+
+    code, verifier = world.code(password=NEW_PASSWORD)
+    server.cli("users", "disable", EMAIL)
+    assert world.exchange(code, verifier).json()["error"] == "invalid_grant"
+
+
 def b64url(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 

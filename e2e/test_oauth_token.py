@@ -12,6 +12,7 @@ import jwt
 import pytest
 import requests
 
+from conftest import GOOD_PASSWORD
 from oauth_support import LOOPBACK_REDIRECT, Browser, OAuthWorld, authorize_params, authorize_url, redirect_params
 
 
@@ -333,3 +334,14 @@ def test_refresh_with_a_granted_scope_states_the_scope_it_issued(server):
     claims = jwt.decode(body["access_token"], options={"verify_signature": False})
     assert set(body["scope"].split()) == set(claims["scope"].split())
     assert set(body["scope"].split()) <= {"openid", "email"} and "openid" in body["scope"].split()
+
+
+def test_oauth_and_directus_refresh_tokens_do_not_cross_over(server):
+    world = OAuthWorld(server)
+    oauth = world.tokens()
+    assert server.post("/auth/refresh", {"refresh_token": oauth["refresh_token"]}).status_code == 401
+    directus = server.post("/auth/login", {"email": "jane@example.com", "password": GOOD_PASSWORD}).json()["data"]
+    token_error(world.refresh(directus["refresh_token"]), 400, "invalid_grant")
+    # Both still work where they belong.
+    assert world.refresh(oauth["refresh_token"]).status_code == 200
+    assert server.post("/auth/refresh", {"refresh_token": directus["refresh_token"]}).status_code == 200
