@@ -382,6 +382,15 @@ def test_password_reset_ends_the_browser_session(server):
     assert request(server, browser=browser).status_code == 200
 
 
+def test_disabling_the_account_ends_the_browser_session(server):
+    OAuthWorld(server)
+    browser = Browser(server)
+    redirect_params(browser.sign_in(request(server, browser=browser)))
+    server.cli("users", "disable", EMAIL)
+    assert request(server, browser=browser).status_code == 200
+    assert_error_redirect(request(server, browser=browser, prompt="none"), "login_required", server=server)
+
+
 def test_parameters_are_escaped_in_the_pages(server):
     OAuthWorld(server)
     attack = '"><script>alert(1)</script><input name="x" value="'

@@ -108,6 +108,10 @@ def test_userinfo_refuses_missing_and_wrong_tokens(server):
         assert_bearer_refused(answer)
         assert EMAIL not in answer.text
     assert 'error="invalid_token"' in assert_bearer_refused(world.userinfo("garbage"))
+    # A token in the URL (RFC 6750 §2.3, discouraged by RFC 9700) is not accepted.
+    in_query = requests.get(server.base + "/userinfo", params={"access_token": tokens["access_token"]}, timeout=30)
+    assert_bearer_refused(in_query)
+    assert EMAIL not in in_query.text
 
 
 def test_revocation_is_200_for_unknown_tokens_and_ends_the_family(server):
