@@ -29,7 +29,7 @@ release:
 
 swift-test: $(VENV)/.installed
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python swift test --skip-build
+	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh swift test --skip-build
 
 e2e: release $(VENV)/.installed
 	$(VENV)/bin/python -m pytest -q e2e
@@ -42,6 +42,7 @@ $(VENV)/.installed: e2e/requirements.txt
 bench: release $(VENV)/.installed
 	$(VENV)/bin/python bench/reset_timing.py
 	$(VENV)/bin/python bench/token_endpoints.py
+	$(VENV)/bin/python bench/compare.py
 
 clean:
 	rm -rf .build $(VENV)

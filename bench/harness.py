@@ -84,15 +84,16 @@ class BenchServer:
 
 def throughput(server, seconds, connections, work):
     """Runs `work(conn, index)` in a loop on `connections` keep-alive connections for
-    `seconds`; returns (requests done, elapsed seconds)."""
-    counts = [0] * connections
+    `seconds`; returns (requests done, elapsed seconds, sorted latencies in seconds)."""
+    latencies = [[] for _ in range(connections)]
     stop_at = time.time() + seconds
 
     def run(index):
         conn = server.connect()
         while time.time() < stop_at:
+            start = time.perf_counter()
             work(conn, index)
-            counts[index] += 1
+            latencies[index].append(time.perf_counter() - start)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(connections)]
     started = time.time()
@@ -100,4 +101,12 @@ def throughput(server, seconds, connections, work):
         t.start()
     for t in threads:
         t.join()
-    return sum(counts), time.time() - started
+    merged = sorted(latency for per_connection in latencies for latency in per_connection)
+    return len(merged), time.time() - started, merged
+
+
+def percentile(sorted_values, fraction):
+    """The value below which `fraction` of `sorted_values` lie (nearest rank)."""
+    if not sorted_values:
+        return float("nan")
+    return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]

@@ -103,7 +103,7 @@ def main():
             _, status, _ = request(conn, "POST", "/auth/password/validate", {"token": token})
             assert status == 200, status
 
-        count, elapsed = throughput(server, args.seconds, args.connections, validate)
+        count, elapsed, _ = throughput(server, args.seconds, args.connections, validate)
         print("\n## POST /auth/password/validate (valid token)")
         print(f"{count} requests in {elapsed:.1f} s over {args.connections} keep-alive connections: "
               f"{count / elapsed:.0f} requests/s (client and server share this machine's cores)")

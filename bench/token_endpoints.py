@@ -105,7 +105,7 @@ def main():
                            ("POST /auth/refresh (Directus-compatible rotation)", directus_refresh),
                            ("POST /oauth/introspect (access token: ES256 verify + liveness query)", introspect),
                            ("GET /.well-known/jwks.json", jwks)]:
-            count, elapsed = throughput(server, args.seconds, args.connections, work)
+            count, elapsed, _ = throughput(server, args.seconds, args.connections, work)
             print(f"{name}: {count} requests in {elapsed:.1f} s over {args.connections} keep-alive connections: "
                   f"{count / elapsed:.0f} requests/s")
 

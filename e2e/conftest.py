@@ -11,6 +11,7 @@ import re
 import socket
 import subprocess
 import time
+import urllib.parse
 
 import pytest
 import requests
@@ -32,7 +33,9 @@ class Server:
     def __init__(self, data_dir, env, log_path):
         self.data_dir = pathlib.Path(data_dir)
         self.port = int(env["LATCHKEY_LISTEN"].rsplit(":", 1)[1])
-        self.base = f"http://127.0.0.1:{self.port}"
+        # With LATCHKEY_TLS_CERT the server speaks HTTPS, trusted through that certificate.
+        self.verify = env.get("LATCHKEY_TLS_CERT", True)
+        self.base = f"{'https' if 'LATCHKEY_TLS_CERT' in env else 'http'}://127.0.0.1:{self.port}"
         self.env = env
         self.log_path = log_path
         self.process = None
@@ -45,7 +48,7 @@ class Server:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited with {self.process.returncode}: {self.log()}")
             try:
-                if requests.get(self.base + "/healthz", timeout=1).status_code == 200:
+                if requests.get(self.base + "/healthz", timeout=1, verify=self.verify).status_code == 200:
                     return self
             except requests.ConnectionError:
                 time.sleep(0.05)
@@ -79,7 +82,7 @@ class Server:
     def post(self, path, body, headers=None, ip=None):
         all_headers = {"Content-Type": "application/json"}
         all_headers.update(headers or {})
-        return requests.post(self.base + path, json=body, headers=all_headers, timeout=30)
+        return requests.post(self.base + path, json=body, headers=all_headers, timeout=30, verify=self.verify)
 
     @property
     def outbox(self):
@@ -124,8 +127,8 @@ def make_server(tmp_path):
     """Starts servers with extra environment; all are stopped at the end of the test."""
     started = []
 
-    def start(**settings):
-        data_dir = tmp_path / f"data{len(started)}"
+    def start(data_dir=None, **settings):
+        data_dir = pathlib.Path(data_dir) if data_dir else tmp_path / f"data{len(started)}"
         port = free_port()
         env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
         env.update({
@@ -146,3 +149,40 @@ def make_server(tmp_path):
 @pytest.fixture
 def server(make_server):
     return make_server()
+
+
+def _flush_redis(url):
+    """Empties the test Redis (a raw RESP FLUSHALL; no client library needed)."""
+    parts = urllib.parse.urlsplit(url)
+    with socket.create_connection((parts.hostname, parts.port or 6379), timeout=5) as connection:
+        if parts.password:
+            connection.sendall(f"AUTH {parts.password}\r\n".encode())
+            assert connection.recv(64).startswith(b"+OK")
+        connection.sendall(b"FLUSHALL\r\n")
+        assert connection.recv(64).startswith(b"+OK")
+
+
+@pytest.fixture
+def make_cluster(tmp_path, make_server):
+    """Starts `count` servers sharing one fresh PostgreSQL database, the test Redis and one
+    data directory (keys and the file outbox), as instances behind a load balancer would.
+    `make test` provides PostgreSQL and Redis (LATCHKEY_TEST_DATABASE_URL, LATCHKEY_TEST_REDIS_URL)."""
+    admin_url = os.environ.get("LATCHKEY_TEST_DATABASE_URL")
+    redis_url = os.environ.get("LATCHKEY_TEST_REDIS_URL")
+    if not admin_url or not redis_url:
+        if os.environ.get("LATCHKEY_REQUIRE_CLUSTER"):
+            pytest.fail("LATCHKEY_TEST_DATABASE_URL and LATCHKEY_TEST_REDIS_URL must be set (run `make test`)")
+        pytest.skip("needs PostgreSQL and Redis: run through `make test` (scripts/with-postgres.sh, scripts/with-redis.sh)")
+    database = "latchkey_e2e_" + os.urandom(6).hex()
+    subprocess.run(["psql", "-q", "-X", "-d", admin_url, "-c", f"CREATE DATABASE {database}"], check=True, capture_output=True)
+    parts = urllib.parse.urlsplit(admin_url)
+    database_url = urllib.parse.urlunsplit(parts._replace(path="/" + database))
+    _flush_redis(redis_url)
+    shared = tmp_path / "shared-data"
+
+    def start(count=2, **settings):
+        servers = [make_server(data_dir=shared, LATCHKEY_DATABASE_URL=database_url, LATCHKEY_REDIS_URL=redis_url, **settings)
+                   for _ in range(count)]
+        return servers
+
+    yield start

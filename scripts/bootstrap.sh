@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs every Debian package Latchkey needs that this machine lacks.
 #   scripts/bootstrap.sh          build and run dependencies
-#   scripts/bootstrap.sh --test   plus what the test suites start (Chromium, its driver)
+#   scripts/bootstrap.sh --test   plus what the test suites start (Chromium, its driver, PostgreSQL)
 # Idempotent: installs nothing (and runs no apt-get update) when everything is present.
 set -euo pipefail
 
 packages=(pkg-config libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev
-          libcurl4-openssl-dev libzxcvbn-dev)
+          libcurl4-openssl-dev libzxcvbn-dev
+          libhiredis-dev libpq-dev)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(chromium chromium-driver python3-venv openssl)
+    packages+=(chromium chromium-driver python3-venv openssl redis-server postgresql)
 fi
 
 missing=()

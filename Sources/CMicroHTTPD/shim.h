@@ -12,17 +12,31 @@ typedef void *(*latchkey_mhd_request_started)(void *cls, const char *uri,
                                               struct MHD_Connection *connection);
 
 /// MHD_start_daemon is variadic; this passes the fixed option list Latchkey uses.
-/// The port comes from `address` (port 0 lets the kernel choose).
+/// The port comes from `address` (port 0 lets the kernel choose). With a certificate
+/// (NUL-terminated PEM), the daemon speaks TLS with that certificate, `tls_key` and the
+/// GnuTLS priority string `tls_priorities`; with NULL, plain HTTP.
 static inline struct MHD_Daemon *latchkey_mhd_start_daemon(
     unsigned int flags, const struct sockaddr *address,
     MHD_AccessHandlerCallback access_handler,
     latchkey_mhd_request_started request_started,
     MHD_RequestCompletedCallback request_completed, void *context,
     unsigned int connection_limit, unsigned int per_ip_connection_limit,
-    unsigned int connection_timeout_seconds, size_t connection_memory_limit)
+    unsigned int connection_timeout_seconds, size_t connection_memory_limit,
+    const char *tls_certificate, const char *tls_key, const char *tls_priorities)
 {
+    struct MHD_OptionItem tls_options[] = {
+        { MHD_OPTION_HTTPS_MEM_CERT, 0, (void *) tls_certificate },
+        { MHD_OPTION_HTTPS_MEM_KEY, 0, (void *) tls_key },
+        { MHD_OPTION_HTTPS_PRIORITIES, 0, (void *) tls_priorities },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    struct MHD_OptionItem no_options[] = { { MHD_OPTION_END, 0, NULL } };
+    if (tls_certificate != NULL) {
+        flags |= MHD_USE_TLS;
+    }
     return MHD_start_daemon(
         flags, 0, NULL, NULL, access_handler, context,
+        MHD_OPTION_ARRAY, tls_certificate != NULL ? tls_options : no_options,
         MHD_OPTION_SOCK_ADDR, address,
         MHD_OPTION_URI_LOG_CALLBACK, request_started, context,
         MHD_OPTION_NOTIFY_COMPLETED, request_completed, context,

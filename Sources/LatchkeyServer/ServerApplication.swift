@@ -32,6 +32,7 @@ public final class ServerApplication: Sendable {
     private let outboxWorker: OutboxWorker
     private let recoveryWorker: WorkerThread
     private let maintenanceWorker: WorkerThread
+    private let sharedLimiter: RedisRateLimiter?
 
     /// Opens (and migrates) the database and wires every part. Throws a ``LatchkeyError``
     /// naming the setting or file that is wrong.
@@ -47,7 +48,11 @@ public final class ServerApplication: Sendable {
         self.keyRing = keyRing
         let hasher = PasswordHasher(parameters: configuration.argon2)
         let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
-        let limiter = LocalRateLimiter()
+        let sharedLimiter = configuration.redis.map { RedisRateLimiter(endpoint: $0) }
+        self.sharedLimiter = sharedLimiter
+        let limiter: any RateLimiter = sharedLimiter.map {
+            MonitoredRateLimiter(limiter: $0, failOpen: configuration.rateLimitFailOpen, logger: logger, metrics: metrics)
+        } ?? LocalRateLimiter()
         let templates = MailTemplates()
         let addressKey = try Self.loadOrCreateKey(at: configuration.addressKeyFile)
 
@@ -80,7 +85,7 @@ public final class ServerApplication: Sendable {
                 store: store, clock: clock,
                 formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
             passwordLogin: passwordLogin, clock: clock, logger: logger, issuer: issuer,
-            secureCookies: configuration.publicURL.scheme == "https")
+            secureCookies: configuration.publicURL.scheme == "https" || configuration.tls != nil)
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, store: store, authenticator: ClientAuthenticator(clients: clients), clock: clock, logger: logger)
         router = Router(
@@ -95,7 +100,8 @@ public final class ServerApplication: Sendable {
             configuration: HTTPServerConfiguration(
                 host: configuration.listenHost, port: configuration.listenPort,
                 maxBodyBytes: configuration.maxBodyBytes, connectionTimeout: configuration.connectionTimeout,
-                perIPConnectionLimit: configuration.perIPConnectionLimit, trustedProxies: configuration.trustedProxies),
+                perIPConnectionLimit: configuration.perIPConnectionLimit, trustedProxies: configuration.trustedProxies,
+                tls: configuration.tls),
             handler: router, logger: logger)
 
         let transport = try Self.makeTransport(configuration)
@@ -103,7 +109,8 @@ public final class ServerApplication: Sendable {
             (try? EmailAddress(address)).map(recovery.addressKey) ?? "invalid"
         }
         outboxWorker = OutboxWorker(
-            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics)
+            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
+            lease: TimeInterval(configuration.outboxLease), batchSize: 10)
         recoveryWorker = WorkerThread(name: "latchkey-reset-requests", interval: 0) { [recovery] in
             if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
         }
@@ -116,10 +123,22 @@ public final class ServerApplication: Sendable {
         outboxWorker.start(pollInterval: 0.5)
         maintenanceWorker.start()
         try httpServer.start()
+        if let sharedLimiter, let redis = configuration.redis {
+            do {
+                try sharedLimiter.ping()
+            } catch {
+                // Not fatal: requests are refused (or let through) until Redis answers.
+                logger.error("rate_limiter_unavailable", [
+                    "redis": .string(redis.description), "fail_open": .bool(configuration.rateLimitFailOpen), "error": .string("\(error)"),
+                ])
+            }
+        }
         logger.info("server_started", [
+            "rate_limiter": .string(configuration.redis?.description ?? "local"),
             "listen": .string("\(configuration.listenHost):\(httpServer.boundPort)"),
             "public_url": .string(configuration.publicURL.absoluteString),
             "mail_transport": .string(configuration.mailTransport.rawValue),
+            "database": .string(configuration.databaseURL.map { "\($0)" } ?? configuration.databasePath),
         ])
     }
 
@@ -139,10 +158,18 @@ public final class ServerApplication: Sendable {
     }
 
     /// Opens the database named by the configuration (migrating it unless told not to), for
-    /// commands that need nothing else.
+    /// commands that need nothing else: PostgreSQL when `LATCHKEY_DATABASE_URL` is set,
+    /// else the SQLite file in the data directory.
     public static func openStore(_ configuration: Configuration, migrating: Bool = true) throws -> any Store {
-        try createPrivateDirectory(configuration.dataDirectory)
-        let store = try SQLiteStore(path: configuration.databasePath)
+        let store: any Store
+        if let url = configuration.databaseURL {
+            store = PostgresStore(
+                url: url, poolSize: configuration.databasePoolSize,
+                statementTimeout: TimeInterval(configuration.databaseStatementTimeout))
+        } else {
+            try createPrivateDirectory(configuration.dataDirectory)
+            store = try SQLiteStore(path: configuration.databasePath)
+        }
         if migrating { try store.migrate() }
         return store
     }

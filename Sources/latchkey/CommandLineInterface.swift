@@ -89,8 +89,9 @@ enum Help {
     static let migrate = """
     Usage: latchkey migrate
 
-    Applies every pending database migration to the database in LATCHKEY_DATA_DIR and prints
-    the versions applied. Safe to run repeatedly.
+    Applies every pending database migration to the database (LATCHKEY_DATABASE_URL, else
+    the SQLite file in LATCHKEY_DATA_DIR) and prints the versions applied. Safe to run
+    repeatedly, also from several servers at once.
     """
 
     static let keys = """

@@ -31,7 +31,7 @@ struct RecoveryHarness {
     /// Requests a reset for `email`, processes the queue and returns the token mailed, if any.
     func requestToken(_ email: String, resetURL: String? = nil) throws -> Redacted<String>? {
         let before = try mailedLinks().count
-        service.requestReset(try service.parseRequest(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil))
+        try service.requestReset(try service.parseRequest(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil))
         service.processQueuedRequests()
         let links = try mailedLinks()
         guard links.count > before, let link = links.last, let range = link.range(of: "#token=") else { return nil }

@@ -2,65 +2,72 @@ import Foundation
 import LatchkeyServer
 import Testing
 
-@Suite struct LocalRateLimiterTests {
+/// The behaviour every limiter promises, run against each implementation so the shared
+/// (Redis) limiter is proven to decide exactly as the local one.
+@Suite struct RateLimiterContractTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 
-    @Test("one mail per minute and five per hour per address")
-    func perAddressWindows() {
-        let limiter = LocalRateLimiter()
+    @Test("one mail per minute and five per hour per address", arguments: RateLimiterFactory.all)
+    func perAddressWindows(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
         let policy = PasswordRecoveryService.perAddressPolicy
-        #expect(limiter.consume("a", policy: policy, now: start) == .allowed)
-        #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(30)) == .limited(retryAfter: 30))
-        #expect(limiter.consume("b", policy: policy, now: start.addingTimeInterval(30)) == .allowed)
+        #expect(try limiter.consume("a", policy: policy, now: start) == .allowed)
+        #expect(try limiter.consume("a", policy: policy, now: start.addingTimeInterval(30)) == .limited(retryAfter: 30))
+        #expect(try limiter.consume("b", policy: policy, now: start.addingTimeInterval(30)) == .allowed)
         for minute in 1...4 {
-            #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(Double(minute) * 61)) == .allowed)
+            #expect(try limiter.consume("a", policy: policy, now: start.addingTimeInterval(Double(minute) * 61)) == .allowed)
         }
         // Six minutes in: five mails this hour, so the sixth waits for the first to age out.
-        #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(6 * 61)) == .limited(retryAfter: 3600 - 366))
-        #expect(limiter.consume("a", policy: policy, now: start.addingTimeInterval(3601)) == .allowed)
+        #expect(try limiter.consume("a", policy: policy, now: start.addingTimeInterval(6 * 61)) == .limited(retryAfter: 3600 - 366))
+        #expect(try limiter.consume("a", policy: policy, now: start.addingTimeInterval(3601)) == .allowed)
     }
 
-    @Test("checking records nothing and reports a full window or a block without lengthening it")
-    func checkDoesNotCount() {
-        let limiter = LocalRateLimiter()
+    @Test("checking records nothing and reports a full window or a block without lengthening it", arguments: RateLimiterFactory.all)
+    func checkDoesNotCount(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
         let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
-        for _ in 0..<5 { #expect(limiter.check("key", policy: policy, now: start) == .allowed) }
-        #expect(limiter.consume("key", policy: policy, now: start) == .allowed)
-        #expect(limiter.consume("key", policy: policy, now: start) == .allowed)
-        #expect(limiter.check("key", policy: policy, now: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
-        #expect(limiter.consume("key", policy: policy, now: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
-        #expect(limiter.check("key", policy: policy, now: start.addingTimeInterval(200)) == .limited(retryAfter: 400))
-        #expect(limiter.check("key", policy: policy, now: start.addingTimeInterval(600)) == .allowed)
+        for _ in 0..<5 { #expect(try limiter.check("key", policy: policy, now: start) == .allowed) }
+        #expect(try limiter.consume("key", policy: policy, now: start) == .allowed)
+        #expect(try limiter.consume("key", policy: policy, now: start) == .allowed)
+        #expect(try limiter.check("key", policy: policy, now: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
+        #expect(try limiter.check("key", policy: policy, now: start.addingTimeInterval(200)) == .limited(retryAfter: 400))
+        #expect(try limiter.check("key", policy: policy, now: start.addingTimeInterval(600)) == .allowed)
     }
 
-    @Test("beyond the IP limit the wait doubles on each further attempt, up to an hour")
-    func doublingPenalty() {
-        let limiter = LocalRateLimiter()
+    @Test("beyond the IP limit the wait doubles on each further attempt, up to an hour", arguments: RateLimiterFactory.all)
+    func doublingPenalty(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
         let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
-        #expect(limiter.consume("ip", policy: policy, now: start) == .allowed)
-        #expect(limiter.consume("ip", policy: policy, now: start) == .allowed)
+        #expect(try limiter.consume("ip", policy: policy, now: start) == .allowed)
+        #expect(try limiter.consume("ip", policy: policy, now: start) == .allowed)
         var waits: [Int] = []
         for _ in 0..<8 {
-            if case .limited(let wait) = limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) { waits.append(wait) }
+            if case .limited(let wait) = try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) { waits.append(wait) }
         }
         // The first wait lasts until the window has room (599 s), then doubles up to an hour.
         #expect(waits == [599, 1198, 2396, 3600, 3600, 3600, 3600, 3600])
-        #expect(limiter.consume("other", policy: policy, now: start.addingTimeInterval(1)) == .allowed)
+        #expect(try limiter.consume("other", policy: policy, now: start.addingTimeInterval(1)) == .allowed)
         // Once the block and the window have passed, the key starts afresh.
-        #expect(limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + 3600 + 600)) == .allowed)
+        #expect(try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + 3600 + 600)) == .allowed)
     }
 
-    @Test("a client that obeys Retry-After gets in")
-    func obeyingRetryAfter() {
-        let limiter = LocalRateLimiter()
+    @Test("a client that obeys Retry-After gets in", arguments: RateLimiterFactory.all)
+    func obeyingRetryAfter(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
         let policy = RateLimitPolicy(windows: [.init(limit: 20, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
-        for _ in 0..<20 { _ = limiter.consume("ip", policy: policy, now: start) }
-        guard case .limited(let wait) = limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) else {
+        for _ in 0..<20 { _ = try limiter.consume("ip", policy: policy, now: start) }
+        guard case .limited(let wait) = try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) else {
             Issue.record("expected a limit")
             return
         }
-        #expect(limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + Double(wait))) == .allowed)
+        #expect(try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + Double(wait))) == .allowed)
     }
+}
+
+/// What only the in-memory limiter has to promise: bounded memory under a key flood.
+@Suite struct LocalRateLimiterTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     @Test("a flood of short-lived keys does not evict a key that still limits")
     func floodKeepsLiveLimits() {
@@ -84,5 +91,20 @@ import Testing
         for i in 0..<1000 { _ = limiter.consume("k\(i)", policy: policy, now: start) }
         // The newest key is still tracked (limited), so eviction removed old keys only.
         #expect(limiter.consume("k999", policy: policy, now: start) != .allowed)
+    }
+}
+
+/// A small deterministic generator, so a failing run can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

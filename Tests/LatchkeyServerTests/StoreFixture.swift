@@ -74,8 +74,9 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
     let testDescription: String
     let make: @Sendable () throws -> StoreFixture
 
-    /// Every implementation the contract suite runs against.
-    static let all: [StoreFactory] = [.sqlite]
+    /// Every implementation the contract suite runs against: SQLite, and PostgreSQL when
+    /// a test server is configured (always under `make test`).
+    static let all: [StoreFactory] = PostgresTestDatabase.isConfigured ? [.sqlite, .postgres] : [.sqlite]
 
     /// A SQLite file in a fresh temporary directory, removed with the fixture.
     static let sqlite = StoreFactory(testDescription: "SQLite") {
@@ -96,6 +97,27 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
                 return Int(value)
             },
             tearDown: { try? FileManager.default.removeItem(at: directory) })
+    }
+}
+
+extension StoreFactory {
+    /// A fresh database on the test PostgreSQL server, dropped with the fixture.
+    static let postgres = StoreFactory(testDescription: "PostgreSQL") {
+        let database = try PostgresTestDatabase()
+        let clock = ManualClock()
+        let direct = try database.connect()
+        return StoreFixture(
+            store: PostgresStore(url: database.url, clock: clock),
+            clock: clock,
+            openAnother: { PostgresStore(url: database.url, clock: clock) },
+            execute: { sql in try direct.execute(sql) },
+            integer: { sql in
+                guard let value = try direct.query(sql).first?.integer("value") else {
+                    throw LatchkeyError(.storage, "The query returned no row.", detail: sql)
+                }
+                return Int(value)
+            },
+            tearDown: { database.drop() })
     }
 }
 

@@ -34,6 +34,9 @@ public struct Configuration: Sendable {
     public var listenHost: String
     /// The port to bind; 0 picks a free one.
     public var listenPort: Int
+    /// The certificate and key for HTTPS (`LATCHKEY_TLS_CERT`, `LATCHKEY_TLS_KEY`, PEM files);
+    /// nil serves plain HTTP (e.g. behind a TLS-terminating proxy).
+    public var tls: TLSCredentials?
     /// The externally visible base URL, without trailing slash (`LATCHKEY_PUBLIC_URL`).
     public var publicURL: URL
     /// Where the SQLite database, keys and the file outbox live (`LATCHKEY_DATA_DIR`).
@@ -44,6 +47,14 @@ public struct Configuration: Sendable {
     /// The address-hash key file (`LATCHKEY_ADDRESS_KEY_FILE`; default `DATA_DIR/address-hash.key`).
     /// Instances behind one load balancer share it.
     public var addressKeyFile: URL
+    /// The PostgreSQL database to use instead of SQLite (`LATCHKEY_DATABASE_URL`); nil
+    /// means the SQLite file in ``dataDirectory``.
+    public var databaseURL: PostgresURL?
+    /// The most PostgreSQL connections one server opens (`LATCHKEY_DATABASE_POOL_SIZE`).
+    public var databasePoolSize: Int
+    /// Seconds one PostgreSQL statement may run, and a request may wait for a free
+    /// connection, before it fails (`LATCHKEY_DATABASE_STATEMENT_TIMEOUT`).
+    public var databaseStatementTimeout: Int
     /// The mail transport (`LATCHKEY_MAIL_TRANSPORT`).
     public var mailTransport: MailTransportKind
     /// SMTP settings when ``mailTransport`` is `smtp`.
@@ -52,6 +63,9 @@ public struct Configuration: Sendable {
     public var mailFromAddress: String
     /// The From display name (`LATCHKEY_MAIL_FROM_NAME`).
     public var mailFromName: String
+    /// Seconds an outbox worker reserves the mail it takes (`LATCHKEY_OUTBOX_LEASE_SECONDS`): when
+    /// an instance dies mid-send, another delivers its mail after this long.
+    public var outboxLease: Int
     /// Reset token lifetime in seconds, 300–3600 (`LATCHKEY_RESET_TOKEN_TTL`).
     public var resetTokenTTL: Int
     /// The `aud` of every access token (`LATCHKEY_ACCESS_TOKEN_AUDIENCE`; default the public URL).
@@ -68,6 +82,12 @@ public struct Configuration: Sendable {
     public var androidApps: [(package: String, fingerprint: String)]
     /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     public var resetIPLimit: RateLimitPolicy.Window
+    /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
+    /// nil keeps them in this process's memory.
+    public var redis: RedisEndpoint?
+    /// Whether requests go through when the shared rate limiter is unreachable
+    /// (`LATCHKEY_RATE_LIMIT_FAIL_OPEN`); false answers them 503.
+    public var rateLimitFailOpen: Bool
     /// Maximum request body in bytes (`LATCHKEY_MAX_BODY_BYTES`).
     public var maxBodyBytes: Int
     /// Idle connection timeout in seconds (`LATCHKEY_CONNECTION_TIMEOUT`).
@@ -90,14 +110,20 @@ public struct Configuration: Sendable {
 
     /// The settings documented in the README, in the order they appear there.
     public static let variableNames = [
-        "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN", "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
+        "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN",
+        "LATCHKEY_TLS_CERT", "LATCHKEY_TLS_KEY",
+        "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
         "LATCHKEY_SIGNING_KEYS_FILE", "LATCHKEY_ADDRESS_KEY_FILE",
+        "LATCHKEY_DATABASE_URL", "LATCHKEY_DATABASE_POOL_SIZE", "LATCHKEY_DATABASE_STATEMENT_TIMEOUT",
         "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
         "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
         "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
+        "LATCHKEY_OUTBOX_LEASE_SECONDS",
         "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_ACCESS_TOKEN_AUDIENCE", "LATCHKEY_REFRESH_IDLE_TTL",
         "LATCHKEY_REFRESH_ABSOLUTE_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
-        "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT", "LATCHKEY_MAX_BODY_BYTES",
+        "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT",
+        "LATCHKEY_REDIS_URL", "LATCHKEY_RATE_LIMIT_FAIL_OPEN",
+        "LATCHKEY_MAX_BODY_BYTES",
         "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
         "LATCHKEY_ARGON2_MEMORY_KIB", "LATCHKEY_ARGON2_ITERATIONS", "LATCHKEY_ARGON2_PARALLELISM",
         "LATCHKEY_PASSWORD_MIN_SCORE", "LATCHKEY_ABUSE_WARNING_THRESHOLD", "LATCHKEY_METRICS_ALLOW", "LATCHKEY_LOG_LEVEL",
@@ -112,14 +138,19 @@ public struct Configuration: Sendable {
 
     private init(reader: inout SettingsReader) throws {
         (listenHost, listenPort) = try reader.hostAndPort("LATCHKEY_LISTEN", default: "127.0.0.1:8080")
+        tls = try Self.tlsCredentials(reader)
         let defaultHost = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
-        publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "http://\(defaultHost):\(listenPort)",
+        let defaultScheme = tls == nil ? "http" : "https"
+        publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "\(defaultScheme)://\(defaultHost):\(listenPort)",
                                    schemes: ["http", "https"])
         dataDirectory = URL(fileURLWithPath: reader.string("LATCHKEY_DATA_DIR") ?? "./data").standardizedFileURL
         signingKeysFile = reader.string("LATCHKEY_SIGNING_KEYS_FILE").map { URL(fileURLWithPath: $0).standardizedFileURL }
             ?? dataDirectory.appendingPathComponent("signing-keys.json")
         addressKeyFile = reader.string("LATCHKEY_ADDRESS_KEY_FILE").map { URL(fileURLWithPath: $0).standardizedFileURL }
             ?? dataDirectory.appendingPathComponent("address-hash.key")
+        databaseURL = try reader.string("LATCHKEY_DATABASE_URL").map(PostgresURL.init)
+        databasePoolSize = try reader.integer("LATCHKEY_DATABASE_POOL_SIZE", default: 8, range: 1...200)
+        databaseStatementTimeout = try reader.integer("LATCHKEY_DATABASE_STATEMENT_TIMEOUT", default: 5, range: 1...300)
         mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
         let publicHost = publicURL.host ?? ""
         let senderDomain = IPAddress(publicHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil && publicHost.contains(".")
@@ -140,6 +171,7 @@ public struct Configuration: Sendable {
         } else {
             smtp = nil
         }
+        outboxLease = try reader.integer("LATCHKEY_OUTBOX_LEASE_SECONDS", default: 300, range: 5...3600)
         resetTokenTTL = try reader.integer("LATCHKEY_RESET_TOKEN_TTL", default: 1200, range: 300...3600)
         accessTokenAudience = reader.string("LATCHKEY_ACCESS_TOKEN_AUDIENCE") ?? publicURL.absoluteString
         guard (1...512).contains(accessTokenAudience.utf8.count), !accessTokenAudience.contains(where: \.isWhitespace) else {
@@ -186,6 +218,8 @@ public struct Configuration: Sendable {
             return (package, fingerprint)
         }
         resetIPLimit = try reader.rateWindow("LATCHKEY_RESET_IP_LIMIT", default: "20/600")
+        redis = try reader.string("LATCHKEY_REDIS_URL").map { try RedisEndpoint(url: $0, settingName: "LATCHKEY_REDIS_URL") }
+        rateLimitFailOpen = try reader.bool("LATCHKEY_RATE_LIMIT_FAIL_OPEN", default: false)
         maxBodyBytes = try reader.integer("LATCHKEY_MAX_BODY_BYTES", default: 65_536, range: 1024...10_485_760)
         connectionTimeout = try reader.integer("LATCHKEY_CONNECTION_TIMEOUT", default: 30, range: 1...3600)
         perIPConnectionLimit = try reader.integer("LATCHKEY_PER_IP_CONNECTIONS", default: 32, range: 1...100_000)
@@ -214,6 +248,32 @@ public struct Configuration: Sendable {
         }
         logLevel = try reader.choice("LATCHKEY_LOG_LEVEL", default: .info)
         try reader.rejectUnknownFileKeys()
+    }
+
+    /// Reads the PEM files named by `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (both or
+    /// neither); errors name the variable and the path, never the key.
+    private static func tlsCredentials(_ reader: SettingsReader) throws -> TLSCredentials? {
+        let certificatePath = reader.string("LATCHKEY_TLS_CERT")
+        let keyPath = reader.string("LATCHKEY_TLS_KEY")
+        guard let certificatePath, let keyPath else {
+            if certificatePath != nil { throw SettingsReader.invalid("LATCHKEY_TLS_KEY", "is required when LATCHKEY_TLS_CERT is set") }
+            if keyPath != nil { throw SettingsReader.invalid("LATCHKEY_TLS_CERT", "is required when LATCHKEY_TLS_KEY is set") }
+            return nil
+        }
+        func text(_ name: String, _ path: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw SettingsReader.invalid(name, "cannot read '\(path)' (a PEM file readable by the server)")
+            }
+            return text
+        }
+        let certificate = try text("LATCHKEY_TLS_CERT", certificatePath)
+        let key = Redacted(try text("LATCHKEY_TLS_KEY", keyPath))
+        do {
+            return try TLSCredentials(certificateChainPEM: certificate, privateKeyPEM: key)
+        } catch let error as LatchkeyError {
+            let name = error.message.contains("certificate") ? "LATCHKEY_TLS_CERT" : "LATCHKEY_TLS_KEY"
+            throw SettingsReader.invalid(name, "'\(name == "LATCHKEY_TLS_CERT" ? certificatePath : keyPath)': \(error.message)")
+        }
     }
 
     /// The SQLite database file.

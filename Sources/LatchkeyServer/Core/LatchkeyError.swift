@@ -72,6 +72,9 @@ public struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         public static let invalidMailHeader = Code("invalid_mail_header")
         /// The HTTP listener could not start or failed.
         public static let httpServer = Code("http_server_error")
+        /// The shared rate limiter (Redis) is unreachable or refused; the request is refused
+        /// with 503 and `Retry-After` unless the server is configured to fail open.
+        public static let rateLimiterUnavailable = Code("rate_limiter_unavailable")
         /// Something failed that the client cannot fix.
         public static let internalError = Code("internal_error")
     }

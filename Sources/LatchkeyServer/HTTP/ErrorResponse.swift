@@ -16,9 +16,13 @@ extension LatchkeyError {
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .rateLimited: 429
+        case .rateLimiterUnavailable: 503
         default: 500
         }
     }
+
+    /// Seconds after which a retry may succeed, for failures that pass (sent as `Retry-After`).
+    var retryAfter: Int? { code == .rateLimiterUnavailable ? 5 : nil }
 
     /// Whether the message may be shown to the client; server-side failures get a generic one.
     var isClientError: Bool { httpStatus < 500 }
@@ -37,26 +41,29 @@ extension HTTPResponse {
         let code = error.isClientError ? error.code.rawValue : LatchkeyError.Code.internalError.rawValue
         var body: [String: Any] = ["code": code, "message": message]
         if !error.reasons.isEmpty { body["reasons"] = error.reasons }
-        return .json(error.httpStatus, ["error": body])
+        var response = HTTPResponse.json(error.httpStatus, ["error": body])
+        if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        return response
     }
 
     /// The error body in Directus's shape, `{"errors": [{"message", "extensions": {"code"}}]}`,
     /// for the Directus-compatible `/auth/login`, `/auth/refresh` and `/auth/logout`. The
     /// one mapping from Latchkey codes to Directus codes and statuses; a 429 carries
-    /// `Retry-After` when `retryAfter` is given.
+    /// `Retry-After` when `retryAfter` is given, a 503 the error's own.
     static func directusError(_ error: LatchkeyError, retryAfter: Int? = nil) -> HTTPResponse {
         let (status, code): (Int, String) =
             switch error.code {
             case .invalidCredentials: (401, "INVALID_CREDENTIALS")
             case .invalidToken: (401, "INVALID_TOKEN")
             case .rateLimited: (429, "REQUESTS_EXCEEDED")
+            case .rateLimiterUnavailable: (503, "SERVICE_UNAVAILABLE")
             case .payloadTooLarge: (413, "INVALID_PAYLOAD")
             case _ where error.isClientError: (400, "INVALID_PAYLOAD")
             default: (500, "INTERNAL_SERVER_ERROR")
             }
         let message = status < 500 ? error.message : "Something went wrong on our side. Please try again later."
         var response = HTTPResponse.json(status, ["errors": [["message": message, "extensions": ["code": code]]]])
-        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        if let retryAfter = retryAfter ?? error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         return response
     }
 

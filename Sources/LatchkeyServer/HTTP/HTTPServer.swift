@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Dispatch
 import Foundation
+import LatchkeyCrypto
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -14,6 +15,11 @@ import Glibc
 /// calls the handler synchronously and writes the response. A slow handler therefore
 /// delays only its own connection; ``HTTPServerConfiguration/connectionLimit`` bounds the
 /// number of threads. The handler is called from many threads at once.
+///
+/// With ``HTTPServerConfiguration/tls`` set it speaks only HTTPS (libmicrohttpd over
+/// GnuTLS, TLS 1.2 and 1.3) and adds `Strict-Transport-Security` to every response it
+/// queues, the handler's and its own rejections (413, 400) alike. (The 414 and 431 that
+/// libmicrohttpd writes by itself for an oversized head carry no headers of ours.)
 ///
 /// This file is the only place that knows libmicrohttpd.
 public final class HTTPServer: Sendable {
@@ -51,7 +57,13 @@ public final class HTTPServer: Sendable {
                     handler: handler,
                     maxBodyBytes: configuration.maxBodyBytes,
                     clientIPResolver: ClientIPResolver(trustedProxies: configuration.trustedProxies),
-                    logger: logger))
+                    strictTransportSecurity: configuration.tls != nil, logger: logger))
+            // Copies the daemon reads at start; kept until stop, the key wiped then.
+            let tlsStrings = configuration.tls.map { tls in
+                TLSStrings(
+                    certificate: strdup(tls.certificateChainPEM), key: strdup(tls.privateKeyPEM.exposed),
+                    priorities: strdup(TLSCredentials.priorities))
+            }
             // poll() rather than select() so descriptors above FD_SETSIZE work; ITC for
             // MHD_quiesce_daemon. No MHD_USE_ERROR_LOG: the library never writes to stderr.
             // SIGPIPE needs no handling: libmicrohttpd suppresses it in its own threads.
@@ -68,20 +80,31 @@ public final class HTTPServer: Sendable {
                     UInt32(configuration.connectionLimit),
                     // Behind a proxy every connection comes from the proxy's address.
                     UInt32(configuration.trustedProxies.isEmpty ? configuration.perIPConnectionLimit : 0),
-                    UInt32(configuration.connectionTimeout), configuration.connectionMemoryLimit)
+                    UInt32(configuration.connectionTimeout), configuration.connectionMemoryLimit,
+                    tlsStrings?.certificate, tlsStrings?.key, tlsStrings?.priorities)
             }
             let failure = errno
             guard let daemon else {
                 exchange.release()
-                let reason = failure == EADDRINUSE ? ": the port is already in use" : ""
-                throw LatchkeyError(
-                    .httpServer, "Could not listen on \(address)\(reason).", detail: String(cString: strerror(failure)))
+                tlsStrings?.release()
+                if failure == EADDRINUSE {
+                    throw LatchkeyError(
+                        .httpServer, "Could not listen on \(address): the port is already in use.", detail: String(cString: strerror(failure)))
+                }
+                if tlsStrings != nil {
+                    throw LatchkeyError(
+                        .httpServer,
+                        "Could not start HTTPS on \(address): the TLS library refused the certificate or key (is the key the certificate's, unencrypted PEM?).")
+                }
+                throw LatchkeyError(.httpServer, "Could not listen on \(address).", detail: String(cString: strerror(failure)))
             }
             let port = Int(latchkey_mhd_bound_port(daemon))
-            running = RunningDaemon(daemon: daemon, exchange: exchange, port: port)
+            running = RunningDaemon(daemon: daemon, exchange: exchange, port: port, tlsStrings: tlsStrings)
             return port
         }
-        logger?.info("http_server_started", ["host": .string(host.description), "port": .int(port)])
+        logger?.info("http_server_started", [
+            "host": .string(host.description), "port": .int(port), "tls": .bool(configuration.tls != nil),
+        ])
     }
 
     /// The port the server listens on: the one the system picked when the configured
@@ -113,6 +136,7 @@ public final class HTTPServer: Sendable {
             close(listenSocket)
         }
         daemon.exchange.release()
+        daemon.tlsStrings?.release()
         logger?.info("http_server_stopped", ["drained": .bool(drained)])
     }
 
@@ -139,6 +163,22 @@ private struct RunningDaemon {
     let daemon: OpaquePointer
     let exchange: Unmanaged<RequestExchange>
     let port: Int
+    let tlsStrings: TLSStrings?
+}
+
+/// C copies of the TLS certificate, key and priorities for libmicrohttpd.
+private struct TLSStrings {
+    let certificate: UnsafeMutablePointer<CChar>?
+    let key: UnsafeMutablePointer<CChar>?
+    let priorities: UnsafeMutablePointer<CChar>?
+
+    /// Frees the copies, wiping the key first.
+    func release() {
+        if let key { explicit_bzero(key, strlen(key)) }
+        free(certificate)
+        free(key)
+        free(priorities)
+    }
 }
 
 /// What one request accumulates between libmicrohttpd's callbacks; owned by the
@@ -169,14 +209,19 @@ private final class RequestExchange: Sendable {
     private let handler: any HTTPHandler
     private let maxBodyBytes: Int
     private let clientIPResolver: ClientIPResolver
+    private let strictTransportSecurity: Bool
     private let logger: Logger?
     private let inFlight = DispatchGroup()
     private let draining = Atomic<Bool>(false)
 
-    init(handler: any HTTPHandler, maxBodyBytes: Int, clientIPResolver: ClientIPResolver, logger: Logger?) {
+    init(
+        handler: any HTTPHandler, maxBodyBytes: Int, clientIPResolver: ClientIPResolver, strictTransportSecurity: Bool,
+        logger: Logger?
+    ) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.clientIPResolver = clientIPResolver
+        self.strictTransportSecurity = strictTransportSecurity
         self.logger = logger
     }
 
@@ -299,6 +344,9 @@ private final class RequestExchange: Sendable {
                 logger?.error("http_response_invalid", ["reason": "header refused", "header": .string(name)])
                 return queue(RequestRejection.unsendableResponse.response, on: connection)
             }
+        }
+        if strictTransportSecurity {
+            _ = MHD_add_response_header(wire, "Strict-Transport-Security", "max-age=31536000")
         }
         if draining.load(ordering: .sequentiallyConsistent) {
             _ = MHD_add_response_header(wire, "Connection", "close")

@@ -26,6 +26,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// Seconds ``HTTPServer/stop()`` waits for in-flight requests before closing
     /// the connections that remain.
     public var shutdownGracePeriod: Int
+    /// When set, the server speaks only HTTPS (TLS 1.2 or 1.3) with these credentials and
+    /// sends `Strict-Transport-Security` on every response; nil serves plain HTTP.
+    public var tls: TLSCredentials?
 
     /// Creates a configuration; every limit has a default fit for production.
     public init(
@@ -37,7 +40,8 @@ public struct HTTPServerConfiguration: Sendable {
         connectionLimit: Int = 1024,
         connectionMemoryLimit: Int = 32_768,
         trustedProxies: [String] = [],
-        shutdownGracePeriod: Int = 10
+        shutdownGracePeriod: Int = 10,
+        tls: TLSCredentials? = nil
     ) {
         self.host = host
         self.port = port
@@ -48,6 +52,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionMemoryLimit = connectionMemoryLimit
         self.trustedProxies = trustedProxies
         self.shutdownGracePeriod = shutdownGracePeriod
+        self.tls = tls
     }
 
     /// Checks every value, naming the first bad setting.

@@ -21,6 +21,9 @@ public final class ServerMetrics: Sendable {
     public let resetRequests = Counter()
     /// Requests answered 429 by a rate limit.
     public let limitedRequests = Counter()
+    /// Rate limit decisions that failed because the shared limiter (Redis) was unreachable,
+    /// whether the request was then refused or let through.
+    public let rateLimiterUnavailable = Counter()
     /// Mails a transport accepted.
     public let mailsSent = Counter()
     /// Delivery attempts that failed.
@@ -60,6 +63,7 @@ public final class ServerMetrics: Sendable {
         let counters: [(String, String, Counter)] = [
             ("latchkey_reset_requests_total", "Well-formed password reset requests.", resetRequests),
             ("latchkey_rate_limited_requests_total", "Requests refused by a rate limit.", limitedRequests),
+            ("latchkey_rate_limiter_unavailable_total", "Rate limit decisions that failed because the shared limiter was unreachable.", rateLimiterUnavailable),
             ("latchkey_mails_sent_total", "Mails accepted by the transport.", mailsSent),
             ("latchkey_mails_failed_total", "Mail delivery attempts that failed.", mailsFailed),
         ]

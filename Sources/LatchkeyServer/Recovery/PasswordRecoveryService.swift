@@ -102,11 +102,12 @@ public final class PasswordRecoveryService: Sendable {
 
     /// Accepts a well-formed request: counts it against the address's limit and, within the
     /// limit, queues it for ``processQueuedRequests()``. Returns nothing and throws nothing
-    /// that depends on the account, so callers answer every address the same way.
-    public func requestReset(_ request: ResetRequest) {
+    /// that depends on the account, so callers answer every address the same way: it
+    /// throws only `rate_limiter_unavailable`, when the shared limiter cannot be reached.
+    public func requestReset(_ request: ResetRequest) throws {
         let key = addressKey(request.email)
         metrics.resetRequests.increment()
-        let decision = (try? limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: clock.now())) ?? .allowed
+        let decision = try limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: clock.now())
         guard decision == .allowed else {
             logger.info("reset_request_limited", ["address": .string(key)])
             return

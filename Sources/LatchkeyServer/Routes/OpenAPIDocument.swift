@@ -95,6 +95,11 @@ enum OpenAPIDocument {
             "description": "Too many requests from this client.",
             "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+          },
+          "RateLimiterUnavailable": {
+            "description": "The shared rate limiter (Redis) is unreachable and the server fails closed.",
+            "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
           }
         }
       },
@@ -120,7 +125,8 @@ enum OpenAPIDocument {
               "400": {"$ref": "#/components/responses/BadRequest"},
               "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-              "429": {"$ref": "#/components/responses/RateLimited"}
+              "429": {"$ref": "#/components/responses/RateLimited"},
+              "503": {"$ref": "#/components/responses/RateLimiterUnavailable"}
             }
           }
         },
@@ -139,7 +145,8 @@ enum OpenAPIDocument {
               "400": {"$ref": "#/components/responses/BadRequest"},
               "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-              "429": {"$ref": "#/components/responses/RateLimited"}
+              "429": {"$ref": "#/components/responses/RateLimited"},
+              "503": {"$ref": "#/components/responses/RateLimiterUnavailable"}
             }
           }
         },
@@ -156,7 +163,8 @@ enum OpenAPIDocument {
               "400": {"$ref": "#/components/responses/BadRequest"},
               "413": {"$ref": "#/components/responses/TooLarge"},
               "415": {"$ref": "#/components/responses/UnsupportedMediaType"},
-              "429": {"$ref": "#/components/responses/RateLimited"}
+              "429": {"$ref": "#/components/responses/RateLimited"},
+              "503": {"$ref": "#/components/responses/RateLimiterUnavailable"}
             }
           }
         },
@@ -172,7 +180,8 @@ enum OpenAPIDocument {
               "200": {"description": "Signed in.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokens"}}}},
               "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
               "401": {"description": "INVALID_CREDENTIALS, the same for every cause.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
-              "429": {"description": "Too many failed logins from this client or for this account.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
+              "429": {"description": "Too many failed logins from this client or for this account.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "503": {"description": "SERVICE_UNAVAILABLE: the shared rate limiter (Redis) is unreachable and the server fails closed.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
             }
           }
         },

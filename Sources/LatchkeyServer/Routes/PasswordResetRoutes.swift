@@ -59,7 +59,7 @@ struct PasswordResetRoutes {
         logger.info("reset_requested", [
             "address": .string(service.addressKey(parsed.email)), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
         ])
-        service.requestReset(parsed)
+        try service.requestReset(parsed)
         return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Self.acceptedBody)
     }
 

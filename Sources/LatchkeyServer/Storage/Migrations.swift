@@ -10,9 +10,11 @@
 /// - lists are `TEXT`: a JSON array of strings, or space-separated when the items cannot
 ///   contain spaces (OAuth scopes).
 ///
-/// A migration is never edited once released: a change is a new, higher version. Each is
-/// applied in its own transaction and recorded in `schema_migrations(version, name,
-/// applied_at)`.
+/// Each migration has its SQLite and its PostgreSQL text side by side; most are
+/// ``Migration/init(version:name:portable:)``, one text both run unchanged. A migration is
+/// never edited once released: a change is a new, higher version, added as one more entry
+/// of ``all``. Each is applied in its own transaction and recorded in
+/// `schema_migrations(version, name, applied_at)`.
 enum Migrations {
     /// Creates the table that records applied migrations; safe to run every start.
     static let bookkeeping = """
@@ -24,10 +26,10 @@ enum Migrations {
         """
 
     /// Every migration, in ascending version order.
-    static let all: [(version: Int, name: String, sql: String)] = [
-        (
+    static let all: [Migration] = [
+        Migration(
             version: 1, name: "initial_schema",
-            sql: """
+            portable: """
                 CREATE TABLE accounts (
                     id TEXT NOT NULL PRIMARY KEY,
                     email TEXT NOT NULL UNIQUE,
@@ -79,9 +81,9 @@ enum Migrations {
                 CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
                 """
         ),
-        (
+        Migration(
             version: 2, name: "oauth_clients",
-            sql: """
+            portable: """
                 CREATE TABLE oauth_clients (
                     id TEXT NOT NULL PRIMARY KEY,
                     redirect_uris TEXT NOT NULL,
@@ -94,9 +96,9 @@ enum Migrations {
                 );
                 """
         ),
-        (
+        Migration(
             version: 3, name: "refresh_token_families",
-            sql: """
+            portable: """
                 ALTER TABLE sessions ADD COLUMN family_id TEXT;
                 ALTER TABLE sessions ADD COLUMN client_id TEXT;
                 ALTER TABLE sessions ADD COLUMN scope TEXT;
@@ -106,9 +108,9 @@ enum Migrations {
                 CREATE INDEX sessions_family_id ON sessions (family_id);
                 """
         ),
-        (
+        Migration(
             version: 4, name: "authorization_codes",
-            sql: """
+            portable: """
                 CREATE TABLE authorization_codes (
                     code_digest TEXT NOT NULL PRIMARY KEY,
                     client_id TEXT NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
@@ -128,4 +130,29 @@ enum Migrations {
                 """
         ),
     ]
+}
+
+/// One numbered schema change, in the dialect of each SQL store.
+struct Migration: Sendable {
+    /// The number recorded in `schema_migrations`; versions apply in ascending order.
+    let version: Int
+    /// A short snake_case description, recorded with the version.
+    let name: String
+    /// The script ``SQLiteStore`` runs.
+    let sqlite: String
+    /// The script ``PostgresStore`` runs.
+    let postgres: String
+
+    /// A migration whose SQL differs between the dialects.
+    init(version: Int, name: String, sqlite: String, postgres: String) {
+        self.version = version
+        self.name = name
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    /// A migration whose SQL runs unchanged on SQLite and PostgreSQL.
+    init(version: Int, name: String, portable sql: String) {
+        self.init(version: version, name: name, sqlite: sql, postgres: sql)
+    }
 }

@@ -3,6 +3,10 @@ import Foundation
 /// How values that SQL has no portable type for are stored, the same in every store
 /// (see ``Migrations``): instants as Unix-epoch milliseconds, digests as lowercase hex.
 enum StorageEncoding {
+    /// The longest outbox `last_error` kept; longer texts are cut, so a chatty server
+    /// cannot grow a row.
+    static let lastErrorLimit = 1000
+
     /// `date` as whole milliseconds since the Unix epoch, rounded down. Sub-millisecond
     /// precision is dropped, so a `Date` read back may differ from the one written by
     /// less than a millisecond.

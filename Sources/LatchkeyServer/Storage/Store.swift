@@ -323,7 +323,8 @@ public protocol AuthorizationStore: Sendable {
     func revokeFamily(id familyID: String, now: Date) throws
 }
 
-/// Everything the server persists. SQLite is the embedded implementation. Instants are
-/// stored to the millisecond; every implementation is safe to use from many threads.
+/// Everything the server persists. SQLite is the embedded implementation, PostgreSQL the
+/// one several servers share. Instants are stored to the millisecond; every
+/// implementation is safe to use from many threads.
 public typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & SessionStore
     & AuthorizationStore & MaintenanceStore

@@ -1,9 +1,6 @@
 public import Foundation
 
 extension SQLiteStore: OutboxStore {
-    /// The longest `last_error` kept; longer texts are cut, so a chatty server cannot grow a row.
-    static let lastErrorLimit = 1000
-
     public func enqueue(_ message: MailMessage, now: Date) throws {
         try database.withConnection { connection in
             try Self.insertMail(message, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
@@ -52,7 +49,7 @@ extension SQLiteStore: OutboxStore {
     /// Also clears the lease, so a message due again is not held back by it. Only a pending
     /// message changes: one another worker already delivered stays sent.
     public func markFailed(id: String, error: String, retryAt: Date?, now: Date) throws {
-        let lastError = SQLiteValue.text(String(error.prefix(Self.lastErrorLimit)))
+        let lastError = SQLiteValue.text(String(error.prefix(StorageEncoding.lastErrorLimit)))
         let now = SQLiteValue.integer(StorageEncoding.milliseconds(now))
         if let retryAt {
             try updateMail(

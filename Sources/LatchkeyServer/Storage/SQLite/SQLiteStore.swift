@@ -59,7 +59,7 @@ extension SQLiteStore: MaintenanceStore {
                 let recorded = try connection.query(
                     "SELECT 1 AS recorded FROM schema_migrations WHERE version = ?", [.integer(Int64(migration.version))])
                 guard recorded.isEmpty else { return false }
-                try connection.executeScript(migration.sql)
+                try connection.executeScript(migration.sqlite)
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     [

@@ -1,0 +1,81 @@
+public import Foundation
+
+extension PostgresStore: AccountStore {
+    /// The columns ``account(from:)`` reads, for `SELECT` and `RETURNING` lists.
+    static let accountColumns = "id, email, password_hash, status, credential_version, locale, created_at"
+
+    public func createAccount(_ account: Account) throws {
+        let createdAt = PostgresValue.integer(StorageEncoding.milliseconds(account.createdAt))
+        let inserted = try pool.transaction { connection in
+            // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the email.
+            try connection.execute(
+                """
+                INSERT INTO accounts (id, email, password_hash, status, credential_version, locale, created_at, updated_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+                ON CONFLICT (email) DO NOTHING
+                """,
+                [
+                    .text(account.id), .text(account.email), .text(account.passwordHash),
+                    .text(account.status.rawValue), .integer(Int64(account.credentialVersion)),
+                    .text(account.locale), createdAt,
+                ])
+        }
+        guard inserted == 1 else {
+            throw LatchkeyError(.accountExists, "An account with this email already exists.")
+        }
+    }
+
+    public func account(email: String) throws -> Account? {
+        try accounts(where: "email = $1", [.text(email)]).first
+    }
+
+    public func account(id: String) throws -> Account? {
+        try accounts(where: "id = $1", [.text(id)]).first
+    }
+
+    public func allAccounts() throws -> [Account] {
+        try accounts(where: "TRUE", [])
+    }
+
+    public func setStatus(_ status: Account.Status, email: String) throws -> Bool {
+        try pool.transaction { connection in
+            try connection.execute(
+                "UPDATE accounts SET status = $1, updated_at = $2 WHERE email = $3",
+                [.text(status.rawValue), .integer(StorageEncoding.milliseconds(clock.now())), .text(email)])
+        } > 0
+    }
+
+    public func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool {
+        try pool.transaction { connection in
+            try connection.execute(
+                "UPDATE accounts SET password_hash = $1, updated_at = $2 WHERE id = $3 AND password_hash = $4",
+                [.text(newHash), .integer(StorageEncoding.milliseconds(now)), .text(accountID), .text(currentHash)])
+        } > 0
+    }
+
+    /// The accounts matching `condition`, oldest first.
+    private func accounts(where condition: String, _ values: [PostgresValue]) throws -> [Account] {
+        // COLLATE "C" orders ids byte by byte, as SQLite does, whatever the database locale.
+        let rows = try pool.read { connection in
+            try connection.query(
+                "SELECT \(Self.accountColumns) FROM accounts WHERE \(condition) ORDER BY created_at, id COLLATE \"C\"", values)
+        }
+        return try rows.map(Self.account(from:))
+    }
+
+    /// The account in a row holding ``accountColumns``.
+    static func account(from row: PostgresRow) throws -> Account {
+        let statusText = try row.text("status")
+        guard let status = Account.Status(rawValue: statusText) else {
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "account status \(statusText)")
+        }
+        return Account(
+            id: try row.text("id"),
+            email: try row.text("email"),
+            passwordHash: try row.optionalText("password_hash"),
+            status: status,
+            credentialVersion: Int(try row.integer("credential_version")),
+            locale: try row.optionalText("locale"),
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import LatchkeyCrypto
+import LatchkeyServer
+import Testing
+
+/// What clients of the real HTTP server see when the shared rate limiter (Redis) is down:
+/// 503 with `Retry-After` by default, or requests let through when failing open; either
+/// way logged without secrets and counted on /metrics.
+@Suite struct RateLimiterOutageTests {
+    private static let password = "correct horse battery staple"
+
+    private func post(_ app: ServerApplication, _ path: String, _ body: [String: String]) throws -> RawHTTPResponse {
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)
+        let connection = try RawHTTPConnection(port: app.boundPort)
+        try connection.send(
+            "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)")
+        return try connection.readResponse()
+    }
+
+    private func metrics(_ app: ServerApplication) throws -> String {
+        let connection = try RawHTTPConnection(port: app.boundPort)
+        try connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        return try connection.readResponse().text
+    }
+
+    private func json(_ response: RawHTTPResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    }
+
+    @Test("with Redis down, reset requests and logins get 503 with Retry-After, counted and logged; after Redis returns they work again")
+    func failClosed() throws {
+        let redis = try RedisTestServer()
+        let logs = MemoryLogSink()
+        let app = try makeApplication(["LATCHKEY_REDIS_URL": redis.url], logs: logs)
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        try app.start()
+        defer { app.stop() }
+        #expect(try post(app, "/auth/password/request", ["email": "person@example.com"]).status == 200)
+
+        try redis.stop()
+        let reset = try post(app, "/auth/password/request", ["email": "person@example.com"])
+        #expect(reset.status == 503)
+        #expect(reset["Retry-After"] == "5")
+        #expect((try json(reset)["error"] as? [String: Any])?["code"] as? String == "internal_error")
+        let validate = try post(app, "/auth/password/validate", ["token": "anything"])
+        #expect(validate.status == 503)
+        let login = try post(app, "/auth/login", ["email": "person@example.com", "password": Self.password])
+        #expect(login.status == 503)
+        #expect(login["Retry-After"] == "5")
+        let errors = try #require(try json(login)["errors"] as? [[String: Any]])
+        #expect((errors.first?["extensions"] as? [String: Any])?["code"] as? String == "SERVICE_UNAVAILABLE")
+
+        #expect(app.metrics.rateLimiterUnavailable.current == 3)
+        #expect(try metrics(app).contains("latchkey_rate_limiter_unavailable_total 3\n"))
+        let outageLines = logs.lines.filter { $0.contains("\"rate_limiter_unavailable\"") }
+        #expect(outageLines.count == 3)
+        #expect(outageLines.allSatisfy { !$0.contains("person@example.com") && !$0.contains("203.0.113") })
+
+        try redis.restart()
+        #expect(try post(app, "/auth/password/request", ["email": "person@example.com"]).status == 200)
+        #expect(try post(app, "/auth/login", ["email": "person@example.com", "password": Self.password]).status == 200)
+    }
+
+    @Test("failing open, requests go through while Redis is unreachable; still logged (no password) and counted")
+    func failOpen() throws {
+        let redis = try RedisTestServer()
+        try redis.stop()
+        let logs = MemoryLogSink()
+        let app = try makeApplication([
+            "LATCHKEY_REDIS_URL": "redis://:hunter2-secret@127.0.0.1:\(redis.port)/0", "LATCHKEY_RATE_LIMIT_FAIL_OPEN": "true",
+        ], logs: logs)
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        try app.start()
+        defer { app.stop() }
+
+        #expect(try post(app, "/auth/password/request", ["email": "person@example.com"]).status == 200)
+        let wrong = try post(app, "/auth/login", ["email": "person@example.com", "password": "not the password at all"])
+        #expect(wrong.status == 401)
+        #expect(try post(app, "/auth/login", ["email": "person@example.com", "password": Self.password]).status == 200)
+
+        // Reset: IP and address limits. Failed login: check and consume of two keys. Good login: two checks.
+        #expect(app.metrics.rateLimiterUnavailable.current == 2 + 4 + 2)
+        let outageLines = logs.lines.filter { $0.contains("\"rate_limiter_unavailable\"") }
+        // One more at start-up, from the connection check.
+        #expect(outageLines.count == 9)
+        #expect(outageLines.allSatisfy { $0.contains("\"fail_open\":true") })
+        #expect(!logs.lines.joined().contains("hunter2"))
+    }
+}
