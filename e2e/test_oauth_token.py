@@ -6,14 +6,14 @@ and this suite does not sleep.
 import base64
 import hashlib
 import json
-import threading
 
 import jwt
 import pytest
 import requests
 
 from conftest import GOOD_PASSWORD
-from oauth_support import LOOPBACK_REDIRECT, Browser, OAuthWorld, authorize_params, authorize_url, redirect_params
+from oauth_support import (LOOPBACK_REDIRECT, Browser, OAuthWorld, authorize_params, authorize_url, race,
+                           redirect_params)
 
 
 def token_error(response, status, *errors):
@@ -286,23 +286,6 @@ def test_secrets_in_the_url_are_not_used(server):
     in_query = requests.post(server.base + "/oauth/token", params=fields, data={}, timeout=30)
     assert in_query.status_code == 400, in_query.text
     assert "access_token" not in in_query.text
-
-
-def race(count, attempt):
-    """Runs `attempt()` on `count` threads released together; returns the responses."""
-    barrier = threading.Barrier(count)
-    results = []
-
-    def run():
-        barrier.wait()
-        results.append(attempt())
-
-    threads = [threading.Thread(target=run) for _ in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
 
 
 def test_racing_code_redemptions_have_at_most_one_winner(server):
