@@ -434,3 +434,19 @@ def test_deleted_client_stops_working_at_once(server):
     refused = world.refresh(tokens["refresh_token"])
     assert refused.status_code in (400, 401)
     assert refused.json()["error"] in ("invalid_client", "invalid_grant")
+
+
+def test_malformed_and_oversized_authorization_requests_get_clear_4xx(server):
+    OAuthWorld(server)
+    _, challenge = pkce_pair()
+    browser = Browser(server)
+    valid = authorize_url(server, authorize_params("ios.app", challenge))
+    for url in [valid + "&x=%zz", valid + "&x=%ff%fe", valid + "&pad=" + "x" * 60000]:
+        answer = browser.get(url)
+        assert 400 <= answer.status_code < 500, (url[-30:], answer.status_code)
+        assert "Location" not in answer.headers
+    # A state too long to echo is dropped, the error still goes to the registered redirect URI.
+    long_state = request(server, browser=browser, state="s" * 5000)
+    params = assert_error_redirect(long_state, "invalid_request", state=None, server=server)
+    assert "state" not in params
+    assert browser.get(server.base + "/healthz").status_code == 200

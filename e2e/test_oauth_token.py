@@ -328,3 +328,14 @@ def test_oauth_and_directus_refresh_tokens_do_not_cross_over(server):
     # Both still work where they belong.
     assert world.refresh(oauth["refresh_token"]).status_code == 200
     assert server.post("/auth/refresh", {"refresh_token": directus["refresh_token"]}).status_code == 200
+
+
+def test_oversized_and_malformed_token_requests_get_oauth_errors(server):
+    """Clients parse `error` as an RFC 6749 §5.2 string, also when the body is too large or badly encoded."""
+    world = OAuthWorld(server)
+    bad_encoding = requests.post(server.base + "/oauth/token", data=b"grant_type=%zz", timeout=30,
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    token_error(bad_encoding, 400, "invalid_request")
+    too_large = world.token({"grant_type": "refresh_token", "refresh_token": "x" * 70_000, "client_id": "ios.app"})
+    assert too_large.status_code in (400, 413), too_large.status_code
+    token_error(too_large, too_large.status_code, "invalid_request")
