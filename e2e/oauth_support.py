@@ -5,9 +5,11 @@ test sees the server's own answers (303 + Location, login and consent pages). Pa
 read with the standard library's HTML parser.
 """
 import base64
+import copy
 import hashlib
 import html.parser
 import secrets
+import threading
 import urllib.parse
 
 import jwt
@@ -159,16 +161,17 @@ class Browser:
     def get(self, url, **kwargs):
         return self.session.get(url, allow_redirects=False, timeout=30, **kwargs)
 
-    def post_form(self, page_response, fields, **kwargs):
+    def post_form(self, page_response, fields, via=None, **kwargs):
+        """Submits the page's form with `fields`, to the server that sent the page or to `via`."""
         form = Page(page_response.text).form
         assert form["method"] == "post"
-        target = urllib.parse.urljoin(page_response.url, form["action"])
+        target = urllib.parse.urljoin(via.base if via else page_response.url, form["action"])
         return self.session.post(target, data=fields, allow_redirects=False, timeout=30, **kwargs)
 
-    def sign_in(self, login_page, email=EMAIL, password=GOOD_PASSWORD):
+    def sign_in(self, login_page, email=EMAIL, password=GOOD_PASSWORD, via=None):
         """Submits the login form as shown, with the given credentials."""
         form = Page(login_page.text).form
-        return self.post_form(login_page, Page.hidden_fields(form) + [("email", email), ("password", password)])
+        return self.post_form(login_page, Page.hidden_fields(form) + [("email", email), ("password", password)], via)
 
     def decide(self, consent_page, decision):
         """Presses the consent page's allow or deny button."""
@@ -221,6 +224,12 @@ class OAuthWorld:
         self.resource_secret = register_client(server, "resource.server", "https://api.example.com/cb",
                                                confidential=True, first_party=False)
 
+    def on(self, server):
+        """The same account and clients, reached through another instance of a cluster."""
+        other = copy.copy(self)
+        other.server = server
+        return other
+
     def account_id(self, email=EMAIL):
         for line in self.server.cli("users", "list").stdout.splitlines():
             fields = line.split("\t")
@@ -229,12 +238,12 @@ class OAuthWorld:
         raise AssertionError(f"no account {email}")
 
     def code(self, client_id="ios.app", browser=None, redirect_uri=LOOPBACK_REDIRECT, scope="openid email",
-             email=EMAIL, **extra):
+             email=EMAIL, password=GOOD_PASSWORD, **extra):
         """Runs the browser flow; returns (code, code_verifier)."""
         verifier, challenge = pkce_pair()
         browser = browser or Browser(self.server)
         url = authorize_url(self.server, authorize_params(client_id, challenge, redirect_uri, scope, **extra))
-        params = redirect_params(browser.authorize(url, email), redirect_uri)
+        params = redirect_params(browser.authorize(url, email, password), redirect_uri)
         assert "code" in params, params
         return params["code"], verifier
 
@@ -304,3 +313,20 @@ def discovery(server, document="oauth-authorization-server"):
     response = requests.get(f"{server.base}/.well-known/{document}", timeout=30)
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def race(count, attempt):
+    """Runs `attempt()` on `count` threads released together; returns the responses."""
+    barrier = threading.Barrier(count)
+    results = []
+
+    def run():
+        barrier.wait()
+        results.append(attempt())
+
+    threads = [threading.Thread(target=run) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results

@@ -394,6 +394,15 @@ def test_password_reset_ends_the_browser_session(server):
     assert "password" in Page.field_names(Page(after.text).form)
 
 
+def test_disabling_the_account_ends_the_browser_session(server):
+    OAuthWorld(server)
+    browser = Browser(server)
+    redirect_params(browser.sign_in(request(server, browser=browser)))
+    server.cli("users", "disable", EMAIL)
+    assert request(server, browser=browser).status_code == 200
+    assert_error_redirect(request(server, browser=browser, prompt="none"), "login_required", server=server)
+
+
 def test_parameters_are_escaped_in_the_pages(server):
     OAuthWorld(server)
     attack = '"><script>alert(1)</script><input name="x" value="'
@@ -405,6 +414,10 @@ def test_parameters_are_escaped_in_the_pages(server):
     hidden = dict(Page.hidden_fields(parsed.form))
     assert hidden["state"] == attack and hidden["nonce"] == attack
     assert "x" not in Page.field_names(parsed.form)
+
+    unknown_client = request(server, client_id='<script>alert(1)</script>')
+    assert_error_page(unknown_client)
+    assert "<script>alert(1)" not in unknown_client.text
 
     consent = browser.sign_in(request(server, client_id="partner.app", browser=browser, state=attack))
     assert consent.status_code == 200
@@ -433,3 +446,19 @@ def test_deleted_client_stops_working_at_once(server):
     refused = world.refresh(tokens["refresh_token"])
     assert refused.status_code in (400, 401)
     assert refused.json()["error"] in ("invalid_client", "invalid_grant")
+
+
+def test_malformed_and_oversized_authorization_requests_get_clear_4xx(server):
+    OAuthWorld(server)
+    _, challenge = pkce_pair()
+    browser = Browser(server)
+    valid = authorize_url(server, authorize_params("ios.app", challenge))
+    for url in [valid + "&x=%zz", valid + "&x=%ff%fe", valid + "&pad=" + "x" * 60000]:
+        answer = browser.get(url)
+        assert 400 <= answer.status_code < 500, (url[-30:], answer.status_code)
+        assert "Location" not in answer.headers
+    # A state too long to echo is dropped, the error still goes to the registered redirect URI.
+    long_state = request(server, browser=browser, state="s" * 5000)
+    params = assert_error_redirect(long_state, "invalid_request", state=None, server=server)
+    assert "state" not in params
+    assert browser.get(server.base + "/healthz").status_code == 200

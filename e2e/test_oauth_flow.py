@@ -192,3 +192,31 @@ def test_tokens_survive_key_rotation_and_a_restart(server):
     assert jwt.get_unverified_header(new_access)["kid"] != old_kid
     verified_access_token(world, new_access, "ios.app", "openid email")
     assert world.userinfo(new_access).status_code == 200
+
+
+def test_openapi_describes_the_oauth_endpoints(server):
+    paths = requests.get(server.base + "/openapi.json", timeout=30).json()["paths"]
+    for path in ["/oauth/authorize", "/oauth/token", "/oauth/revoke", "/oauth/introspect", "/userinfo",
+                 "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]:
+        assert path in paths, path
+
+
+def test_codes_tokens_and_secrets_never_reach_the_log(server):
+    world = OAuthWorld(server)
+    nonce = "nonce-" + generate_token(16)
+    code, verifier = world.code(nonce=nonce)
+    tokens = world.exchange(code, verifier).json()
+    refreshed = world.refresh(tokens["refresh_token"]).json()
+    world.introspect(refreshed["access_token"])
+    world.userinfo(refreshed["access_token"])
+    world.revoke(refreshed["refresh_token"])
+    world.exchange(code, verifier)
+    server.stop()
+    log = server.log()
+    assert "authorization_code_issued" in log or "oauth_tokens_issued" in log
+    secrets_used = [code, verifier, tokens["access_token"], tokens["refresh_token"], tokens["id_token"],
+                    refreshed["access_token"], refreshed["refresh_token"], world.web_secret, world.resource_secret,
+                    GOOD_PASSWORD]
+    for secret in secrets_used:
+        assert secret not in log
+        assert secret[:20] not in log

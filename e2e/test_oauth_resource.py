@@ -108,6 +108,10 @@ def test_userinfo_refuses_missing_and_wrong_tokens(server):
         assert_bearer_refused(answer)
         assert EMAIL not in answer.text
     assert 'error="invalid_token"' in assert_bearer_refused(world.userinfo("garbage"))
+    # A token in the URL (RFC 6750 §2.3, discouraged by RFC 9700) is not accepted.
+    in_query = requests.get(server.base + "/userinfo", params={"access_token": tokens["access_token"]}, timeout=30)
+    assert_bearer_refused(in_query)
+    assert EMAIL not in in_query.text
 
 
 def test_revocation_is_200_for_unknown_tokens_and_ends_the_family(server):
@@ -165,6 +169,17 @@ def test_disabling_the_account_ends_every_token(server):
     assert_invalid_token(world, tokens["access_token"])
     assert not world.is_active(tokens["refresh_token"])
     assert world.refresh(tokens["refresh_token"]).json()["error"] == "invalid_grant"
+
+
+def test_a_code_issued_before_a_password_reset_or_disable_gives_no_tokens(server):
+    world = OAuthWorld(server)
+    code, verifier = world.code()
+    world.reset_password(NEW_PASSWORD)
+    assert world.exchange(code, verifier).json()["error"] == "invalid_grant"
+
+    code, verifier = world.code(password=NEW_PASSWORD)
+    server.cli("users", "disable", EMAIL)
+    assert world.exchange(code, verifier).json()["error"] == "invalid_grant"
 
 
 def b64url(data):

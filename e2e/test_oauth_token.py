@@ -11,7 +11,9 @@ import jwt
 import pytest
 import requests
 
-from oauth_support import LOOPBACK_REDIRECT, Browser, OAuthWorld, authorize_params, authorize_url, redirect_params
+from conftest import GOOD_PASSWORD
+from oauth_support import (LOOPBACK_REDIRECT, Browser, OAuthWorld, authorize_params, authorize_url, race,
+                           redirect_params)
 
 
 def token_error(response, status, *errors):
@@ -284,3 +286,56 @@ def test_secrets_in_the_url_are_not_used(server):
     in_query = requests.post(server.base + "/oauth/token", params=fields, data={}, timeout=30)
     assert in_query.status_code == 400, in_query.text
     assert "access_token" not in in_query.text
+
+
+def test_racing_code_redemptions_have_at_most_one_winner(server):
+    world = OAuthWorld(server)
+    code, verifier = world.code()
+    answers = race(6, lambda: world.exchange(code, verifier))
+    winners = [answer for answer in answers if answer.status_code == 200]
+    assert len(winners) <= 1, [answer.status_code for answer in answers]
+    assert all(answer.json()["error"] == "invalid_grant" for answer in answers if answer.status_code != 200)
+
+
+def test_racing_refreshes_have_at_most_one_winner(server):
+    world = OAuthWorld(server)
+    refresh = world.tokens()["refresh_token"]
+    answers = race(6, lambda: world.refresh(refresh))
+    winners = [answer.json() for answer in answers if answer.status_code == 200]
+    assert len(winners) <= 1, [answer.status_code for answer in answers]
+    assert all(answer.json()["error"] == "invalid_grant" for answer in answers if answer.status_code != 200)
+
+
+def test_refresh_with_a_granted_scope_states_the_scope_it_issued(server):
+    """RFC 6749 §5.1/§6: the server may keep the granted scopes, but the answer's scope must say what the token carries."""
+    world = OAuthWorld(server)
+    tokens = world.tokens(scope="openid email")
+    refreshed = world.token({"grant_type": "refresh_token", "refresh_token": tokens["refresh_token"],
+                             "client_id": "ios.app", "scope": "openid"})
+    assert refreshed.status_code == 200, refreshed.text
+    body = refreshed.json()
+    claims = jwt.decode(body["access_token"], options={"verify_signature": False})
+    assert set(body["scope"].split()) == set(claims["scope"].split())
+    assert set(body["scope"].split()) <= {"openid", "email"} and "openid" in body["scope"].split()
+
+
+def test_oauth_and_directus_refresh_tokens_do_not_cross_over(server):
+    world = OAuthWorld(server)
+    oauth = world.tokens()
+    assert server.post("/auth/refresh", {"refresh_token": oauth["refresh_token"]}).status_code == 401
+    directus = server.post("/auth/login", {"email": "jane@example.com", "password": GOOD_PASSWORD}).json()["data"]
+    token_error(world.refresh(directus["refresh_token"]), 400, "invalid_grant")
+    # Both still work where they belong.
+    assert world.refresh(oauth["refresh_token"]).status_code == 200
+    assert server.post("/auth/refresh", {"refresh_token": directus["refresh_token"]}).status_code == 200
+
+
+def test_oversized_and_malformed_token_requests_get_oauth_errors(server):
+    """Clients parse `error` as an RFC 6749 §5.2 string, also when the body is too large or badly encoded."""
+    world = OAuthWorld(server)
+    bad_encoding = requests.post(server.base + "/oauth/token", data=b"grant_type=%zz", timeout=30,
+                                 headers={"Content-Type": "application/x-www-form-urlencoded"})
+    token_error(bad_encoding, 400, "invalid_request")
+    too_large = world.token({"grant_type": "refresh_token", "refresh_token": "x" * 70_000, "client_id": "ios.app"})
+    assert too_large.status_code in (400, 413), too_large.status_code
+    token_error(too_large, too_large.status_code, "invalid_request")
