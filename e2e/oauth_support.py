@@ -173,12 +173,12 @@ class Browser:
         form = Page(login_page.text).form
         return self.post_form(login_page, Page.hidden_fields(form) + [("email", email), ("password", password)], via)
 
-    def decide(self, consent_page, decision):
-        """Presses the consent page's allow or deny button."""
+    def decide(self, consent_page, decision, via=None):
+        """Presses the consent page's allow or deny button, on the server that sent the page or on `via`."""
         form = Page(consent_page.text).form
         buttons = {(button.get("name"), button.get("value")) for button in form["buttons"]}
         assert ("decision", decision) in buttons, buttons
-        return self.post_form(consent_page, Page.hidden_fields(form) + [("decision", decision)])
+        return self.post_form(consent_page, Page.hidden_fields(form) + [("decision", decision)], via)
 
     def authorize(self, url, email=EMAIL, password=GOOD_PASSWORD, decision="allow"):
         """Runs the browser part of the flow (login and consent when shown); returns the final answer."""

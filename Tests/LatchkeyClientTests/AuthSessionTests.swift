@@ -122,7 +122,7 @@ actor EventLog {
     func noRefreshToken() async throws {
         let port = try LatchkeyServerProcess.freeLoopbackPort()
         let unreachable = FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
-        let expiring = StoredTokens(accessToken: ClientSecret("a1"), refreshToken: nil, expiresAt: Date() + 30)
+        let expiring = StoredTokens(accessToken: ClientSecret("a1"), refreshToken: nil, expiresAt: Date() + 3600)
         let store = InMemoryTokenStore(expiring)
         let session = AuthSession(store: store, refresher: .firstParty(unreachable))
         #expect(try await session.validAccessToken() == ClientSecret("a1"))

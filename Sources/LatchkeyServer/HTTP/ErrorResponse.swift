@@ -90,35 +90,18 @@ extension HTTPResponse {
         return response
     }
 
+    /// `error` in Latchkey's JSON shape with the security headers, for a request the server
+    /// answers without a route.
+    static func rejected(_ error: LatchkeyError) -> HTTPResponse {
+        var response = HTTPResponse.error(error)
+        Router.addSecurityHeaders(to: &response, cacheable: false)
+        return response
+    }
+
     /// A 429 response telling the client when to come back.
     static func rateLimited(retryAfter: Int) -> HTTPResponse {
         var response = HTTPResponse.error(LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again."))
         response.headers.set("Retry-After", String(retryAfter))
         return response
-    }
-}
-
-extension Logger {
-    /// Runs a route's `handler`; a thrown error becomes `render(error)` (an unexpected one an
-    /// `internal_error`). Server-side failures are logged as `request_failed`, a replayed
-    /// authorization code or reused refresh token as the warning `token_replay_detected`.
-    func answering(
-        route: String, clientIP: String, render: (LatchkeyError) -> HTTPResponse, _ handler: () throws -> HTTPResponse
-    ) -> HTTPResponse {
-        do {
-            return try handler()
-        } catch let error as LatchkeyError {
-            if !error.isClientError {
-                self.error("request_failed", ["route": .string(route), "error": .string(error.description)])
-            } else if let detail = error.detail, detail == "code_replayed" || detail == "refresh_token_reused" {
-                warning("token_replay_detected", [
-                    "route": .string(route), "kind": .string(detail), "ip": .string(IPAddress.truncatedForLogs(clientIP)),
-                ])
-            }
-            return render(error)
-        } catch {
-            self.error("request_failed", ["route": .string(route), "error": .string(String(describing: type(of: error)))])
-            return render(LatchkeyError(.internalError, "Unexpected failure."))
-        }
     }
 }

@@ -98,4 +98,15 @@ public struct HTTPResponse: Sendable {
 public protocol HTTPHandler: Sendable {
     /// Produces the response for `request`. Must not throw or trap: every failure is a response.
     func handle(_ request: HTTPRequest) -> HTTPResponse
+
+    /// The response for a request the server refuses before it is read whole (`error`, e.g.
+    /// a body over the limit), for `method` and `path` with `headers` as received.
+    func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse
+}
+
+extension HTTPHandler {
+    /// Latchkey's JSON error for `error`, with the security headers every response carries.
+    public func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
+        .rejected(error)
+    }
 }

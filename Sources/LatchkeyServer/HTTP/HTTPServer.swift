@@ -278,7 +278,7 @@ private final class RequestExchange: Sendable {
             request.headers = Self.headers(of: connection)
             if let length = request.headers["Content-Length"].flatMap(Int.init), length > maxBodyBytes {
                 // Answering before the body is read makes libmicrohttpd skip it and close.
-                return queue(RequestRejection.payloadTooLarge(limit: maxBodyBytes).response, on: connection)
+                return queue(rejectionResponse(.payloadTooLarge(limit: maxBodyBytes), request, method: method), on: connection)
             }
             if request.target == nil {
                 return queue(RequestRejection.malformedQuery.response, on: connection)
@@ -299,7 +299,7 @@ private final class RequestExchange: Sendable {
             return request.discardedBytes > Self.discardAllowance ? .NO : .YES
         }
         if let rejection = request.rejection {
-            return queue(rejection.response, on: connection)
+            return queue(rejectionResponse(rejection, request, method: method), on: connection)
         }
         guard let target = request.target, let peer = request.peer else { return .NO }
         let clientIP = clientIPResolver.clientIP(peer: peer, forwardedFor: request.headers.values("X-Forwarded-For"))
@@ -308,6 +308,13 @@ private final class RequestExchange: Sendable {
                 method: method, path: target.path, query: target.query, headers: request.headers,
                 body: request.body, clientIP: clientIP.description))
         return queue(sendable(response), on: connection)
+    }
+
+    /// The handler's answer to `rejection` for the route the request was for, or the plain
+    /// JSON error when the request target could not be parsed.
+    private func rejectionResponse(_ rejection: RequestRejection, _ request: PendingRequest, method: String) -> HTTPResponse {
+        guard let target = request.target else { return rejection.response }
+        return sendable(handler.rejection(rejection.error, method: method, path: target.path, headers: request.headers))
     }
 
     /// The response itself, or a 500 when its status or a header could not go on the wire.

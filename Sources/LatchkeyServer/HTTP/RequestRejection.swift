@@ -10,22 +10,19 @@ enum RequestRejection: Sendable {
     /// The handler produced a response that cannot be sent (bad status or header).
     case unsendableResponse
 
-    /// The error response for this rejection (the same JSON shape and status mapping as
-    /// every other error, see `HTTPResponse.error`).
-    var response: HTTPResponse {
-        var response = errorResponse
-        Router.addSecurityHeaders(to: &response, cacheable: false)
-        return response
-    }
-
-    private var errorResponse: HTTPResponse {
+    /// What the client is told.
+    var error: LatchkeyError {
         switch self {
         case .payloadTooLarge(let limit):
-            .error(LatchkeyError(.payloadTooLarge, "The request body must not exceed \(limit) bytes."))
+            LatchkeyError(.payloadTooLarge, "The request body must not exceed \(limit) bytes.")
         case .malformedQuery:
-            .error(LatchkeyError(.invalidRequest, "The query string is not validly encoded."))
+            LatchkeyError(.invalidRequest, "The query string is not validly encoded.")
         case .unsendableResponse:
-            .error(LatchkeyError(.internalError, "The server failed to answer this request."))
+            LatchkeyError(.internalError, "The server failed to answer this request.")
         }
     }
+
+    /// The rejection in Latchkey's JSON error shape with the security headers, for when no
+    /// route's own shape applies.
+    var response: HTTPResponse { .rejected(error) }
 }

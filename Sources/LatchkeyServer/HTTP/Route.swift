@@ -12,6 +12,16 @@ public struct Route: Sendable {
         case form
     }
 
+    /// How a route's errors look on the wire.
+    public enum ErrorShape: Sendable {
+        /// Latchkey's `{"error": {"code", "message"[, "reasons"]}}`.
+        case latchkey
+        /// OAuth's `{"error", "error_description"}` (RFC 6749 §5.2).
+        case oauth
+        /// Directus's `{"errors": [{"message", "extensions": {"code"}}]}`.
+        case directus
+    }
+
     /// `GET` or `POST`; `GET` routes also answer `HEAD`.
     public let method: String
     /// The exact path, e.g. `/auth/password/request`.
@@ -22,19 +32,23 @@ public struct Route: Sendable {
     public let body: BodyKind
     /// Whether responses may be cached (public documents); otherwise `Cache-Control: no-store`.
     public let cacheable: Bool
+    /// The shape of this route's error responses, also for requests the server refuses
+    /// before the route runs (a body over the limit).
+    public let errorShape: ErrorShape
     /// Answers a request; a thrown ``LatchkeyError`` becomes its JSON error response.
     public let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
 
     /// Creates a route.
     public init(
         _ method: String, _ path: String, name: String, body: BodyKind = .none, cacheable: Bool = false,
-        handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+        errorShape: ErrorShape = .latchkey, handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         self.method = method
         self.path = path
         self.name = name
         self.body = body
         self.cacheable = cacheable
+        self.errorShape = errorShape
         self.handler = handler
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Dispatches requests to a route table and applies what every response needs: JSON
-/// errors, 404/405/415, security headers, `no-store` on everything not cacheable, metrics
+/// Dispatches requests to a route table and applies what every response needs: errors in
+/// the route's shape (Latchkey, OAuth or Directus; replayed tokens logged as warnings),
+/// 404/405/415, security headers, `no-store` on everything not cacheable, metrics
 /// and an access log line (with a truncated client IP, never the query string).
 public final class Router: HTTPHandler {
     /// The table, in the order it was given.
@@ -45,18 +46,42 @@ public final class Router: HTTPHandler {
             return (candidates[0].name, false, response)
         }
         if route.body == .json, !Self.isJSON(request.headers["Content-Type"]) {
-            return (route.name, false, .error(LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")))
+            let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
+            return (route.name, false, Self.render(error, shape: route.errorShape, headers: request.headers))
         }
         do {
             return (route.name, route.cacheable, try route.handler(request))
         } catch let error as LatchkeyError {
             if !error.isClientError {
                 logger.error("request_failed", ["route": .string(route.name), "error": .string(error.description)])
+            } else if let detail = error.detail, detail == "code_replayed" || detail == "refresh_token_reused" {
+                logger.warning("token_replay_detected", [
+                    "route": .string(route.name), "kind": .string(detail),
+                    "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+                ])
             }
-            return (route.name, false, .error(error))
+            return (route.name, false, Self.render(error, shape: route.errorShape, headers: request.headers))
         } catch {
             logger.error("request_failed", ["route": .string(route.name), "error": .string(String(describing: type(of: error)))])
-            return (route.name, false, .error(LatchkeyError(.internalError, "Unexpected failure.")))
+            let failure = LatchkeyError(.internalError, "Unexpected failure.")
+            return (route.name, false, Self.render(failure, shape: route.errorShape, headers: request.headers))
+        }
+    }
+
+    public func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
+        let shape = routes.first { $0.path == path && $0.method == (method == "HEAD" ? "GET" : method) }?.errorShape ?? .latchkey
+        var response = Self.render(error, shape: shape, headers: headers)
+        Self.addSecurityHeaders(to: &response, cacheable: false)
+        return response
+    }
+
+    /// `error` in the route's error shape; an OAuth `invalid_client` after HTTP Basic
+    /// authentication carries the Basic challenge.
+    static func render(_ error: LatchkeyError, shape: Route.ErrorShape, headers: HTTPHeaders) -> HTTPResponse {
+        switch shape {
+        case .latchkey: .error(error)
+        case .oauth: .oauthError(error, basicChallenge: headers["Authorization"]?.lowercased().hasPrefix("basic ") ?? false)
+        case .directus: .directusError(error)
         }
     }
 

@@ -19,20 +19,14 @@ struct DirectusAuthRoutes {
 
     var routes: [Route] {
         [
-            Route("POST", "/auth/login", name: "directus_login", body: .json) { request in
-                logger.answering(route: "directus_login", clientIP: request.clientIP, render: { .directusError($0) }) {
-                    try login(request)
-                }
+            Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus) { request in
+                try login(request)
             },
-            Route("POST", "/auth/refresh", name: "directus_refresh", body: .json) { request in
-                logger.answering(route: "directus_refresh", clientIP: request.clientIP, render: { .directusError($0) }) {
-                    try refresh(request)
-                }
+            Route("POST", "/auth/refresh", name: "directus_refresh", body: .json, errorShape: .directus) { request in
+                try refresh(request)
             },
-            Route("POST", "/auth/logout", name: "directus_logout", body: .json) { request in
-                logger.answering(route: "directus_logout", clientIP: request.clientIP, render: { .directusError($0) }) {
-                    try logout(request)
-                }
+            Route("POST", "/auth/logout", name: "directus_logout", body: .json, errorShape: .directus) { request in
+                try logout(request)
             },
         ]
     }

@@ -19,14 +19,14 @@ struct OAuthTokenRoutes {
 
     var routes: [Route] {
         [
-            Route("POST", "/oauth/token", name: "oauth_token", body: .form) { request in
-                oauth(request, route: "oauth_token") { try token(request) }
+            Route("POST", "/oauth/token", name: "oauth_token", body: .form, errorShape: .oauth) { request in
+                try token(request)
             },
-            Route("POST", "/oauth/revoke", name: "oauth_revoke", body: .form) { request in
-                oauth(request, route: "oauth_revoke") { try revoke(request) }
+            Route("POST", "/oauth/revoke", name: "oauth_revoke", body: .form, errorShape: .oauth) { request in
+                try revoke(request)
             },
-            Route("POST", "/oauth/introspect", name: "oauth_introspect", body: .form) { request in
-                oauth(request, route: "oauth_introspect") { try introspect(request) }
+            Route("POST", "/oauth/introspect", name: "oauth_introspect", body: .form, errorShape: .oauth) { request in
+                try introspect(request)
             },
         ]
     }
@@ -94,11 +94,5 @@ struct OAuthTokenRoutes {
         ]
         if let clientID = claims.client_id { body["client_id"] = clientID }
         return .json(200, body)
-    }
-
-    private func oauth(_ request: HTTPRequest, route: String, _ handler: () throws -> HTTPResponse) -> HTTPResponse {
-        logger.answering(route: route, clientIP: request.clientIP, render: {
-            .oauthError($0, basicChallenge: ClientAuthenticator.usesBasic(request))
-        }, handler)
     }
 }
