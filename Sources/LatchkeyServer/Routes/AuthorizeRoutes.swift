@@ -43,13 +43,9 @@ struct AuthorizeRoutes {
     private func authorize(_ request: HTTPRequest) throws -> HTTPResponse {
         let language = self.language(request, uiLocales: request.queryValue("ui_locales"))
         let authorizationRequest: AuthorizationRequest
-        switch try AuthorizationRequest.validate({ try FormParameters(query: request) }, clients: clients) {
-        case .untrusted(let error):
-            return untrusted(error, request: request, language: language)
-        case .redirect(let error):
-            return redirect(error.redirectURI, state: error.state, [("error", error.error), ("error_description", error.description)])
-        case .valid(let valid):
-            authorizationRequest = valid
+        switch try validated({ try FormParameters(query: request) }, request: request, language: language) {
+        case .failure(let answered): return answered.response
+        case .success(let valid): authorizationRequest = valid
         }
         let session = try recentSession(request, for: authorizationRequest)
         if authorizationRequest.prompt.contains("none") {
@@ -90,13 +86,9 @@ struct AuthorizeRoutes {
             return SignInPage.error(text.expiredForm, language: language, status: 403)
         }
         let authorizationRequest: AuthorizationRequest
-        switch try AuthorizationRequest.validate({ form }, clients: clients) {
-        case .untrusted(let error):
-            return untrusted(error, request: request, language: language)
-        case .redirect(let error):
-            return redirect(error.redirectURI, state: error.state, [("error", error.error), ("error_description", error.description)])
-        case .valid(let valid):
-            authorizationRequest = valid
+        switch try validated({ form }, request: request, language: language) {
+        case .failure(let answered): return answered.response
+        case .success(let valid): authorizationRequest = valid
         }
         let formToken = try form.required("csrf_token", maxLength: 128)
 
@@ -155,6 +147,27 @@ struct AuthorizeRoutes {
     private func recentSession(_ request: HTTPRequest, for authorizationRequest: AuthorizationRequest) throws -> BrowserSession? {
         let session = try authorization.browserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
         return session.flatMap { authorizationRequest.acceptsSignIn(at: $0.authTime, now: clock.now()) ? $0 : nil }
+    }
+
+    /// A response that ends the request early: an error page or an error redirect.
+    private struct Answered: Error {
+        let response: HTTPResponse
+    }
+
+    /// The validated authorization request, or the response that tells the browser (an error
+    /// page) or the client (an error redirect) why there is none.
+    private func validated(
+        _ parameters: () throws -> FormParameters, request: HTTPRequest, language: SupportedLanguage
+    ) throws -> Result<AuthorizationRequest, Answered> {
+        switch try AuthorizationRequest.validate(parameters, clients: clients) {
+        case .untrusted(let error):
+            .failure(Answered(response: untrusted(error, request: request, language: language)))
+        case .redirect(let error):
+            .failure(Answered(response: redirect(
+                error.redirectURI, state: error.state, [("error", error.error), ("error_description", error.description)])))
+        case .valid(let valid):
+            .success(valid)
+        }
     }
 
     private func issueCode(_ request: AuthorizationRequest, session: BrowserSession) throws -> HTTPResponse {
