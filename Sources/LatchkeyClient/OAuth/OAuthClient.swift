@@ -84,7 +84,9 @@ public struct OAuthClient: Sendable {
     }
 
     /// Trades `refreshToken` for new tokens (`grant_type=refresh_token`). An ID token in
-    /// the reply is checked for issuer, audience and times (no nonce on refresh).
+    /// the reply is checked for issuer, audience and times (no nonce on refresh); one that
+    /// fails is left out of the result rather than failing the refresh, because the server
+    /// has already spent `refreshToken` and the new one must not be lost.
     ///
     /// - Throws: `session_expired` when the server rejects the refresh token
     ///   (`invalid_grant`), or a server/transport error (the token may still be good).
@@ -92,11 +94,16 @@ public struct OAuthClient: Sendable {
         let response = try await tokenRequest(metadata, [
             ("grant_type", "refresh_token"), ("refresh_token", refreshToken.exposed), ("client_id", clientID),
         ])
-        if let idToken = response.idToken {
+        guard let idToken = response.idToken else { return response }
+        do {
             try IDTokenClaims(idToken: idToken).validate(
                 metadata: metadata, clientID: clientID, expectedNonce: nil, now: now(), leeway: leeway)
+            return response
+        } catch {
+            return TokenResponse(
+                accessToken: response.accessToken, refreshToken: response.refreshToken, expiresIn: response.expiresIn,
+                scope: response.scope)
         }
-        return response
     }
 
     /// Revokes `token` (RFC 7009); a refresh token ends its whole login on Latchkey.
