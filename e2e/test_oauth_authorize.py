@@ -462,3 +462,26 @@ def test_malformed_and_oversized_authorization_requests_get_clear_4xx(server):
     params = assert_error_redirect(long_state, "invalid_request", state=None, server=server)
     assert "state" not in params
     assert browser.get(server.base + "/healthz").status_code == 200
+
+
+def test_reused_session_needs_a_click_unless_the_redirect_is_a_claimed_https_url(server):
+    """RFC 8252 §8.6: any local app can claim a loopback port or a private-use scheme, so a
+    signed-in browser confirms before such a public client gets a code; an https redirect
+    (a claimed universal link) gets it at once."""
+    OAuthWorld(server)
+    register_client(server, "scheme.app", "com.example.app:/oauth")
+    register_client(server, "universal.app", "https://app.example.com/oauth")
+    browser = Browser(server)
+    redirect_params(browser.sign_in(request(server, browser=browser)))
+
+    for client_id, redirect_uri in [("ios.app", LOOPBACK_REDIRECT), ("scheme.app", "com.example.app:/oauth")]:
+        confirm = request(server, client_id=client_id, browser=browser, redirect_uri=redirect_uri)
+        assert confirm.status_code == 200, client_id
+        assert "password" not in Page.field_names(Page(confirm.text).form)
+        # The click is CSRF-protected like every other form.
+        fields = [pair for pair in Page.hidden_fields(Page(confirm.text).form) if pair[0] != "csrf_token"]
+        assert browser.post_form(confirm, fields + [("decision", "allow")]).status_code == 403
+        assert "code" in redirect_params(browser.decide(confirm, "allow"), redirect_uri)
+
+    direct = request(server, client_id="universal.app", browser=browser, redirect_uri="https://app.example.com/oauth")
+    assert "code" in redirect_params(direct, "https://app.example.com/oauth")

@@ -27,12 +27,18 @@ def test_sign_in_page_and_session_of_one_instance_work_on_the_other(make_cluster
     answer = on_a.exchange(first["code"], verifier)
     assert answer.status_code == 200, answer.text
 
-    # The browser session started on B is known to A; the consent form from A is accepted by B.
+    # The browser session started on B is known to A (web.app, a confidential client, gets its
+    # code at once); the consent form from A is accepted by B.
     verifier, challenge = pkce_pair()
     again = browser.get(authorize_url(on_a.server, authorize_params("ios.app", challenge)))
     assert again.status_code == 200  # a reused session confirms for a loopback client (RFC 8252 §8.6)
     confirmed = browser.decide(again, "allow", via=on_b.server)
     assert on_b.exchange(redirect_params(confirmed)["code"], verifier).status_code == 200
+
+    verifier, challenge = pkce_pair()
+    again = browser.get(authorize_url(on_a.server, authorize_params("web.app", challenge)))
+    code = redirect_params(again)["code"]
+    assert on_b.exchange(code, verifier, "web.app", secret=on_b.web_secret).status_code == 200
     consent = browser.get(authorize_url(on_a.server, authorize_params("partner.app", challenge)))
     assert consent.status_code == 200
     form = Page(consent.text).form
