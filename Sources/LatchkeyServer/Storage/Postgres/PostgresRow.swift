@@ -2,7 +2,7 @@
 /// read by name; a column that is missing, NULL where a value is required, or not a
 /// whole number where one is expected throws a storage error, so a schema drift surfaces
 /// as an error instead of a wrong value.
-struct PostgresRow: Sendable {
+struct PostgresRow: SQLRow {
     private let values: [String?]
     private let columnIndex: [String: Int]
 

@@ -1,7 +1,7 @@
 /// One row of a query result. Columns are read by name; a column that is missing or
 /// holds a value of another type throws a storage error, so a schema drift surfaces as
 /// an error instead of a wrong value.
-struct SQLiteRow: Sendable {
+struct SQLiteRow: SQLRow {
     private let values: [SQLiteValue]
     private let columnIndex: [String: Int]
 
