@@ -12,28 +12,12 @@ struct PostgresRow: SQLRow {
         self.columnIndex = columnIndex
     }
 
-    /// The non-NULL text in `column`.
-    func text(_ column: String) throws -> String {
-        guard let text = try optionalText(column) else {
-            throw Self.unexpected(column, "expected text, found NULL")
-        }
-        return text
-    }
-
     /// The text in `column`, or nil for NULL.
     func optionalText(_ column: String) throws -> String? {
         guard let index = columnIndex[column] else {
             throw Self.unexpected(column, "the result has no such column")
         }
         return values[index]
-    }
-
-    /// The non-NULL integer in `column`.
-    func integer(_ column: String) throws -> Int64 {
-        guard let integer = try optionalInteger(column) else {
-            throw Self.unexpected(column, "expected an integer, found NULL")
-        }
-        return integer
     }
 
     /// The integer in `column`, or nil for NULL.
@@ -43,9 +27,5 @@ struct PostgresRow: SQLRow {
             throw Self.unexpected(column, "expected an integer, found '\(text.prefix(40))'")
         }
         return integer
-    }
-
-    private static func unexpected(_ column: String, _ problem: String) -> LatchkeyError {
-        LatchkeyError(.storage, "The database holds unexpected data.", detail: "column \(column): \(problem)")
     }
 }

@@ -19,14 +19,6 @@ struct SQLiteRow: SQLRow {
         return values[index]
     }
 
-    /// The non-NULL text in `column`.
-    func text(_ column: String) throws -> String {
-        guard let text = try optionalText(column) else {
-            throw Self.unexpected(column, "expected text, found NULL")
-        }
-        return text
-    }
-
     /// The text in `column`, or nil for NULL.
     func optionalText(_ column: String) throws -> String? {
         switch try value(column) {
@@ -36,14 +28,6 @@ struct SQLiteRow: SQLRow {
         }
     }
 
-    /// The non-NULL integer in `column`.
-    func integer(_ column: String) throws -> Int64 {
-        guard let integer = try optionalInteger(column) else {
-            throw Self.unexpected(column, "expected an integer, found NULL")
-        }
-        return integer
-    }
-
     /// The integer in `column`, or nil for NULL.
     func optionalInteger(_ column: String) throws -> Int64? {
         switch try value(column) {
@@ -51,10 +35,6 @@ struct SQLiteRow: SQLRow {
         case .null: return nil
         case let other: throw Self.unexpected(column, "expected an integer, found \(other.storageClass)")
         }
-    }
-
-    private static func unexpected(_ column: String, _ problem: String) -> LatchkeyError {
-        LatchkeyError(.storage, "The database holds unexpected data.", detail: "column \(column): \(problem)")
     }
 }
 
