@@ -26,7 +26,7 @@ extension SQLStore {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
         let digestValue = SQLValue.text(StorageEncoding.hex(digest))
         return try database.transaction { connection -> AuthorizationCodeRedemption in
-            // The account first, locked for share as every writer of its tokens does (see ``lockAccount(_:using:)``):
+            // The account first, locked for share as every writer of its tokens does (see lockAccount):
             // a racing reset then waits for this redemption and revokes what it issued, or this
             // waits for the reset and finds the credential version changed.
             let owner = try connection.query(
@@ -177,7 +177,7 @@ extension SQLStore {
 
     public func revokeFamily(id familyID: String, now: Date) throws {
         try database.transaction { connection in
-            // The account first, as every writer of its tokens does (see ``lockAccount(_:using:)``).
+            // The account first, as every writer of its tokens does (see lockAccount).
             _ = try connection.query(
                 """
                 SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id

@@ -43,7 +43,7 @@ extension SQLStore {
             // The account first, locked for share as in createRefreshToken: a racing reset then waits
             // for this rotation and revokes its successor, or this waits for the reset and
             // finds the credential version changed. Taken before the token row, as every
-            // writer does (see ``lockAccount(_:using:)``), so the two queue instead of deadlocking.
+            // writer does (see lockAccount), so the two queue instead of deadlocking.
             let owner = try connection.query(
                 """
                 SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
@@ -98,7 +98,7 @@ extension SQLStore {
     public func revokeFamily(containing digest: Data, now: Date) throws -> Bool {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
         return try database.transaction { connection in
-            // The account first, as every writer of its tokens does (see ``lockAccount(_:using:)``).
+            // The account first, as every writer of its tokens does (see lockAccount).
             let known = try connection.query(
                 """
                 SELECT s.family_id FROM sessions s JOIN accounts a ON a.id = s.account_id
