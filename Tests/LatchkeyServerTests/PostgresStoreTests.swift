@@ -84,7 +84,7 @@ struct PostgresStoreTests {
         let store = PostgresStore(url: database.url, poolSize: 1, statementTimeout: 0.2)
         try store.migrate()
 
-        try store.pool.read { _ in
+        try store.database.read { _ in
             let error = try #require(throws: LatchkeyError.self) { try store.pendingMailCount() }
             #expect(error.code == .storage)
             #expect(error.message == "The database is busy.")

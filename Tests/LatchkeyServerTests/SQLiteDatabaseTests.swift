@@ -3,14 +3,13 @@ import Foundation
 import Testing
 
 @Suite struct SQLiteDatabaseTests {
-    @Test("every value type is stored and read back unchanged")
+    @Test("every bound value is stored and read back unchanged, and every storage class is read")
     func valuesRoundTrip() throws {
         let (database, directory) = try openScratchDatabase()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let values: [SQLiteValue] = [
-            .text(""), .text("ação — عربى \u{1F512}"), .text("before\u{0}after"),
-            .integer(.min), .integer(0), .integer(.max), .real(-1.5), .real(.pi),
-            .blob(Data()), .blob(Data([0, 1, 0xfe, 0xff])), .null,
+        let values: [SQLValue] = [
+            .text(""), .text("ação — عربى \u{1F512}"), .text("before\u{0}after"), .text(nil),
+            .integer(.min), .integer(0), .integer(.max), .integer(nil),
         ]
         let stored = try database.withConnection { connection in
             try connection.execute("CREATE TABLE samples (position INTEGER PRIMARY KEY, sample)")
@@ -19,7 +18,16 @@ import Testing
             }
             return try connection.query("SELECT sample FROM samples ORDER BY position")
         }
-        #expect(try stored.map { try $0.value("sample") } == values)
+        let expected: [SQLiteValue] = [
+            .text(""), .text("ação — عربى \u{1F512}"), .text("before\u{0}after"), .null,
+            .integer(.min), .integer(0), .integer(.max), .null,
+        ]
+        #expect(try stored.map { try $0.value("sample") } == expected)
+        let literals = try database.withConnection { try $0.query("SELECT -1.5 AS real, X'0001feff' AS blob, X'' AS empty") }
+        let row = try #require(literals.first)
+        #expect(try row.value("real") == .real(-1.5))
+        #expect(try row.value("blob") == .blob(Data([0, 1, 0xfe, 0xff])))
+        #expect(try row.value("empty") == .blob(Data()))
     }
 
     @Test("the connection uses WAL, NORMAL sync, foreign keys and a busy timeout")

@@ -6,7 +6,8 @@ import Synchronization
 /// The one wrapper of libpq: owns a `PGconn`, closes it in `deinit`, and runs statements
 /// on it only as prepared, parameterised statements (`PQprepare` once per connection and
 /// SQL text, then `PQexecPrepared`; values sent as typed text, never spliced into SQL) or as
-/// parameterless scripts (migrations).
+/// parameterless scripts (migrations). Statements mark parameters with `?`, as on every
+/// ``SQLConnection``, or with PostgreSQL's own `$1`, `$2`, ...
 ///
 /// Calls on one instance are serialised by a `Mutex`; ``PostgresConnectionPool`` lends
 /// each connection to one caller at a time anyway, so the lock is never contended.
@@ -15,7 +16,7 @@ import Synchronization
 /// for clients and PostgreSQL's own text (with its SQLSTATE) in `detail`; the password is
 /// never part of either. After a failure, ``lastFailure`` says what kind it was, so the
 /// pool can tell a lost connection or a conflict (worth retrying) from anything else.
-final class PostgresConnection: Sendable {
+final class PostgresConnection: Sendable, SQLConnection {
     /// What made the last statement fail, as far as retrying is concerned.
     enum Failure: Sendable, Equatable {
         /// The connection is gone (server restarted, backend terminated, network).
@@ -110,16 +111,16 @@ final class PostgresConnection: Sendable {
         }
     }
 
-    /// Runs one statement with `values` bound to `$1`, `$2`, ... in order; returns how many
-    /// rows it inserted, updated or deleted.
+    /// Runs one statement with `values` bound to its parameters (`?` or `$1`, `$2`, ...) in
+    /// order; returns how many rows it inserted, updated or deleted.
     @discardableResult
-    func execute(_ sql: String, _ values: [PostgresValue] = []) throws -> Int {
+    func execute(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
         try run(sql, values).affectedRows
     }
 
-    /// Runs one statement with `values` bound to `$1`, `$2`, ... in order; returns every row
-    /// it produced (a `SELECT`, or a statement with `RETURNING`).
-    func query(_ sql: String, _ values: [PostgresValue] = []) throws -> [PostgresRow] {
+    /// Runs one statement with `values` bound to its parameters (`?` or `$1`, `$2`, ...) in
+    /// order; returns every row it produced (a `SELECT`, or a statement with `RETURNING`).
+    func query(_ sql: String, _ values: [SQLValue] = []) throws -> [PostgresRow] {
         try run(sql, values).rows
     }
 
@@ -133,7 +134,7 @@ final class PostgresConnection: Sendable {
         }
     }
 
-    private func run(_ sql: String, _ values: [PostgresValue]) throws -> (rows: [PostgresRow], affectedRows: Int) {
+    private func run(_ sql: String, _ values: [SQLValue]) throws -> (rows: [PostgresRow], affectedRows: Int) {
         try state.withLock { state in
             state.lastFailure = nil
             let types: [Oid] = values.map { value in
@@ -153,7 +154,7 @@ final class PostgresConnection: Sendable {
             if name == nil, state.prepared.count < Self.preparedStatementLimit {
                 let candidate = "latchkey_\(state.prepared.count + 1)"
                 let preparation = types.withUnsafeBufferPointer { types in
-                    PQprepare(state.handle, candidate, sql, Int32(values.count), types.baseAddress)
+                    PQprepare(state.handle, candidate, Self.numberingParameters(sql), Int32(values.count), types.baseAddress)
                 }
                 defer { PQclear(preparation) }
                 try check(preparation, in: &state)
@@ -166,7 +167,8 @@ final class PostgresConnection: Sendable {
                         PQexecPrepared(state.handle, name, Int32(values.count), parameters.baseAddress, nil, nil, 0)
                     } else {
                         PQexecParams(
-                            state.handle, sql, Int32(values.count), types.baseAddress, parameters.baseAddress, nil, nil, 0)
+                            state.handle, Self.numberingParameters(sql), Int32(values.count), types.baseAddress,
+                            parameters.baseAddress, nil, nil, 0)
                     }
                 }
             }
@@ -222,6 +224,35 @@ final class PostgresConnection: Sendable {
             state.lastFailure = .other
             throw LatchkeyError(.storage, "A database statement failed.", detail: detail)
         }
+    }
+
+    /// `sql` with its `?` parameter markers numbered `$1`, `$2`, ... in order, as PostgreSQL
+    /// expects; a `?` inside a string literal, a quoted identifier or a `--` comment stays.
+    static func numberingParameters(_ sql: String) -> String {
+        var numbered = ""
+        var count = 0
+        var closing: Character?
+        var previous: Character?
+        for character in sql {
+            switch closing {
+            case nil where character == "'" || character == "\"":
+                closing = character
+            case nil where character == "-" && previous == "-":
+                closing = "\n"
+            case nil where character == "?":
+                count += 1
+                numbered += "$\(count)"
+                previous = character
+                continue
+            case let end? where character == end:
+                closing = nil
+            default:
+                break
+            }
+            numbered.append(character)
+            previous = character
+        }
+        return numbered
     }
 
     /// `text` with every occurrence of `password` replaced, in case a server or library

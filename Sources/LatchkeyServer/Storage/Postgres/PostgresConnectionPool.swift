@@ -15,7 +15,7 @@ import Synchronization
 /// only when it failed before `COMMIT` was sent (the server then certainly rolled it
 /// back). A transaction PostgreSQL aborted for a deadlock or serialization conflict is run
 /// again too, up to ``attempts`` times in all.
-final class PostgresConnectionPool: Sendable {
+final class PostgresConnectionPool: SQLDatabase {
     /// How often one call runs its body at most.
     static let attempts = 3
 
@@ -41,9 +41,12 @@ final class PostgresConnectionPool: Sendable {
         slots = DispatchSemaphore(value: size)
     }
 
+    var dialect: SQLDialect { .postgres }
+
     /// Runs `body`, which only reads, on a pooled connection with each statement committing
     /// on its own; runs it again on a new connection if the connection was lost.
-    func read<Output>(_ body: (PostgresConnection) throws -> Output) throws -> Output {
+    @discardableResult
+    func read<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
         try withSlot {
             try attempt { connection in
                 do {
@@ -61,7 +64,8 @@ final class PostgresConnectionPool: Sendable {
     /// `COMMIT`. `body` may therefore run more than once and must not have effects outside
     /// the database. A connection lost during `COMMIT` is reported, never retried: whether
     /// the transaction committed is then unknown.
-    func transaction<Output>(_ body: (PostgresConnection) throws -> Output) throws -> Output {
+    @discardableResult
+    func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
         try withSlot {
             try attempt { connection in
                 var committing = false

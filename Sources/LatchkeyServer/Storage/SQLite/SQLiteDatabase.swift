@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 
 /// The one wrapper of the SQLite C library: owns a `sqlite3` connection, closes it in
-/// `deinit`, and lends it only inside ``withConnection(_:)`` and ``transaction(_:)``.
+/// `deinit`, and lends it only inside ``withConnection(_:)``, ``read(_:)`` and
+/// ``transaction(_:)``.
 ///
 /// Every use of the connection is serialised by a `Mutex`, so one instance may be shared
 /// by any number of threads. Several instances (or processes) may open the same file:
@@ -65,34 +66,49 @@ final class SQLiteDatabase: Sendable {
             try body(Connection(handle: handle))
         }
     }
+}
+
+extension SQLiteDatabase: SQLDatabase {
+    var dialect: SQLDialect { .sqlite }
+
+    /// Runs `body` like ``withConnection(_:)``.
+    @discardableResult
+    func read<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
+        try connection.withLock { handle in
+            let connection: any SQLConnection & ~Copyable = Connection(handle: handle)
+            return try body(connection)
+        }
+    }
 
     /// Runs `body` in one write transaction: `BEGIN IMMEDIATE`, then `COMMIT` when `body`
-    /// returns, or `ROLLBACK` when it (or the commit) throws; the error is rethrown.
-    /// `body` must not call back into this database: the lock is not reentrant.
+    /// returns, or `ROLLBACK` when it (or the commit) throws; the error is rethrown. Runs
+    /// `body` once. `body` must not call back into this database: the lock is not reentrant.
     @discardableResult
-    func transaction<Output: Sendable>(_ body: (borrowing Connection) throws -> Output) throws -> Output {
+    func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
         try connection.withLock { handle in
-            let connection = Connection(handle: handle)
-            try connection.execute("BEGIN IMMEDIATE")
+            let connection: any SQLConnection & ~Copyable = Connection(handle: handle)
+            try connection.execute("BEGIN IMMEDIATE", [])
             do {
                 let result = try body(connection)
-                try connection.execute("COMMIT")
+                try connection.execute("COMMIT", [])
                 return result
             } catch {
                 // SQLite rolls back by itself after some errors; a second ROLLBACK would only
                 // fail with "no transaction is active" and hide the error that matters.
                 if sqlite3_get_autocommit(handle) == 0 {
-                    _ = try? connection.execute("ROLLBACK")
+                    _ = try? connection.execute("ROLLBACK", [])
                 }
                 throw error
             }
         }
     }
+}
 
-    /// The connection, lent for the duration of one ``SQLiteDatabase/withConnection(_:)``
-    /// or ``SQLiteDatabase/transaction(_:)`` call. Not copyable, so it cannot outlive the
+extension SQLiteDatabase {
+    /// The connection, lent for the duration of one ``SQLiteDatabase/withConnection(_:)``,
+    /// ``SQLiteDatabase/read(_:)`` or ``SQLiteDatabase/transaction(_:)`` call. Not copyable, so it cannot outlive the
     /// lock that guards it.
-    struct Connection: ~Copyable {
+    struct Connection: ~Copyable, SQLConnection {
         private let handle: OpaquePointer
 
         fileprivate init(handle: OpaquePointer) {
@@ -102,14 +118,14 @@ final class SQLiteDatabase: Sendable {
         /// Runs one statement with `values` bound to its `?` parameters, in order; returns
         /// how many rows it inserted, updated or deleted.
         @discardableResult
-        func execute(_ sql: String, _ values: [SQLiteValue] = []) throws -> Int {
+        func execute(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
             _ = try run(sql, values)
             return Int(sqlite3_changes64(handle))
         }
 
         /// Runs one statement with `values` bound to its `?` parameters, in order; returns
         /// every row it produced (a `SELECT`, or a statement with `RETURNING`).
-        func query(_ sql: String, _ values: [SQLiteValue] = []) throws -> [SQLiteRow] {
+        func query(_ sql: String, _ values: [SQLValue] = []) throws -> [SQLiteRow] {
             try run(sql, values)
         }
 
@@ -124,7 +140,7 @@ final class SQLiteDatabase: Sendable {
             }
         }
 
-        private func run(_ sql: String, _ values: [SQLiteValue]) throws -> [SQLiteRow] {
+        private func run(_ sql: String, _ values: [SQLValue]) throws -> [SQLiteRow] {
             var statement: OpaquePointer?
             var trailingSQL = ""
             let status = sql.withCString { text in
@@ -172,23 +188,14 @@ final class SQLiteDatabase: Sendable {
             }
         }
 
-        private func bind(_ value: SQLiteValue, at index: Int32, in statement: OpaquePointer) throws {
+        private func bind(_ value: SQLValue, at index: Int32, in statement: OpaquePointer) throws {
             let status: Int32
             switch value {
-            case .text(let text):
+            case .text(let text?):
                 status = sqlite3_bind_text(statement, index, text, Int32(text.utf8.count), latchkey_sqlite_transient())
-            case .integer(let integer):
+            case .integer(let integer?):
                 status = sqlite3_bind_int64(statement, index, integer)
-            case .real(let real):
-                status = sqlite3_bind_double(statement, index, real)
-            case .blob(let data) where data.isEmpty:
-                // An empty buffer has no base address, and a nil pointer would bind NULL.
-                status = sqlite3_bind_zeroblob(statement, index, 0)
-            case .blob(let data):
-                status = data.withUnsafeBytes { bytes in
-                    sqlite3_bind_blob(statement, index, bytes.baseAddress, Int32(bytes.count), latchkey_sqlite_transient())
-                }
-            case .null:
+            case .text(nil), .integer(nil):
                 status = sqlite3_bind_null(statement, index)
             }
             guard status == SQLITE_OK else {

@@ -1,7 +1,7 @@
 /// One row of a query result. Columns are read by name; a column that is missing or
 /// holds a value of another type throws a storage error, so a schema drift surfaces as
 /// an error instead of a wrong value.
-struct SQLiteRow: Sendable {
+struct SQLiteRow: SQLRow {
     private let values: [SQLiteValue]
     private let columnIndex: [String: Int]
 
@@ -19,14 +19,6 @@ struct SQLiteRow: Sendable {
         return values[index]
     }
 
-    /// The non-NULL text in `column`.
-    func text(_ column: String) throws -> String {
-        guard let text = try optionalText(column) else {
-            throw Self.unexpected(column, "expected text, found NULL")
-        }
-        return text
-    }
-
     /// The text in `column`, or nil for NULL.
     func optionalText(_ column: String) throws -> String? {
         switch try value(column) {
@@ -36,14 +28,6 @@ struct SQLiteRow: Sendable {
         }
     }
 
-    /// The non-NULL integer in `column`.
-    func integer(_ column: String) throws -> Int64 {
-        guard let integer = try optionalInteger(column) else {
-            throw Self.unexpected(column, "expected an integer, found NULL")
-        }
-        return integer
-    }
-
     /// The integer in `column`, or nil for NULL.
     func optionalInteger(_ column: String) throws -> Int64? {
         switch try value(column) {
@@ -51,10 +35,6 @@ struct SQLiteRow: Sendable {
         case .null: return nil
         case let other: throw Self.unexpected(column, "expected an integer, found \(other.storageClass)")
         }
-    }
-
-    private static func unexpected(_ column: String, _ problem: String) -> LatchkeyError {
-        LatchkeyError(.storage, "The database holds unexpected data.", detail: "column \(column): \(problem)")
     }
 }
 

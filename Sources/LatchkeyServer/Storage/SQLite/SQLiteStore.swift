@@ -1,16 +1,15 @@
-public import Foundation
+import Foundation
 
 /// The embedded ``Store``: one SQLite file in WAL mode.
 ///
 /// Safe to share between threads (each instance serialises its own connection), and
-/// between instances or processes opening the same file: every multi-statement change is
-/// one `BEGIN IMMEDIATE` transaction, and the changes that must have a single winner
-/// (consuming a reset token, leasing mail) are single conditional `UPDATE … RETURNING`
-/// statements. See ``Migrations`` for the schema and how values are encoded.
-public final class SQLiteStore: Sendable {
+/// between instances or processes opening the same file: every change is one
+/// `BEGIN IMMEDIATE` transaction, which excludes every other writer, and the changes that
+/// must have a single winner (consuming a reset token, leasing mail) are single
+/// conditional `UPDATE … RETURNING` statements. The store logic is ``SQLStore``'s, shared
+/// with ``PostgresStore``; see ``Migrations`` for the schema and how values are encoded.
+public final class SQLiteStore: Sendable, SQLStore {
     let database: SQLiteDatabase
-    /// Stamps the changes whose protocol methods carry no `now`: `schema_migrations.applied_at`
-    /// and `accounts.updated_at` on a status change.
     let clock: any WallClock
 
     /// Opens the database at `path`, creating the file (mode 0600) and any missing parent
@@ -38,60 +37,5 @@ public final class SQLiteStore: Sendable {
     }
 }
 
-extension SQLiteStore: MaintenanceStore {
-    @discardableResult
-    public func migrate() throws -> [Int] {
-        let known = Migrations.all.map(\.version).max() ?? 0
-        let newest = try database.withConnection { connection in
-            try connection.execute(Migrations.bookkeeping)
-            return try connection.query("SELECT MAX(version) AS newest FROM schema_migrations")
-                .first?.optionalInteger("newest")
-        }
-        if let newest, newest > known {
-            throw LatchkeyError(
-                .storage, "The database was created by a newer version of Latchkey.",
-                detail: "schema version \(newest), this build knows up to \(known)")
-        }
-        var applied: [Int] = []
-        for migration in Migrations.all {
-            // Checked again inside the transaction: another instance may have applied it meanwhile.
-            let didApply = try database.transaction { connection in
-                let recorded = try connection.query(
-                    "SELECT 1 AS recorded FROM schema_migrations WHERE version = ?", [.integer(Int64(migration.version))])
-                guard recorded.isEmpty else { return false }
-                try connection.executeScript(migration.sqlite)
-                try connection.execute(
-                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
-                    [
-                        .integer(Int64(migration.version)), .text(migration.name),
-                        .integer(StorageEncoding.milliseconds(clock.now())),
-                    ])
-                return true
-            }
-            if didApply { applied.append(migration.version) }
-        }
-        return applied
-    }
-
-    @discardableResult
-    public func purge(before cutoff: Date) throws -> Int {
-        let cutoff = SQLiteValue.integer(StorageEncoding.milliseconds(cutoff))
-        return try database.transaction { connection in
-            let tokens = try connection.execute(
-                "DELETE FROM reset_tokens WHERE expires_at < ? OR used_at < ? OR superseded_at < ?",
-                [cutoff, cutoff, cutoff])
-            let sessions = try connection.execute(
-                "DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?", [cutoff, cutoff])
-            let mail = try connection.execute("DELETE FROM outbox WHERE (status = 'sent' AND sent_at < ?) OR (status = 'failed' AND last_attempt_at < ?)", [cutoff, cutoff])
-            let codes = try connection.execute("DELETE FROM authorization_codes WHERE expires_at < ?", [cutoff])
-            return tokens + sessions + mail + codes
-        }
-    }
-
-    public func isReady() -> Bool {
-        let answer = try? database.withConnection { connection in
-            try connection.query("SELECT 1 AS ready").first?.integer("ready")
-        }
-        return answer == 1
-    }
-}
+extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
+    MaintenanceStore {}

@@ -1,7 +1,6 @@
 import Foundation
 
-/// A value bound to a statement parameter or read from a result column, in SQLite's own
-/// storage classes.
+/// A value read from a result column, in SQLite's own storage classes.
 enum SQLiteValue: Sendable, Equatable {
     /// UTF-8 text.
     case text(String)
@@ -13,16 +12,4 @@ enum SQLiteValue: Sendable, Equatable {
     case blob(Data)
     /// SQL NULL.
     case null
-}
-
-extension SQLiteValue {
-    /// `.text(value)`, or `.null` when `value` is nil.
-    static func text(_ value: String?) -> SQLiteValue {
-        value.map { .text($0) } ?? .null
-    }
-
-    /// `.integer(value)`, or `.null` when `value` is nil.
-    static func integer(_ value: Int64?) -> SQLiteValue {
-        value.map { .integer($0) } ?? .null
-    }
 }

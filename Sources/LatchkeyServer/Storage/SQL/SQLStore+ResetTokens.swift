@@ -1,9 +1,10 @@
-public import Foundation
+import Foundation
 
-extension SQLiteStore: ResetTokenStore {
+extension SQLStore {
     public func issueResetToken(_ token: ResetTokenRecord, mail: MailMessage, now: Date) throws {
-        let now = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
         try database.transaction { connection in
+            try lockAccount(token.accountID, using: connection)
             try connection.execute(
                 """
                 UPDATE reset_tokens SET superseded_at = ?
@@ -22,7 +23,7 @@ extension SQLiteStore: ResetTokenStore {
     }
 
     public func usableResetToken(digest: Data, now: Date) throws -> (token: ResetTokenRecord, account: Account)? {
-        let rows = try database.withConnection { connection in
+        let rows = try database.read { connection in
             try connection.query(
                 """
                 SELECT t.token_digest, t.created_at AS token_created_at, t.expires_at,
@@ -47,10 +48,14 @@ extension SQLiteStore: ResetTokenStore {
         digest: Data, newPasswordHash: String, now: Date,
         notification: (Account) throws -> MailMessage
     ) throws -> Account? {
-        let now = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
         return try database.transaction { connection -> Account? in
-            // The consume is the first statement and a single conditional UPDATE, so of any
-            // number of racing callers, on this connection or another, exactly one gets the row.
+            let owner = try connection.query(
+                "SELECT account_id FROM reset_tokens WHERE token_digest = ?", [.text(StorageEncoding.hex(digest))])
+            guard let ownerID = try owner.first?.text("account_id") else { return nil }
+            try lockAccount(ownerID, using: connection)
+            // One conditional UPDATE: a racing caller, on this server or another, waits for the
+            // row (or the database) lock and then finds used_at set, so exactly one wins.
             let consumed = try connection.query(
                 """
                 UPDATE reset_tokens SET used_at = ?
@@ -74,9 +79,9 @@ extension SQLiteStore: ResetTokenStore {
                 throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "reset token without account")
             }
             let account = try Self.account(from: row)
+            // This statement sees every session committed before the account lock was granted.
             try connection.execute(
-                "UPDATE sessions SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL",
-                [now, .text(accountID)])
+                "UPDATE sessions SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL", [now, .text(accountID)])
             try connection.execute(
                 """
                 UPDATE reset_tokens SET superseded_at = ?

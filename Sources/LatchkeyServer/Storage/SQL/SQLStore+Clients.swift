@@ -1,14 +1,14 @@
 import Foundation
 
-extension PostgresStore: ClientStore {
+extension SQLStore {
     public func createClient(_ client: OAuthClient) throws {
         let redirectURIs = String(decoding: try JSONEncoder().encode(client.redirectURIs.map(\.value)), as: UTF8.self)
-        let inserted = try pool.transaction { connection in
+        let inserted = try database.transaction { connection in
             // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the id.
             try connection.execute(
                 """
                 INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
@@ -24,7 +24,7 @@ extension PostgresStore: ClientStore {
     }
 
     public func client(id: String) throws -> OAuthClient? {
-        try clients(where: "id = $1", [.text(id)]).first
+        try clients(where: "id = ?", [.text(id)]).first
     }
 
     public func allClients() throws -> [OAuthClient] {
@@ -32,25 +32,25 @@ extension PostgresStore: ClientStore {
     }
 
     public func deleteClient(id: String) throws -> Bool {
-        try pool.transaction { connection in
-            try connection.execute("DELETE FROM oauth_clients WHERE id = $1", [.text(id)])
+        try database.transaction { connection in
+            try connection.execute("DELETE FROM oauth_clients WHERE id = ?", [.text(id)])
         } > 0
     }
 
-    /// The clients matching `condition`, oldest first (ids compared byte by byte, as SQLite does).
-    private func clients(where condition: String, _ values: [PostgresValue]) throws -> [OAuthClient] {
-        let rows = try pool.read { connection in
+    /// The clients matching `condition`, oldest first (ids compared byte by byte).
+    private func clients(where condition: String, _ values: [SQLValue]) throws -> [OAuthClient] {
+        let rows = try database.read { connection in
             try connection.query(
                 """
                 SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at
-                FROM oauth_clients WHERE \(condition) ORDER BY created_at, id COLLATE "C"
+                FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
                 """, values)
         }
         return try rows.map(Self.client(from:))
     }
 
     /// The client in a row of `oauth_clients`.
-    private static func client(from row: PostgresRow) throws -> OAuthClient {
+    private static func client(from row: any SQLRow) throws -> OAuthClient {
         let redirectURIs: [RedirectURI]
         do {
             redirectURIs = try JSONDecoder().decode([String].self, from: Data(try row.text("redirect_uris").utf8))

@@ -1,13 +1,13 @@
-public import Foundation
+import Foundation
 
-extension PostgresStore: AuthorizationStore {
+extension SQLStore {
     public func createAuthorizationCode(_ code: AuthorizationCodeRecord) throws {
-        _ = try pool.transaction { connection in
+        _ = try database.transaction { connection in
             try connection.execute(
                 """
                 INSERT INTO authorization_codes (code_digest, client_id, account_id, redirect_uri, code_challenge, scope,
                                                  nonce, credential_version, auth_time, created_at, expires_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(StorageEncoding.hex(code.digest)), .text(code.clientID), .text(code.accountID),
@@ -23,32 +23,32 @@ extension PostgresStore: AuthorizationStore {
     public func redeemAuthorizationCode(
         digest: Data, now: Date, refreshToken: InitialRefreshToken, matches: (AuthorizationCodeRecord) -> Bool
     ) throws -> AuthorizationCodeRedemption {
-        let nowValue = PostgresValue.integer(StorageEncoding.milliseconds(now))
-        let digestValue = PostgresValue.text(StorageEncoding.hex(digest))
-        return try pool.transaction { connection -> AuthorizationCodeRedemption in
-            // The account first, FOR SHARE as every writer of its tokens does (see lockAccount):
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        let digestValue = SQLValue.text(StorageEncoding.hex(digest))
+        return try database.transaction { connection -> AuthorizationCodeRedemption in
+            // The account first, locked for share as every writer of its tokens does (see lockAccount):
             // a racing reset then waits for this redemption and revokes what it issued, or this
             // waits for the reset and finds the credential version changed.
             let owner = try connection.query(
                 """
                 SELECT a.id FROM accounts a JOIN authorization_codes c ON c.account_id = a.id
-                WHERE c.code_digest = $1
-                FOR SHARE OF a
+                WHERE c.code_digest = ?
+                \(database.dialect.shareLock(of: "a"))
                 """,
                 [digestValue])
             guard !owner.isEmpty else { return .invalid }
             // One conditional UPDATE: racing redeemers wait for the row lock and then find used_at set.
             let consumed = try connection.query(
                 """
-                UPDATE authorization_codes SET used_at = $1, family_id = $2
-                WHERE code_digest = $3 AND used_at IS NULL AND expires_at > $1
+                UPDATE authorization_codes SET used_at = ?, family_id = ?
+                WHERE code_digest = ? AND used_at IS NULL AND expires_at > ?
                 RETURNING client_id, account_id, redirect_uri, code_challenge, scope, nonce, credential_version,
                           auth_time, created_at, expires_at
                 """,
-                [nowValue, .text(refreshToken.familyID), digestValue])
+                [nowValue, .text(refreshToken.familyID), digestValue, nowValue])
             guard let row = consumed.first else {
                 let known = try connection.query(
-                    "SELECT family_id, used_at FROM authorization_codes WHERE code_digest = $1", [digestValue])
+                    "SELECT family_id, used_at FROM authorization_codes WHERE code_digest = ?", [digestValue])
                 guard let previous = known.first, try previous.optionalInteger("used_at") != nil else { return .invalid }
                 if let familyID = try previous.optionalText("family_id") {
                     try Self.revokeFamily(familyID, now: nowValue, using: connection)
@@ -64,11 +64,11 @@ extension PostgresStore: AuthorizationStore {
                 createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
                 expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
             guard matches(code) else {
-                try connection.execute("UPDATE authorization_codes SET family_id = NULL WHERE code_digest = $1", [digestValue])
+                try connection.execute("UPDATE authorization_codes SET family_id = NULL WHERE code_digest = ?", [digestValue])
                 return .rejected
             }
             let accounts = try connection.query(
-                "SELECT \(Self.accountColumns) FROM accounts WHERE id = $1 AND status = 'active' AND credential_version = $2",
+                "SELECT \(Self.accountColumns) FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?",
                 [.text(code.accountID), .integer(Int64(code.credentialVersion))])
             guard let accountRow = accounts.first else { return .invalid }
             let account = try Self.account(from: accountRow)
@@ -87,14 +87,14 @@ extension PostgresStore: AuthorizationStore {
     public func createBrowserSession(digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date)
         throws -> Bool
     {
-        let inserted = try pool.transaction { connection in
-            // FOR SHARE, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
+        let inserted = try database.transaction { connection in
+            // Locked for share, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
             try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at, credential_version)
-                SELECT $1, id, 'browser', $2, $3, $4, credential_version
-                FROM accounts WHERE id = $5 AND status = 'active' AND credential_version = $6
-                FOR SHARE
+                SELECT ?, id, 'browser', ?, ?, ?, credential_version
+                FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
+                \(database.dialect.shareLock(of: "accounts"))
                 """,
                 [
                     .text(UUID().uuidString.lowercased()), .text(StorageEncoding.hex(digest)),
@@ -106,13 +106,13 @@ extension PostgresStore: AuthorizationStore {
     }
 
     public func browserSession(digest: Data, now: Date) throws -> BrowserSession? {
-        let rows = try pool.read { connection in
+        let rows = try database.read { connection in
             try connection.query(
                 """
                 SELECT s.created_at AS auth_time, a.id, a.email, a.password_hash, a.status, a.credential_version,
                        a.locale, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
-                WHERE s.token_digest = $1 AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > $2
+                WHERE s.token_digest = ? AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > ?
                   AND a.status = 'active' AND a.credential_version = s.credential_version
                 """,
                 [.text(StorageEncoding.hex(digest)), .integer(StorageEncoding.milliseconds(now))])
@@ -123,27 +123,28 @@ extension PostgresStore: AuthorizationStore {
     }
 
     public func refreshToken(digest: Data) throws -> RefreshTokenRecord? {
-        let rows = try pool.read { connection in
+        let rows = try database.read { connection in
             try connection.query(
-                "SELECT \(Self.refreshTokenColumns) FROM sessions WHERE token_digest = $1 AND kind = 'refresh_family'",
+                "SELECT \(Self.refreshTokenColumns) FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
                 [.text(StorageEncoding.hex(digest))])
         }
         return try rows.first.map(Self.refreshToken(from:))
     }
 
     public func usableRefreshToken(digest: Data, now: Date) throws -> (token: RefreshTokenRecord, account: Account)? {
-        let rows = try pool.read { connection in
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        let rows = try database.read { connection in
             try connection.query(
                 """
                 SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
                        s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
                        a.id, a.email, a.password_hash, a.status, a.locale, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
-                WHERE s.token_digest = $1 AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
-                  AND s.expires_at > $2 AND s.absolute_expires_at > $2
+                WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
+                  AND s.expires_at > ? AND s.absolute_expires_at > ?
                   AND a.status = 'active' AND a.credential_version = s.credential_version
                 """,
-                [.text(StorageEncoding.hex(digest)), .integer(StorageEncoding.milliseconds(now))])
+                [.text(StorageEncoding.hex(digest)), nowValue, nowValue])
         }
         guard let row = rows.first else { return nil }
         let token = RefreshTokenRecord(
@@ -158,15 +159,15 @@ extension PostgresStore: AuthorizationStore {
     }
 
     public func liveFamilyAccount(familyID: String, now: Date) throws -> Account? {
-        let rows = try pool.read { connection in
+        let rows = try database.read { connection in
             try connection.query(
                 """
                 SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
                 FROM accounts a
                 WHERE a.status = 'active' AND EXISTS (
                     SELECT 1 FROM sessions s
-                    WHERE s.family_id = $1 AND s.kind = 'refresh_family' AND s.account_id = a.id
-                      AND s.revoked_at IS NULL AND s.absolute_expires_at > $2
+                    WHERE s.family_id = ? AND s.kind = 'refresh_family' AND s.account_id = a.id
+                      AND s.revoked_at IS NULL AND s.absolute_expires_at > ?
                       AND s.credential_version = a.credential_version)
                 """,
                 [.text(familyID), .integer(StorageEncoding.milliseconds(now))])
@@ -175,13 +176,13 @@ extension PostgresStore: AuthorizationStore {
     }
 
     public func revokeFamily(id familyID: String, now: Date) throws {
-        try pool.transaction { connection in
+        try database.transaction { connection in
             // The account first, as every writer of its tokens does (see lockAccount).
             _ = try connection.query(
                 """
                 SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
-                WHERE s.family_id = $1 AND s.kind = 'refresh_family'
-                FOR SHARE OF a
+                WHERE s.family_id = ? AND s.kind = 'refresh_family'
+                \(database.dialect.shareLock(of: "a"))
                 """,
                 [.text(familyID)])
             try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)

@@ -1,24 +1,27 @@
-public import Foundation
+import Foundation
 
-extension SQLiteStore: SessionStore {
+extension SQLStore {
     public func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
         now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date
     ) throws -> RefreshTokenRecord? {
         let expiresAt = min(idleExpiresAt, absoluteExpiresAt)
         let inserted = try database.transaction { connection in
-            // Conditional on the account as it is now, so a reset racing a login leaves no live token.
+            // Conditional on the account as it is now, and the share lock holds it so: a reset
+            // waits for this insert and then revokes the token, or this waits for the reset
+            // and then finds the credential version changed. Either way no live token is left.
             try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
                                       family_id, client_id, scope, credential_version, absolute_expires_at)
                 SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, ?, credential_version, ?
                 FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
+                \(database.dialect.shareLock(of: "accounts"))
                 """,
                 [
                     .text(UUID().uuidString.lowercased()), .text(StorageEncoding.hex(digest)),
                     .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
-                    .text(familyID), clientID.map(SQLiteValue.text) ?? .null, .text(scope.joined(separator: " ")),
+                    .text(familyID), .text(clientID), .text(scope.joined(separator: " ")),
                     .integer(StorageEncoding.milliseconds(absoluteExpiresAt)), .text(accountID),
                     .integer(Int64(credentialVersion)),
                 ])
@@ -34,10 +37,22 @@ extension SQLiteStore: SessionStore {
     public func rotateRefreshToken(presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval) throws
         -> RefreshTokenRotation
     {
-        let nowValue = SQLiteValue.integer(StorageEncoding.milliseconds(now))
-        let presented = SQLiteValue.text(StorageEncoding.hex(presentedDigest))
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        let presented = SQLValue.text(StorageEncoding.hex(presentedDigest))
         return try database.transaction { connection -> RefreshTokenRotation in
-            // The consume is one conditional UPDATE, so of racing callers exactly one gets the row.
+            // The account first, locked for share as in createRefreshToken: a racing reset then waits
+            // for this rotation and revokes its successor, or this waits for the reset and
+            // finds the credential version changed. Taken before the token row, as every
+            // writer does (see lockAccount), so the two queue instead of deadlocking.
+            let owner = try connection.query(
+                """
+                SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
+                WHERE s.token_digest = ? AND s.kind = 'refresh_family'
+                \(database.dialect.shareLock(of: "a"))
+                """,
+                [presented])
+            guard !owner.isEmpty else { return .invalid }
+            // One conditional UPDATE: racing callers wait for the row lock and then find used_at set.
             let consumed = try connection.query(
                 """
                 UPDATE sessions SET used_at = ?
@@ -81,10 +96,15 @@ extension SQLiteStore: SessionStore {
 
     @discardableResult
     public func revokeFamily(containing digest: Data, now: Date) throws -> Bool {
-        let nowValue = SQLiteValue.integer(StorageEncoding.milliseconds(now))
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
         return try database.transaction { connection in
+            // The account first, as every writer of its tokens does (see lockAccount).
             let known = try connection.query(
-                "SELECT family_id FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
+                """
+                SELECT s.family_id FROM sessions s JOIN accounts a ON a.id = s.account_id
+                WHERE s.token_digest = ? AND s.kind = 'refresh_family'
+                \(database.dialect.shareLock(of: "a"))
+                """,
                 [.text(StorageEncoding.hex(digest))])
             guard let familyID = try known.first?.text("family_id") else { return false }
             try Self.revokeFamily(familyID, now: nowValue, using: connection)
@@ -93,7 +113,7 @@ extension SQLiteStore: SessionStore {
     }
 
     /// Inserts `token` as a live refresh token.
-    static func insertRefreshToken(_ token: RefreshTokenRecord, using connection: borrowing SQLiteDatabase.Connection) throws {
+    static func insertRefreshToken(_ token: RefreshTokenRecord, using connection: borrowing any SQLConnection & ~Copyable) throws {
         try connection.execute(
             """
             INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
@@ -103,17 +123,18 @@ extension SQLiteStore: SessionStore {
             [
                 .text(UUID().uuidString.lowercased()), .text(token.accountID), .text(StorageEncoding.hex(token.digest)),
                 .integer(StorageEncoding.milliseconds(token.createdAt)), .integer(StorageEncoding.milliseconds(token.expiresAt)),
-                .text(token.familyID), token.clientID.map(SQLiteValue.text) ?? .null, .text(token.scope.joined(separator: " ")),
+                .text(token.familyID), .text(token.clientID), .text(token.scope.joined(separator: " ")),
                 .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),
             ])
     }
 
     /// The columns ``refreshToken(from:)`` reads.
-    static let refreshTokenColumns =
+    static var refreshTokenColumns: String {
         "token_digest, account_id, family_id, client_id, scope, credential_version, created_at, expires_at, absolute_expires_at"
+    }
 
     /// The refresh token in a row holding ``refreshTokenColumns``.
-    static func refreshToken(from row: SQLiteRow) throws -> RefreshTokenRecord {
+    static func refreshToken(from row: any SQLRow) throws -> RefreshTokenRecord {
         RefreshTokenRecord(
             digest: try StorageEncoding.bytes(hex: try row.text("token_digest")), accountID: try row.text("account_id"),
             familyID: try row.text("family_id"), clientID: try row.optionalText("client_id"),
@@ -125,7 +146,7 @@ extension SQLiteStore: SessionStore {
     }
 
     /// Revokes every live token of the family `familyID`.
-    static func revokeFamily(_ familyID: String, now: SQLiteValue, using connection: borrowing SQLiteDatabase.Connection) throws {
+    static func revokeFamily(_ familyID: String, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws {
         try connection.execute(
             "UPDATE sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", [now, .text(familyID)])
     }

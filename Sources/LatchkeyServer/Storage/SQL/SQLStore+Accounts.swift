@@ -1,23 +1,23 @@
-public import Foundation
+import Foundation
 
-extension PostgresStore: AccountStore {
+extension SQLStore {
     /// The columns ``account(from:)`` reads, for `SELECT` and `RETURNING` lists.
-    static let accountColumns = "id, email, password_hash, status, credential_version, locale, created_at"
+    static var accountColumns: String { "id, email, password_hash, status, credential_version, locale, created_at" }
 
     public func createAccount(_ account: Account) throws {
-        let createdAt = PostgresValue.integer(StorageEncoding.milliseconds(account.createdAt))
-        let inserted = try pool.transaction { connection in
+        let createdAt = SQLValue.integer(StorageEncoding.milliseconds(account.createdAt))
+        let inserted = try database.transaction { connection in
             // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the email.
             try connection.execute(
                 """
                 INSERT INTO accounts (id, email, password_hash, status, credential_version, locale, created_at, updated_at)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (email) DO NOTHING
                 """,
                 [
                     .text(account.id), .text(account.email), .text(account.passwordHash),
                     .text(account.status.rawValue), .integer(Int64(account.credentialVersion)),
-                    .text(account.locale), createdAt,
+                    .text(account.locale), createdAt, createdAt,
                 ])
         }
         guard inserted == 1 else {
@@ -26,11 +26,11 @@ extension PostgresStore: AccountStore {
     }
 
     public func account(email: String) throws -> Account? {
-        try accounts(where: "email = $1", [.text(email)]).first
+        try accounts(where: "email = ?", [.text(email)]).first
     }
 
     public func account(id: String) throws -> Account? {
-        try accounts(where: "id = $1", [.text(id)]).first
+        try accounts(where: "id = ?", [.text(id)]).first
     }
 
     public func allAccounts() throws -> [Account] {
@@ -38,33 +38,33 @@ extension PostgresStore: AccountStore {
     }
 
     public func setStatus(_ status: Account.Status, email: String) throws -> Bool {
-        try pool.transaction { connection in
+        try database.transaction { connection in
             try connection.execute(
-                "UPDATE accounts SET status = $1, updated_at = $2 WHERE email = $3",
+                "UPDATE accounts SET status = ?, updated_at = ? WHERE email = ?",
                 [.text(status.rawValue), .integer(StorageEncoding.milliseconds(clock.now())), .text(email)])
         } > 0
     }
 
     public func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool {
-        try pool.transaction { connection in
+        try database.transaction { connection in
             try connection.execute(
-                "UPDATE accounts SET password_hash = $1, updated_at = $2 WHERE id = $3 AND password_hash = $4",
+                "UPDATE accounts SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
                 [.text(newHash), .integer(StorageEncoding.milliseconds(now)), .text(accountID), .text(currentHash)])
         } > 0
     }
 
     /// The accounts matching `condition`, oldest first.
-    private func accounts(where condition: String, _ values: [PostgresValue]) throws -> [Account] {
-        // COLLATE "C" orders ids byte by byte, as SQLite does, whatever the database locale.
-        let rows = try pool.read { connection in
+    private func accounts(where condition: String, _ values: [SQLValue]) throws -> [Account] {
+        let rows = try database.read { connection in
             try connection.query(
-                "SELECT \(Self.accountColumns) FROM accounts WHERE \(condition) ORDER BY created_at, id COLLATE \"C\"", values)
+                "SELECT \(Self.accountColumns) FROM accounts WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)",
+                values)
         }
         return try rows.map(Self.account(from:))
     }
 
     /// The account in a row holding ``accountColumns``.
-    static func account(from row: PostgresRow) throws -> Account {
+    static func account(from row: any SQLRow) throws -> Account {
         let statusText = try row.text("status")
         guard let status = Account.Status(rawValue: statusText) else {
             throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "account status \(statusText)")
