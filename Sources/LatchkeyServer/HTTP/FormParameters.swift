@@ -26,9 +26,7 @@ struct FormParameters {
             throw LatchkeyError(.invalidRequest, "The request body is not valid form encoding.")
         }
         try self.init(parameters)
-        if let name = repeated.first {
-            throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(name))' is repeated.")
-        }
+        try checkNoneRepeated()
     }
 
     /// Reads the query parameters of `request`. A repeated parameter is refused when it is
@@ -53,9 +51,7 @@ struct FormParameters {
 
     /// Throws `invalid_request` if any parameter was repeated.
     func checkNoneRepeated() throws {
-        if let name = repeated.first {
-            throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(name))' is repeated.")
-        }
+        if let name = repeated.first { throw Self.repeatedError(name) }
     }
 
     /// Whether the parameter is present (possibly empty).
@@ -65,9 +61,7 @@ struct FormParameters {
 
     /// An optional parameter of at most `maxLength` UTF-8 bytes; an empty value counts as absent.
     func optional(_ name: String, maxLength: Int) throws -> String? {
-        guard !repeated.contains(name) else {
-            throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(name))' is repeated.")
-        }
+        guard !repeated.contains(name) else { throw Self.repeatedError(name) }
         guard let value = values[name], !value.isEmpty else { return nil }
         guard value.utf8.count <= maxLength else {
             throw LatchkeyError(.invalidRequest, "The parameter '\(name)' is too long.")
@@ -91,6 +85,10 @@ struct FormParameters {
     /// An optional secret parameter.
     func optionalSecret(_ name: String, maxLength: Int) throws -> Redacted<String>? {
         try optional(name, maxLength: maxLength).map(Redacted.init)
+    }
+
+    private static func repeatedError(_ name: String) -> LatchkeyError {
+        LatchkeyError(.invalidRequest, "The parameter '\(quotable(name))' is repeated.")
     }
 
     /// `name` if it is short printable ASCII, so an error can quote it without echoing junk.

@@ -44,8 +44,8 @@ struct AuthorizeRoutes {
         let language = self.language(request, uiLocales: request.queryValue("ui_locales"))
         let authorizationRequest: AuthorizationRequest
         switch try validated({ try FormParameters(query: request) }, request: request, language: language) {
-        case .failure(let answered): return answered.response
-        case .success(let valid): authorizationRequest = valid
+        case .answered(let response): return response
+        case .valid(let valid): authorizationRequest = valid
         }
         let session = try recentSession(request, for: authorizationRequest)
         if authorizationRequest.prompt.contains("none") {
@@ -87,8 +87,8 @@ struct AuthorizeRoutes {
         }
         let authorizationRequest: AuthorizationRequest
         switch try validated({ form }, request: request, language: language) {
-        case .failure(let answered): return answered.response
-        case .success(let valid): authorizationRequest = valid
+        case .answered(let response): return response
+        case .valid(let valid): authorizationRequest = valid
         }
         let formToken = try form.required("csrf_token", maxLength: 128)
 
@@ -149,24 +149,25 @@ struct AuthorizeRoutes {
         return session.flatMap { authorizationRequest.acceptsSignIn(at: $0.authTime, now: clock.now()) ? $0 : nil }
     }
 
-    /// A response that ends the request early: an error page or an error redirect.
-    private struct Answered: Error {
-        let response: HTTPResponse
+    /// A validated authorization request, or the response that ends the request early.
+    private enum Validated {
+        case valid(AuthorizationRequest)
+        /// An error page for the browser or an error redirect to the client.
+        case answered(HTTPResponse)
     }
 
     /// The validated authorization request, or the response that tells the browser (an error
     /// page) or the client (an error redirect) why there is none.
     private func validated(
         _ parameters: () throws -> FormParameters, request: HTTPRequest, language: SupportedLanguage
-    ) throws -> Result<AuthorizationRequest, Answered> {
+    ) throws -> Validated {
         switch try AuthorizationRequest.validate(parameters, clients: clients) {
         case .untrusted(let error):
-            .failure(Answered(response: untrusted(error, request: request, language: language)))
+            .answered(untrusted(error, request: request, language: language))
         case .redirect(let error):
-            .failure(Answered(response: redirect(
-                error.redirectURI, state: error.state, [("error", error.error), ("error_description", error.description)])))
+            .answered(redirectError(error.redirectURI, state: error.state, error.error, error.description))
         case .valid(let valid):
-            .success(valid)
+            .valid(valid)
         }
     }
 
@@ -177,7 +178,11 @@ struct AuthorizeRoutes {
     }
 
     private func redirectError(_ request: AuthorizationRequest, _ error: String, _ description: String) -> HTTPResponse {
-        redirect(request.redirectURI, state: request.state, [("error", error), ("error_description", description)])
+        redirectError(request.redirectURI, state: request.state, error, description)
+    }
+
+    private func redirectError(_ redirectURI: String, state: String?, _ error: String, _ description: String) -> HTTPResponse {
+        redirect(redirectURI, state: state, [("error", error), ("error_description", description)])
     }
 
     /// 303 to the client's redirect URI with `parameters`, `state` and `iss`.
