@@ -15,8 +15,7 @@ import Testing
         let outcomes = Mutex<[String]>([])
         let now = fixture.clock.now()
         runOnThreads(50) { _ in
-            let result = try? store.redeemAuthorizationCode(
-                digest: code.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true })
+            let result = try? redeem(store, code.digest, now: now)
             let label =
                 switch result {
                 case .redeemed: "redeemed"
@@ -63,10 +62,9 @@ import Testing
         let code = try issueCode(in: fixture, for: account)
         let now = fixture.clock.now()
         let initial = initialToken(now: now)
-        _ = try store.redeemAuthorizationCode(digest: code.digest, now: now, refreshToken: initial, matches: { _ in true })
+        _ = try redeem(store, code.digest, now: now, startingFamily: initial)
 
-        let replay = try store.redeemAuthorizationCode(
-            digest: code.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true })
+        let replay = try redeem(store, code.digest, now: now)
         #expect(replay == .replayed)
         #expect(try store.liveFamilyAccount(familyID: initial.familyID, now: now) == nil)
         #expect(try store.usableRefreshToken(digest: initial.digest, now: now) == nil)
@@ -82,8 +80,7 @@ import Testing
         let wrong = initialToken(now: now)
         #expect(try store.redeemAuthorizationCode(digest: code.digest, now: now, refreshToken: wrong, matches: { _ in false }) == .rejected)
         #expect(try store.refreshToken(digest: wrong.digest) == nil)
-        let retry = try store.redeemAuthorizationCode(
-            digest: code.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true })
+        let retry = try redeem(store, code.digest, now: now)
         #expect(retry == .replayed)
     }
 
@@ -95,15 +92,12 @@ import Testing
         let expiring = try issueCode(in: fixture, for: account)
         fixture.clock.advance(by: 61)
         let now = fixture.clock.now()
-        #expect(try store.redeemAuthorizationCode(
-            digest: expiring.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true }) == .invalid)
-        #expect(try store.redeemAuthorizationCode(
-            digest: randomDigest(), now: now, refreshToken: initialToken(now: now), matches: { _ in true }) == .invalid)
+        #expect(try redeem(store, expiring.digest, now: now) == .invalid)
+        #expect(try redeem(store, randomDigest(), now: now) == .invalid)
 
         let fresh = try issueCode(in: fixture, for: account)
         _ = try store.setStatus(.disabled, email: account.email)
-        #expect(try store.redeemAuthorizationCode(
-            digest: fresh.digest, now: now, refreshToken: initialToken(now: now), matches: { _ in true }) == .invalid)
+        #expect(try redeem(store, fresh.digest, now: now) == .invalid)
     }
 
     @Test("a browser session lasts until it expires, and a password reset ends it", arguments: StoreFactory.all)
@@ -140,11 +134,9 @@ import Testing
         let account = try setUp(fixture)
         let now = fixture.clock.now()
         let revoked = initialToken(now: now)
-        _ = try store.redeemAuthorizationCode(
-            digest: try issueCode(in: fixture, for: account).digest, now: now, refreshToken: revoked, matches: { _ in true })
+        _ = try redeem(store, try issueCode(in: fixture, for: account).digest, now: now, startingFamily: revoked)
         let other = initialToken(now: now)
-        _ = try store.redeemAuthorizationCode(
-            digest: try issueCode(in: fixture, for: account).digest, now: now, refreshToken: other, matches: { _ in true })
+        _ = try redeem(store, try issueCode(in: fixture, for: account).digest, now: now, startingFamily: other)
 
         try store.revokeFamily(id: revoked.familyID, now: now)
         #expect(try store.liveFamilyAccount(familyID: revoked.familyID, now: now) == nil)
@@ -194,6 +186,15 @@ import Testing
         try fixture.store.createAuthorizationCode(code)
         return code
     }
+}
+
+/// Redeems `digest` at `now` for a request that matches it, starting the family
+/// `refreshToken` (a fresh one unless given).
+private func redeem(
+    _ store: any Store, _ digest: Data, now: Date, startingFamily refreshToken: InitialRefreshToken? = nil
+) throws -> AuthorizationCodeRedemption {
+    try store.redeemAuthorizationCode(
+        digest: digest, now: now, refreshToken: refreshToken ?? initialToken(now: now), matches: { _ in true })
 }
 
 private func initialToken(now: Date) -> InitialRefreshToken {

@@ -97,8 +97,7 @@ struct PostgresStoreTests {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
         let clock = ManualClock()
-        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
-        try stores[0].migrate()
+        let stores = try twoServers(on: database, clock: clock)
         let account = try makeAccount(in: stores[0], email: "race@example.com")
         let digest = randomDigest()
         let now = clock.now()
@@ -133,8 +132,7 @@ struct PostgresStoreTests {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
         let clock = ManualClock()
-        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
-        try stores[0].migrate()
+        let stores = try twoServers(on: database, clock: clock)
         let account = try makeAccount(in: stores[0], email: "login-race@example.com")
         let digest = randomDigest()
         let now = clock.now()
@@ -161,10 +159,7 @@ struct PostgresStoreTests {
 
         #expect(failures.withLock { $0 } == [])
         #expect(try stores[0].account(id: account.id)?.credentialVersion == 1)
-        let direct = try database.connect()
-        let live = try direct.query(
-            "SELECT COUNT(*) AS value FROM sessions WHERE account_id = $1 AND revoked_at IS NULL", [.text(account.id)])
-        #expect(try live.first?.integer("value") == 0)
+        #expect(try liveSessionCount(in: database, accountID: account.id) == 0)
     }
 
     @Test("refreshes racing a reset on another store leave no live token of the old password")
@@ -172,8 +167,7 @@ struct PostgresStoreTests {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
         let clock = ManualClock()
-        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
-        try stores[0].migrate()
+        let stores = try twoServers(on: database, clock: clock)
         let account = try makeAccount(in: stores[0], email: "refresh-race@example.com")
         let now = clock.now()
         let resetDigest = randomDigest()
@@ -207,10 +201,7 @@ struct PostgresStoreTests {
 
         #expect(failures.withLock { $0 } == [])
         #expect(try stores[0].account(id: account.id)?.credentialVersion == 1)
-        let direct = try database.connect()
-        let live = try direct.query(
-            "SELECT COUNT(*) AS value FROM sessions WHERE account_id = $1 AND revoked_at IS NULL", [.text(account.id)])
-        #expect(try live.first?.integer("value") == 0)
+        #expect(try liveSessionCount(in: database, accountID: account.id) == 0)
     }
 
     @Test("workers on two stores deliver every mail exactly once")
@@ -218,8 +209,7 @@ struct PostgresStoreTests {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
         let clock = ManualClock()
-        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
-        try stores[0].migrate()
+        let stores = try twoServers(on: database, clock: clock)
         var queued: Set<String> = []
         for index in 0..<60 {
             let message = try mail(subject: "message \(index)")
@@ -355,6 +345,20 @@ struct PostgresStoreTests {
     }
 
     /// Creates and stores an active account.
+    /// Two stores on one migrated database, sharing `clock`, as two servers would be.
+    private func twoServers(on database: PostgresTestDatabase, clock: ManualClock) throws -> [PostgresStore] {
+        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
+        try stores[0].migrate()
+        return stores
+    }
+
+    /// The account's unrevoked sessions (refresh tokens and browser sessions), read directly.
+    private func liveSessionCount(in database: PostgresTestDatabase, accountID: String) throws -> Int64? {
+        let rows = try database.connect().query(
+            "SELECT COUNT(*) AS value FROM sessions WHERE account_id = $1 AND revoked_at IS NULL", [.text(accountID)])
+        return try rows.first?.integer("value")
+    }
+
     private func makeAccount(
         in store: PostgresStore, email: String, createdAt: Date = Date(timeIntervalSince1970: 1_800_000_000.5)
     ) throws -> Account {
