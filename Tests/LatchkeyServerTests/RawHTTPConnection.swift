@@ -58,14 +58,15 @@ final class RawHTTPConnection {
             }
         }
         guard result == 0 else {
-            let failure = errno
-            close(socketFD)
-            throw RawHTTPError(description: "connect failed: \(String(cString: strerror(failure)))")
+            // No close here: the object is fully initialised, so throwing runs deinit, which
+            // closes the socket. Closing it twice could close a descriptor another thread
+            // (a server under test) has been given meanwhile.
+            throw RawHTTPError(description: "connect failed: \(String(cString: strerror(errno)))")
         }
     }
 
     deinit {
-        close(socketFD)
+        if socketFD >= 0 { close(socketFD) }
     }
 
     /// Whether a connection to `port` on 127.0.0.1 is actively refused right now.
