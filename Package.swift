@@ -14,9 +14,6 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17)],
     products: [
         .executable(name: "latchkey", targets: ["latchkey"]),
-        .library(name: "LatchkeyServer", targets: ["LatchkeyServer"]),
-        .library(name: "LatchkeyCrypto", targets: ["LatchkeyCrypto"]),
-        .library(name: "LatchkeyJOSE", targets: ["LatchkeyJOSE"]),
         .library(name: "LatchkeyClient", targets: ["LatchkeyClient"]),
     ],
     targets: [
@@ -32,6 +29,7 @@ let package = Package(
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
+        // Crypto and JOSE: the primitives every layer above may use.
         .target(
             name: "LatchkeyCrypto",
             dependencies: ["COpenSSL", "CArgon2"],
@@ -42,10 +40,49 @@ let package = Package(
             dependencies: ["LatchkeyCrypto"],
             swiftSettings: strictSettings
         ),
+        // The domain core: records, persistence protocols owned by their domain, services,
+        // errors, clock, logging. No C library, no HTTP, no SQL.
+        .target(
+            name: "LatchkeyCore",
+            dependencies: ["LatchkeyCrypto", "LatchkeyJOSE"],
+            swiftSettings: strictSettings
+        ),
+        // Adapters, each over one C library (or none) and the core; never over each other.
+        .target(
+            name: "LatchkeyPasswordStrength",
+            dependencies: ["LatchkeyCore", "CZxcvbn"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LatchkeyHTTP",
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "CMicroHTTPD"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LatchkeyStorage",
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "CSQLite", "CPostgreSQL"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LatchkeyRedis",
+            dependencies: ["LatchkeyCore", "CHiredis"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LatchkeyMail",
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "CCurl"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "LatchkeyWeb",
+            dependencies: ["LatchkeyCore"],
+            swiftSettings: strictSettings
+        ),
+        // The application: configuration, the route table, wiring, background jobs.
         .target(
             name: "LatchkeyServer",
-            dependencies: ["LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CMicroHTTPD", "CCurl", "CZxcvbn",
-                           "CHiredis", "CPostgreSQL"],
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyHTTP", "LatchkeyStorage",
+                           "LatchkeyRedis", "LatchkeyMail", "LatchkeyWeb", "LatchkeyPasswordStrength"],
             swiftSettings: strictSettings
         ),
         // The SDK an app links: Foundation only, so an iOS app can add it with SwiftPM.
@@ -55,12 +92,20 @@ let package = Package(
         ),
         .executableTarget(
             name: "latchkey",
-            dependencies: ["LatchkeyServer", "LatchkeyCrypto", "LatchkeyClient"],
+            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyClient"],
+            swiftSettings: strictSettings
+        ),
+        // Fixtures every test target shares: temporary directories, the helper-process
+        // launcher, the manual clock, the log sink.
+        .target(
+            name: "LatchkeyTestSupport",
+            dependencies: ["LatchkeyCore"],
+            path: "Tests/LatchkeyTestSupport",
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LatchkeyCryptoTests",
-            dependencies: ["LatchkeyCrypto"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -70,12 +115,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyServerTests",
-            dependencies: ["LatchkeyServer", "LatchkeyCrypto", "LatchkeyJOSE"],
+            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyHTTP",
+                           "LatchkeyStorage", "LatchkeyRedis", "LatchkeyMail", "LatchkeyWeb", "LatchkeyPasswordStrength",
+                           "LatchkeyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LatchkeyClientTests",
-            dependencies: ["LatchkeyClient"],
+            dependencies: ["LatchkeyClient", "LatchkeyTestSupport"],
             swiftSettings: strictSettings
         ),
     ],

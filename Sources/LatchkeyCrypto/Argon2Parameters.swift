@@ -3,31 +3,31 @@
 /// Values are checked when created, so a `PasswordHasher` never starts with parameters
 /// libargon2 would reject, and a PHC string with absurd costs (a denial-of-service risk
 /// when verifying) is refused rather than computed.
-public struct Argon2Parameters: Sendable, Equatable {
+package struct Argon2Parameters: Sendable, Equatable {
     /// Memory cost in KiB (`m`).
-    public let memoryKiB: Int
+    package let memoryKiB: Int
     /// Number of passes over memory (`t`).
-    public let iterations: Int
+    package let iterations: Int
     /// Number of lanes, and of threads used (`p`).
-    public let parallelism: Int
+    package let parallelism: Int
 
     /// OWASP's minimum recommendation for Argon2id: 19 MiB, 2 iterations, 1 lane.
-    public static let owaspMinimum = Argon2Parameters(
+    package static let owaspMinimum = Argon2Parameters(
         checkedMemoryKiB: 19_456, iterations: 2, parallelism: 1)
 
     /// The largest memory cost accepted: 1 GiB.
-    public static let maximumMemoryKiB = 1_048_576
+    package static let maximumMemoryKiB = 1_048_576
     /// The largest number of iterations accepted.
-    public static let maximumIterations = 64
+    package static let maximumIterations = 64
     /// The largest number of lanes accepted.
-    public static let maximumParallelism = 64
+    package static let maximumParallelism = 64
 
     /// Creates parameters after checking them: `parallelism` in 1…``maximumParallelism``,
     /// `iterations` in 1…``maximumIterations``, and `memoryKiB` from 8 × `parallelism`
     /// (Argon2's minimum) to ``maximumMemoryKiB``.
     ///
     /// - Throws: ``LatchkeyCryptoError`` with code `invalid_parameters` naming the value.
-    public init(memoryKiB: Int, iterations: Int, parallelism: Int) throws {
+    package init(memoryKiB: Int, iterations: Int, parallelism: Int) throws {
         guard (1...Self.maximumParallelism).contains(parallelism) else {
             throw LatchkeyCryptoError(
                 .invalidParameters,

@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 /// Base64url without padding (RFC 4648 §5, as used by JOSE and in Latchkey tokens).
-public enum Base64URL {
+package enum Base64URL {
     /// Encodes `data` with the alphabet `A–Z a–z 0–9 - _` and no `=` padding.
-    public static func encode(_ data: Data) -> String {
+    package static func encode(_ data: Data) -> String {
         Base64Codec.url.encode(data)
     }
 
@@ -11,7 +11,7 @@ public enum Base64URL {
     /// the alphabet (including `+`, `/`, `=` and whitespace), a length of 4n+1, or
     /// non-zero unused bits in the last character. Every byte string therefore has exactly
     /// one accepted encoding.
-    public static func decode(_ text: String) -> Data? {
+    package static func decode(_ text: String) -> Data? {
         Base64Codec.url.decode(text)
     }
 }

@@ -1,14 +1,14 @@
-public import Foundation
+package import Foundation
 
 /// An Ed25519 private key (RFC 8032), held as its 32-byte seed.
-public struct Ed25519PrivateKey: Sendable {
-    /// The public half.
-    public let publicKey: Ed25519PublicKey
+package struct Ed25519PrivateKey: Sendable {
+    /// The package half.
+    package let publicKey: Ed25519PublicKey
     /// The 32-byte private seed (the JWK `d` member).
-    public let seed: Redacted<Data>
+    package let seed: Redacted<Data>
 
     /// Generates a new key from the operating system's CSPRNG.
-    public static func generate() -> Ed25519PrivateKey {
+    package static func generate() -> Ed25519PrivateKey {
         do {
             return try Ed25519PrivateKey(seed: Redacted(LibCrypto.ed25519GenerateSeed()))
         } catch {
@@ -18,7 +18,7 @@ public struct Ed25519PrivateKey: Sendable {
 
     /// Restores a key from its seed; throws ``LatchkeyCryptoError/Code/invalidKey`` unless it
     /// is 32 bytes.
-    public init(seed: Redacted<Data>) throws {
+    package init(seed: Redacted<Data>) throws {
         guard let publicKey = LibCrypto.ed25519PublicKey(seed: seed.exposed) else {
             throw LatchkeyCryptoError(.invalidKey, "An Ed25519 private key is a 32-byte seed.")
         }
@@ -27,7 +27,7 @@ public struct Ed25519PrivateKey: Sendable {
     }
 
     /// Signs `message`; Ed25519 is deterministic, so equal messages give equal signatures.
-    public func signature(for message: Data) -> Data {
+    package func signature(for message: Data) -> Data {
         LibCrypto.ed25519Sign(seed: seed.exposed, message: message)
     }
 }

@@ -1,10 +1,14 @@
 import CArgon2
-import Foundation
+package import Foundation
 
 /// The one place that calls libargon2. It computes raw Argon2 tags through `argon2_ctx`,
 /// which (unlike the convenience functions) accepts a secret key and associated data.
-enum LibArgon2 {
-    static func tag(
+package enum LibArgon2 {
+    /// The raw Argon2 tag of `password` with `salt` (at least 8 bytes), the optional secret key
+    /// (`K`) and associated data (`X`) of RFC 9106 §3.1, and `tagLength` bytes (4…1024).
+    /// Throws ``LatchkeyCryptoError`` `invalid_parameters` for a short salt or a tag length out
+    /// of range, `argon2_failure` if libargon2 cannot run.
+    package static func tag(
         _ variant: Argon2Variant, version: Argon2Version = .v13, password: Data, salt: Data,
         secret: Data = Data(), associatedData: Data = Data(), parameters: Argon2Parameters,
         tagLength: Int

@@ -64,12 +64,12 @@ enum LibCrypto {
 extension LibCrypto {
     /// The byte length of a P-256 coordinate, scalar, and of each half of a raw signature.
     static let p256ScalarLength = 32
-    /// The byte length of Ed25519 public keys and private seeds.
+    /// The byte length of Ed25519 package keys and private seeds.
     static let ed25519KeyLength = 32
     /// The byte length of an Ed25519 signature.
     static let ed25519SignatureLength = 64
 
-    /// A P-256 key in raw form: `d` is empty for a public key.
+    /// A P-256 key in raw form: `d` is empty for a package key.
     struct P256Components {
         var x: Data
         var y: Data
@@ -170,7 +170,7 @@ extension LibCrypto {
         return Data(seed)
     }
 
-    /// The public key of an Ed25519 seed, or nil if the seed is not 32 bytes.
+    /// The package key of an Ed25519 seed, or nil if the seed is not 32 bytes.
     static func ed25519PublicKey(seed: Data) -> Data? {
         withEd25519PrivateKey(seed) { pkey in
             var key = [UInt8](repeating: 0, count: ed25519KeyLength)
@@ -209,7 +209,7 @@ extension LibCrypto {
         return Int(BN_num_bits(number))
     }
 
-    /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature under the public key (`n`, `e`).
+    /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature under the package key (`n`, `e`).
     static func rsaVerifySHA256(modulus: Data, exponent: Data, message: Data, signature: Data) -> Bool {
         let n = bignum(modulus)
         let e = bignum(exponent)

@@ -1,17 +1,17 @@
-public import Foundation
+package import Foundation
 
-/// A P-256 (secp256r1) public key for ECDSA with SHA-256 (the JOSE `ES256` algorithm).
-public struct P256PublicKey: Sendable, Hashable {
+/// A P-256 (secp256r1) package key for ECDSA with SHA-256 (the JOSE `ES256` algorithm).
+package struct P256PublicKey: Sendable, Hashable {
     /// The 32-byte big-endian x coordinate.
-    public let x: Data
+    package let x: Data
     /// The 32-byte big-endian y coordinate.
-    public let y: Data
+    package let y: Data
 
     /// Creates a key from its affine coordinates; throws ``LatchkeyCryptoError/Code/invalidKey``
     /// unless both are 32 bytes and the point lies on the curve.
-    public init(x: Data, y: Data) throws {
+    package init(x: Data, y: Data) throws {
         guard LibCrypto.p256IsValid(.init(x: x, y: y, d: Data())) else {
-            throw LatchkeyCryptoError(.invalidKey, "The P-256 public key is not a point on the curve.")
+            throw LatchkeyCryptoError(.invalidKey, "The P-256 package key is not a point on the curve.")
         }
         self.x = x
         self.y = y
@@ -24,7 +24,7 @@ public struct P256PublicKey: Sendable, Hashable {
 
     /// Whether `signature` (raw `r || s`, 64 bytes, as JWS uses) is a valid ECDSA signature
     /// of SHA-256(`message`) under this key. Any other signature length is invalid.
-    public func isValidSignature(_ signature: Data, for message: Data) -> Bool {
+    package func isValidSignature(_ signature: Data, for message: Data) -> Bool {
         LibCrypto.p256Verify(.init(x: x, y: y, d: Data()), message: message, signature: signature)
     }
 }

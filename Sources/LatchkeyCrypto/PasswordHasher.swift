@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Hashes and verifies passwords with Argon2id (RFC 9106) in PHC string format, compatible
 /// with the hashes Directus (node-argon2) and the Argon2 reference implementation write.
@@ -11,17 +11,17 @@ public import Foundation
 /// ``verify(_:against:)`` or ``verifyAgainstDummy(_:)`` takes tens of milliseconds and
 /// ``Argon2Parameters/memoryKiB`` of memory. Call them from worker threads, never while
 /// holding a lock.
-public struct PasswordHasher: Sendable {
+package struct PasswordHasher: Sendable {
     /// Length of the random salt of new hashes, in bytes.
-    public static let saltLength = 16
+    package static let saltLength = 16
     /// Length of the tag of new hashes, in bytes.
-    public static let tagLength = 32
+    package static let tagLength = 32
 
     /// The cost of new hashes, and the floor below which ``needsRehash(_:)`` says yes.
-    public let parameters: Argon2Parameters
+    package let parameters: Argon2Parameters
 
     /// Creates a hasher that makes new hashes with `parameters`.
-    public init(parameters: Argon2Parameters = .owaspMinimum) {
+    package init(parameters: Argon2Parameters = .owaspMinimum) {
         self.parameters = parameters
     }
 
@@ -31,7 +31,7 @@ public struct PasswordHasher: Sendable {
     ///
     /// - Throws: ``LatchkeyCryptoError`` with code `argon2_failure` if libargon2 cannot run
     ///   (for example memory cannot be allocated).
-    public func hash(_ password: Redacted<String>) throws -> String {
+    package func hash(_ password: Redacted<String>) throws -> String {
         let salt = SecureRandom.bytes(Self.saltLength)
         let tag = try configuredTag(of: password, salt: salt)
         return PHCString(variant: .argon2id, parameters: parameters, salt: salt, tag: tag).encoded
@@ -43,7 +43,7 @@ public struct PasswordHasher: Sendable {
     /// or no `v=`), with the hash's own parameters, salt and tag length. The tags are
     /// compared in constant time. A malformed string, or one whose costs exceed the
     /// ``Argon2Parameters`` limits, gives `false`; this method never throws or traps.
-    public func verify(_ password: Redacted<String>, against phc: String) -> Bool {
+    package func verify(_ password: Redacted<String>, against phc: String) -> Bool {
         guard let stored = PHCString(parsing: phc),
             let computed = try? LibArgon2.tag(
                 stored.variant, version: stored.version, password: Data(password.exposed.utf8),
@@ -59,7 +59,7 @@ public struct PasswordHasher: Sendable {
     /// Call it when there is no account (or no password hash) for the given email, so that
     /// the response takes as long as a wrong password for an existing account and timing
     /// does not reveal which emails have accounts.
-    public func verifyAgainstDummy(_ password: Redacted<String>) -> Bool {
+    package func verifyAgainstDummy(_ password: Redacted<String>) -> Bool {
         let dummyTag = SecureRandom.bytes(Self.tagLength)
         guard let computed = try? configuredTag(of: password, salt: SecureRandom.bytes(Self.saltLength))
         else { return false }
@@ -72,33 +72,11 @@ public struct PasswordHasher: Sendable {
     /// sign-in: it is malformed, not argon2id, not version 1.3, any cost is below the
     /// configured ``parameters``, its salt or tag is shorter than this hasher makes, or it
     /// carries associated data (`data=`), which new hashes do not.
-    public func needsRehash(_ phc: String) -> Bool {
+    package func needsRehash(_ phc: String) -> Bool {
         guard let stored = PHCString(parsing: phc) else { return true }
         return stored.variant != .argon2id || stored.version != .v13
             || !stored.parameters.isAtLeast(parameters) || stored.salt.count < Self.saltLength
             || stored.tag.count < Self.tagLength || !stored.associatedData.isEmpty
-    }
-
-    /// Computes a raw Argon2id v1.3 tag, with the optional secret key (`K`) and associated
-    /// data (`X`) of RFC 9106 §3.1. For key derivation and for checking the RFC 9106 §5.3
-    /// test vector; passwords are stored with ``hash(_:)``.
-    ///
-    /// - Parameters:
-    ///   - password: The password or other input keying material (`P`).
-    ///   - salt: At least 8 bytes (`S`); 16 random bytes are recommended.
-    ///   - secret: An optional secret key (`K`).
-    ///   - associatedData: Optional associated data (`X`).
-    ///   - parameters: Memory, iterations and lanes.
-    ///   - tagLength: Output length in bytes, 4…1024.
-    /// - Throws: ``LatchkeyCryptoError`` with code `invalid_parameters` for a short salt or
-    ///   a tag length out of range, `argon2_failure` if libargon2 cannot run.
-    public static func argon2idRaw(
-        password: Redacted<Data>, salt: Data, secret: Redacted<Data>? = nil,
-        associatedData: Data = Data(), parameters: Argon2Parameters, tagLength: Int = tagLength
-    ) throws -> Data {
-        try LibArgon2.tag(
-            .argon2id, password: password.exposed, salt: salt, secret: secret?.exposed ?? Data(),
-            associatedData: associatedData, parameters: parameters, tagLength: tagLength)
     }
 
     /// The Argon2id v1.3 tag of `password` with this hasher's parameters and tag length.

@@ -1,21 +1,21 @@
-public import Foundation
+package import Foundation
 
-/// An RSA public key for verifying RSASSA-PKCS1-v1_5 SHA-256 signatures (the JOSE `RS256`
+/// An RSA package key for verifying RSASSA-PKCS1-v1_5 SHA-256 signatures (the JOSE `RS256`
 /// algorithm). Latchkey never signs with RSA, so there is no private counterpart.
-public struct RSAPublicKey: Sendable, Hashable {
+package struct RSAPublicKey: Sendable, Hashable {
     /// The smallest modulus accepted, in bits (RFC 7518 §3.3 requires 2048).
-    public static let minimumModulusBits = 2048
+    package static let minimumModulusBits = 2048
     /// The largest modulus accepted, in bits; bounds the work an attacker-supplied key causes.
-    public static let maximumModulusBits = 8192
+    package static let maximumModulusBits = 8192
 
     /// The big-endian modulus `n`.
-    public let modulus: Data
-    /// The big-endian public exponent `e`.
-    public let exponent: Data
+    package let modulus: Data
+    /// The big-endian package exponent `e`.
+    package let exponent: Data
 
     /// Creates a key from `n` and `e`; throws ``LatchkeyCryptoError/Code/invalidKey`` unless
     /// the modulus has 2048 to 8192 bits and the exponent is odd and greater than 1.
-    public init(modulus: Data, exponent: Data) throws {
+    package init(modulus: Data, exponent: Data) throws {
         let bits = LibCrypto.bitLength(modulus)
         guard bits >= Self.minimumModulusBits, bits <= Self.maximumModulusBits else {
             throw LatchkeyCryptoError(.invalidKey, "An RSA modulus must have 2048 to 8192 bits.")
@@ -23,14 +23,14 @@ public struct RSAPublicKey: Sendable, Hashable {
         guard let last = exponent.last, last & 1 == 1, LibCrypto.bitLength(exponent) > 1,
             exponent.count <= 8
         else {
-            throw LatchkeyCryptoError(.invalidKey, "The RSA public exponent is not valid.")
+            throw LatchkeyCryptoError(.invalidKey, "The RSA package exponent is not valid.")
         }
         self.modulus = modulus
         self.exponent = exponent
     }
 
     /// Whether `signature` is a valid RSASSA-PKCS1-v1_5 signature of SHA-256(`message`).
-    public func isValidSignature(_ signature: Data, for message: Data) -> Bool {
+    package func isValidSignature(_ signature: Data, for message: Data) -> Bool {
         LibCrypto.rsaVerifySHA256(modulus: modulus, exponent: exponent, message: message, signature: signature)
     }
 }

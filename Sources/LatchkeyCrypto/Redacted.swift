@@ -4,25 +4,25 @@
 /// `dump` and `Mirror` reflection — is `<redacted>`. The wrapped value is reachable
 /// only through ``exposed``, so a reviewer can search for every place a secret leaves
 /// its wrapper.
-public struct Redacted<Value: Sendable>: Sendable, CustomStringConvertible,
+package struct Redacted<Value: Sendable>: Sendable, CustomStringConvertible,
     CustomDebugStringConvertible, CustomReflectable
 {
     /// The secret itself. Read it only to hash it, compare it or send it where it belongs.
-    public let exposed: Value
+    package let exposed: Value
 
     /// Wraps `value` so that it cannot be printed or logged by accident.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         self.exposed = value
     }
 
     /// Always `<redacted>`.
-    public var description: String { "<redacted>" }
+    package var description: String { "<redacted>" }
 
     /// Always `<redacted>`.
-    public var debugDescription: String { "<redacted>" }
+    package var debugDescription: String { "<redacted>" }
 
     /// A mirror with no children, so `dump` and reflection show nothing of the value.
-    public var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
+    package var customMirror: Mirror { Mirror(self, children: [], displayStyle: .struct) }
 }
 
 extension Redacted: Equatable where Value: Equatable {}

@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 
 /// SHA-256 (FIPS 180-4), computed by OpenSSL.
-public enum SHA256 {
+package enum SHA256 {
     /// The size of a digest in bytes.
-    public static let digestLength = 32
+    package static let digestLength = 32
 
     /// Returns the 32-byte SHA-256 digest of `data` (a `Data`, `[UInt8]` or any other
     /// `DataProtocol` value).
-    public static func hash(_ data: some DataProtocol) -> Data {
+    package static func hash(_ data: some DataProtocol) -> Data {
         LibCrypto.sha256(Data(data))
     }
 }

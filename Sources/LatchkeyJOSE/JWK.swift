@@ -1,4 +1,4 @@
-public import LatchkeyCrypto
+package import LatchkeyCrypto
 import Foundation
 
 /// A JSON Web Key (RFC 7517) of type `EC` (P-256), `OKP` (Ed25519) or `RSA`.
@@ -6,30 +6,30 @@ import Foundation
 /// Members are kept as their base64url strings so a key round-trips unchanged. The private
 /// member `d` is ``Redacted``: it never appears in `description` or `dump`, but it is
 /// encoded when the key is encoded, so encode ``publicKey`` for anything published.
-public struct JWK: Sendable, Hashable, Codable {
+package struct JWK: Sendable, Hashable, Codable {
     /// The key type: `EC`, `OKP` or `RSA`.
-    public var kty: String
+    package var kty: String
     /// The curve for `EC` and `OKP` keys: `P-256` or `Ed25519`.
-    public var crv: String?
-    /// The x coordinate (`EC`) or the public key (`OKP`), base64url.
-    public var x: String?
+    package var crv: String?
+    /// The x coordinate (`EC`) or the package key (`OKP`), base64url.
+    package var x: String?
     /// The y coordinate (`EC`), base64url.
-    public var y: String?
+    package var y: String?
     /// The modulus (`RSA`), base64url.
-    public var n: String?
-    /// The public exponent (`RSA`), base64url.
-    public var e: String?
-    /// The private scalar (`EC`) or seed (`OKP`), base64url; nil for a public key.
-    public var d: Redacted<String>?
+    package var n: String?
+    /// The package exponent (`RSA`), base64url.
+    package var e: String?
+    /// The private scalar (`EC`) or seed (`OKP`), base64url; nil for a package key.
+    package var d: Redacted<String>?
     /// The key ID; Latchkey sets it to the RFC 7638 thumbprint.
-    public var kid: String?
+    package var kid: String?
     /// The algorithm the key is meant for, if stated.
-    public var alg: String?
+    package var alg: String?
     /// The intended use, `sig` for signing keys.
-    public var use: String?
+    package var use: String?
 
     /// Creates a JWK from its members.
-    public init(
+    package init(
         kty: String, crv: String? = nil, x: String? = nil, y: String? = nil, n: String? = nil,
         e: String? = nil, d: Redacted<String>? = nil, kid: String? = nil, alg: String? = nil,
         use: String? = nil
@@ -47,16 +47,16 @@ public struct JWK: Sendable, Hashable, Codable {
     }
 
     /// This key without its private member.
-    public var publicKey: JWK {
+    package var publicKey: JWK {
         var key = self
         key.d = nil
         return key
     }
 
-    /// The RFC 7638 thumbprint: base64url(SHA-256) of the required public members in
+    /// The RFC 7638 thumbprint: base64url(SHA-256) of the required package members in
     /// lexicographic order without whitespace. Throws ``JOSEError/Code/invalidKey`` if a
     /// required member is missing or the key type is unsupported.
-    public func thumbprint() throws -> String {
+    package func thumbprint() throws -> String {
         let members: [(String, String?)]
         switch kty {
         case "EC": members = [("crv", crv), ("kty", kty), ("x", x), ("y", y)]
@@ -93,7 +93,7 @@ public struct JWK: Sendable, Hashable, Codable {
     }
 
     /// Decodes a JWK; unknown members are ignored.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kty = try container.decode(String.self, forKey: .kty)
         crv = try container.decodeIfPresent(String.self, forKey: .crv)
@@ -108,7 +108,7 @@ public struct JWK: Sendable, Hashable, Codable {
     }
 
     /// Encodes the members that are present, including `d` if this is a private key.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kty, forKey: .kty)
         try container.encodeIfPresent(crv, forKey: .crv)

@@ -1,27 +1,27 @@
-public import Foundation
+package import Foundation
 import LatchkeyCrypto
 
 /// JWS compact serialization (RFC 7515 §7.1): signing and verification.
-public enum JWS {
+package enum JWS {
     /// The longest compact token accepted, in bytes (16 KiB); longer input is rejected
     /// before any decoding.
-    public static let maximumCompactLength = 16 * 1024
+    package static let maximumCompactLength = 16 * 1024
 
     /// A token whose signature has been verified.
-    public struct Verified: Sendable {
+    package struct Verified: Sendable {
         /// The decoded protected header.
-        public let header: JWSHeader
+        package let header: JWSHeader
         /// The payload bytes.
-        public let payload: Data
+        package let payload: Data
         /// The ID of the key that verified the signature.
-        public let kid: String
+        package let kid: String
     }
 
     /// Signs `payload` and returns `header.payload.signature`, each part base64url.
     ///
     /// The header's `alg` must be the key's algorithm (else
     /// ``JOSEError/Code/algorithmNotAllowed``); a missing `kid` is set to the key's.
-    public static func sign(header: JWSHeader, payload: Data, key: SigningKey) throws -> String {
+    package static func sign(header: JWSHeader, payload: Data, key: SigningKey) throws -> String {
         guard header.alg == key.algorithm else {
             throw JOSEError(.algorithmNotAllowed, "The header alg does not match the signing key.")
         }
@@ -46,7 +46,7 @@ public enum JWS {
     /// ``JOSEError`` with code `tooLarge`, `malformed`, `unsupportedAlgorithm` (`none`,
     /// `HS*`, anything unknown), `unsupportedCriticalHeader`, `unknownKey`,
     /// `algorithmNotAllowed` or `invalidSignature`.
-    public static func verify(compact: String, keys: [VerificationKey]) throws -> Verified {
+    package static func verify(compact: String, keys: [VerificationKey]) throws -> Verified {
         guard compact.utf8.count <= maximumCompactLength else {
             throw JOSEError(.tooLarge, "The token exceeds \(maximumCompactLength) bytes.")
         }

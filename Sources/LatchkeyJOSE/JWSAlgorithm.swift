@@ -2,7 +2,7 @@
 ///
 /// There is deliberately no case for `none` or for the HMAC algorithms: a token naming
 /// them cannot even be parsed into a header, so it is rejected before any key is chosen.
-public enum JWSAlgorithm: String, Sendable, Hashable, Codable, CaseIterable {
+package enum JWSAlgorithm: String, Sendable, Hashable, Codable, CaseIterable {
     /// ECDSA on P-256 with SHA-256; signatures are raw `r || s` (64 bytes).
     case es256 = "ES256"
     /// Ed25519 (RFC 8037).

@@ -2,19 +2,19 @@
 ///
 /// Decoding fails for a missing or unsupported `alg` (including `none` and `HS256`);
 /// other unknown members are ignored unless listed in `crit`.
-public struct JWSHeader: Sendable, Hashable, Codable {
+package struct JWSHeader: Sendable, Hashable, Codable {
     /// The signature algorithm.
-    public var alg: JWSAlgorithm
+    package var alg: JWSAlgorithm
     /// The key ID.
-    public var kid: String?
+    package var kid: String?
     /// The media type of the whole token, e.g. `JWT` or `at+jwt`.
-    public var typ: String?
+    package var typ: String?
     /// Extensions the recipient must understand; Latchkey understands none, so verification
     /// rejects any token that has this member.
-    public var crit: [String]?
+    package var crit: [String]?
 
     /// Creates a header.
-    public init(alg: JWSAlgorithm, kid: String? = nil, typ: String? = nil, crit: [String]? = nil) {
+    package init(alg: JWSAlgorithm, kid: String? = nil, typ: String? = nil, crit: [String]? = nil) {
         self.alg = alg
         self.kid = kid
         self.typ = typ

@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 
 /// The registered claims of a JWT (RFC 7519 §4.1) and their validation.
 ///
 /// Times are NumericDate (seconds since the epoch). Validation takes the current time as a
 /// parameter and never reads a clock.
-public struct JWTClaims: Sendable, Hashable, Codable {
+package struct JWTClaims: Sendable, Hashable, Codable {
     /// The `aud` claim: a single string or an array of strings.
-    public enum Audience: Sendable, Hashable, Codable {
+    package enum Audience: Sendable, Hashable, Codable {
         /// One audience, encoded as a string.
         case single(String)
         /// Several audiences, encoded as an array.
         case multiple([String])
 
         /// Every audience named.
-        public var values: [String] {
+        package var values: [String] {
             switch self {
             case .single(let value): [value]
             case .multiple(let values): values
@@ -21,7 +21,7 @@ public struct JWTClaims: Sendable, Hashable, Codable {
         }
 
         /// Decodes a string or an array of strings.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let value = try? container.decode(String.self) {
                 self = .single(value)
@@ -31,7 +31,7 @@ public struct JWTClaims: Sendable, Hashable, Codable {
         }
 
         /// Encodes a string or an array, as it was given.
-        public func encode(to encoder: any Encoder) throws {
+        package func encode(to encoder: any Encoder) throws {
             var container = encoder.singleValueContainer()
             switch self {
             case .single(let value): try container.encode(value)
@@ -41,22 +41,22 @@ public struct JWTClaims: Sendable, Hashable, Codable {
     }
 
     /// The issuer.
-    public var iss: String?
+    package var iss: String?
     /// The subject.
-    public var sub: String?
+    package var sub: String?
     /// The audience.
-    public var aud: Audience?
+    package var aud: Audience?
     /// The expiry time, seconds since the epoch.
-    public var exp: Int64?
+    package var exp: Int64?
     /// The time before which the token is not valid, seconds since the epoch.
-    public var nbf: Int64?
+    package var nbf: Int64?
     /// The issue time, seconds since the epoch.
-    public var iat: Int64?
+    package var iat: Int64?
     /// The token ID.
-    public var jti: String?
+    package var jti: String?
 
     /// Creates a claims set.
-    public init(
+    package init(
         iss: String? = nil, sub: String? = nil, aud: Audience? = nil, exp: Int64? = nil,
         nbf: Int64? = nil, iat: Int64? = nil, jti: String? = nil
     ) {
@@ -71,7 +71,7 @@ public struct JWTClaims: Sendable, Hashable, Codable {
 
     /// Decodes the claims from a verified payload; throws ``JOSEError/Code/malformed`` if it
     /// is not a JSON object or a registered claim has the wrong type.
-    public static func decode(from payload: Data) throws -> JWTClaims {
+    package static func decode(from payload: Data) throws -> JWTClaims {
         do {
             return try JSONDecoder().decode(JWTClaims.self, from: payload)
         } catch {
@@ -85,7 +85,7 @@ public struct JWTClaims: Sendable, Hashable, Codable {
     /// (`expired`); if present, `nbf <= now + leeway` (`notYetValid`) and
     /// `iat <= now + leeway` (`issuedInFuture`). `iss` must equal `issuer`
     /// (`invalidIssuer`) and `aud` must contain `audience` (`invalidAudience`).
-    public func validate(now: Date, issuer: String, audience: String, leeway: TimeInterval = 60) throws {
+    package func validate(now: Date, issuer: String, audience: String, leeway: TimeInterval = 60) throws {
         let seconds = now.timeIntervalSince1970
         guard let exp else { throw JOSEError(.missingClaim, "The token has no exp claim.") }
         guard seconds <= Double(exp) + leeway else { throw JOSEError(.expired, "The token has expired.") }

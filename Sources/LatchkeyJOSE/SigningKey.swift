@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 import LatchkeyCrypto
 
 /// A private key that signs JWS tokens with ES256 or EdDSA. Its ``kid`` is the RFC 7638
-/// thumbprint of its public JWK.
-public struct SigningKey: Sendable {
+/// thumbprint of its package JWK.
+package struct SigningKey: Sendable {
     private enum Material: Sendable {
         case p256(P256PrivateKey)
         case ed25519(Ed25519PrivateKey)
@@ -11,13 +11,13 @@ public struct SigningKey: Sendable {
 
     private let material: Material
     /// The algorithm this key signs with.
-    public let algorithm: JWSAlgorithm
+    package let algorithm: JWSAlgorithm
     /// The key ID placed in headers: the thumbprint of ``publicJWK``.
-    public let kid: String
+    package let kid: String
 
     /// Generates a new key for `algorithm`; throws ``JOSEError/Code/unsupportedAlgorithm``
     /// for RS256, which Latchkey only verifies.
-    public static func generate(_ algorithm: JWSAlgorithm) throws -> SigningKey {
+    package static func generate(_ algorithm: JWSAlgorithm) throws -> SigningKey {
         switch algorithm {
         case .es256: try SigningKey(material: .p256(.generate()))
         case .edDSA: try SigningKey(material: .ed25519(.generate()))
@@ -27,7 +27,7 @@ public struct SigningKey: Sendable {
 
     /// Restores a key from a private JWK (`EC` P-256 or `OKP` Ed25519 with `d`); throws
     /// ``JOSEError/Code/invalidKey`` if members are missing or do not form a valid key pair.
-    public init(jwk: JWK) throws {
+    package init(jwk: JWK) throws {
         guard let d = jwk.d else { throw JOSEError(.invalidKey, "The JWK has no private member.") }
         let scalar = try Redacted(KeyMember.decode(d.exposed, "d"))
         do {
@@ -59,8 +59,8 @@ public struct SigningKey: Sendable {
         kid = try Self.publicJWK(of: material).thumbprint()
     }
 
-    /// The public JWK, with `kid`, `alg` and `use` set: what a JWKS endpoint publishes.
-    public var publicJWK: JWK {
+    /// The package JWK, with `kid`, `alg` and `use` set: what a JWKS endpoint publishes.
+    package var publicJWK: JWK {
         var jwk = Self.publicJWK(of: material)
         jwk.kid = kid
         jwk.alg = algorithm.rawValue
@@ -69,7 +69,7 @@ public struct SigningKey: Sendable {
     }
 
     /// The full JWK including the private member `d`, for storing the key.
-    public var privateJWK: JWK {
+    package var privateJWK: JWK {
         var jwk = publicJWK
         switch material {
         case .p256(let key): jwk.d = Redacted(Base64URL.encode(key.scalar.exposed))
@@ -79,16 +79,16 @@ public struct SigningKey: Sendable {
     }
 
     /// The matching verification key, allowing only this key's algorithm.
-    public var verificationKey: VerificationKey {
+    package var verificationKey: VerificationKey {
         do {
             return try VerificationKey(jwk: publicJWK)
         } catch {
-            preconditionFailure("a signing key's own public JWK failed to load: \(error)")
+            preconditionFailure("a signing key's own package JWK failed to load: \(error)")
         }
     }
 
     /// Signs `message` (the JWS signing input) and returns the JWS signature bytes.
-    public func signature(for message: Data) -> Data {
+    package func signature(for message: Data) -> Data {
         switch material {
         case .p256(let key): key.signature(for: message)
         case .ed25519(let key): key.signature(for: message)

@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 import LatchkeyCrypto
 
-/// A public key that verifies JWS signatures, with the algorithms it may be used with.
+/// A package key that verifies JWS signatures, with the algorithms it may be used with.
 ///
 /// The allow-list is per key, so a token cannot pick a different algorithm than the key
 /// was registered for (no algorithm confusion).
-public struct VerificationKey: Sendable {
+package struct VerificationKey: Sendable {
     private enum Material: Sendable {
         case p256(P256PublicKey)
         case ed25519(Ed25519PublicKey)
@@ -14,18 +14,18 @@ public struct VerificationKey: Sendable {
 
     private let material: Material
     /// The key ID: the JWK's `kid`, or its RFC 7638 thumbprint if it has none.
-    public let kid: String
+    package let kid: String
     /// The algorithms a token verified by this key may name.
-    public let allowedAlgorithms: Set<JWSAlgorithm>
+    package let allowedAlgorithms: Set<JWSAlgorithm>
 
-    /// Loads a public key from `jwk` (`EC` P-256, `OKP` Ed25519 or `RSA` of 2048–8192 bits;
+    /// Loads a package key from `jwk` (`EC` P-256, `OKP` Ed25519 or `RSA` of 2048–8192 bits;
     /// private members are ignored).
     ///
     /// The allow-list is `allowedAlgorithms` if given, otherwise the JWK's `alg`, otherwise
     /// the one algorithm the key type supports. Throws ``JOSEError/Code/invalidKey`` for an
     /// invalid key, and ``JOSEError/Code/algorithmNotAllowed`` if the list is empty or names
     /// an algorithm the key type cannot verify.
-    public init(jwk: JWK, allowedAlgorithms: Set<JWSAlgorithm>? = nil) throws {
+    package init(jwk: JWK, allowedAlgorithms: Set<JWSAlgorithm>? = nil) throws {
         let native: JWSAlgorithm
         do {
             switch (jwk.kty, jwk.crv) {
@@ -43,7 +43,7 @@ public struct VerificationKey: Sendable {
                 throw JOSEError(.invalidKey, "The JWK key type or curve is not supported.")
             }
         } catch let error as LatchkeyCryptoError {
-            throw JOSEError(.invalidKey, "The JWK is not a valid public key.", detail: error.message)
+            throw JOSEError(.invalidKey, "The JWK is not a valid package key.", detail: error.message)
         }
         let allowed: Set<JWSAlgorithm>
         if let allowedAlgorithms {
@@ -65,7 +65,7 @@ public struct VerificationKey: Sendable {
 
     /// Whether `signature` over `message` verifies under this key with `algorithm`; false if
     /// the algorithm is not on this key's allow-list.
-    public func isValidSignature(_ signature: Data, for message: Data, algorithm: JWSAlgorithm) -> Bool {
+    package func isValidSignature(_ signature: Data, for message: Data, algorithm: JWSAlgorithm) -> Bool {
         guard allowedAlgorithms.contains(algorithm) else { return false }
         switch material {
         case .p256(let key): return key.isValidSignature(signature, for: message)

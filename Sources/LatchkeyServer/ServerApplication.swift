@@ -1,31 +1,38 @@
-public import Foundation
+package import LatchkeyCore
+package import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
+package import Foundation
 import LatchkeyCrypto
 import LatchkeyJOSE
 import Synchronization
 
 /// The assembled server: store, services, routes, HTTP listener and background workers,
 /// built from a ``Configuration``. `latchkey serve` is `start()`, wait for a signal, `stop()`.
-public final class ServerApplication: Sendable {
+package final class ServerApplication: Sendable {
     /// The configuration it was built from.
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The database.
-    public let store: any Store
+    package let store: any Store
     /// The password-reset flow.
-    public let recovery: PasswordRecoveryService
+    package let recovery: PasswordRecoveryService
     /// Account administration (CLI).
-    public let accounts: AccountAdministration
+    package let accounts: AccountAdministration
     /// The route table behind the HTTP listener; in-process tests call it directly.
-    public let router: Router
+    package let router: Router
     /// Counters served at `/metrics`.
-    public let metrics: ServerMetrics
+    package let metrics: ServerMetrics
     /// The token-signing keys, published at `/.well-known/jwks.json`.
-    public let keyRing: SigningKeyRing
+    package let keyRing: SigningKeyRing
     /// Access and refresh tokens for logins.
-    public let tokens: TokenService
+    package let tokens: TokenService
 
     /// The longest lifetime of a token the signing keys sign (access tokens, 10 minutes);
     /// a retired key stays published this long.
-    public static let maximumSignedTokenLifetime: TimeInterval = 600
+    package static let maximumSignedTokenLifetime: TimeInterval = 600
 
     private let logger: Logger
     private let httpServer: HTTPServer
@@ -36,7 +43,7 @@ public final class ServerApplication: Sendable {
 
     /// Opens (and migrates) the database and wires every part. Throws a ``LatchkeyError``
     /// naming the setting or file that is wrong.
-    public init(configuration: Configuration, logger: Logger, clock: any WallClock = SystemClock()) throws {
+    package init(configuration: Configuration, logger: Logger, clock: any WallClock = SystemClock()) throws {
         self.configuration = configuration
         self.logger = logger
         let store = try Self.openStore(configuration)
@@ -90,7 +97,7 @@ public final class ServerApplication: Sendable {
             tokens: tokens, store: store, authenticator: ClientAuthenticator(clients: clients), clock: clock, logger: logger)
         router = Router(
             routes: resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
-                + OpenIDRoutes(tokens: tokens, issuer: issuer).routes + ResetPage().routes
+                + OpenIDRoutes(tokens: tokens, issuer: issuer).routes + WebPageRoutes().routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(store: store, metrics: metrics, metricsClients: configuration.metricsClients).routes,
@@ -118,7 +125,7 @@ public final class ServerApplication: Sendable {
     }
 
     /// Starts the HTTP listener and the workers. Throws when the address is taken.
-    public func start() throws {
+    package func start() throws {
         recoveryWorker.start()
         outboxWorker.start(pollInterval: 0.5)
         maintenanceWorker.start()
@@ -143,11 +150,11 @@ public final class ServerApplication: Sendable {
     }
 
     /// The port actually bound (useful with port 0).
-    public var boundPort: Int { httpServer.boundPort }
+    package var boundPort: Int { httpServer.boundPort }
 
     /// Stops accepting connections, lets in-flight requests finish, processes requests already
     /// accepted, and stops the workers.
-    public func stop() {
+    package func stop() {
         httpServer.stop()
         recovery.processQueuedRequests()
         recovery.wakeWaiters()
@@ -160,7 +167,7 @@ public final class ServerApplication: Sendable {
     /// Opens the database named by the configuration (migrating it unless told not to), for
     /// commands that need nothing else: PostgreSQL when `LATCHKEY_DATABASE_URL` is set,
     /// else the SQLite file in the data directory.
-    public static func openStore(_ configuration: Configuration, migrating: Bool = true) throws -> any Store {
+    package static func openStore(_ configuration: Configuration, migrating: Bool = true) throws -> any Store {
         let store: any Store
         if let url = configuration.databaseURL {
             store = PostgresStore(
@@ -175,19 +182,19 @@ public final class ServerApplication: Sendable {
     }
 
     /// Account administration over the configured database, for the `users` commands.
-    public static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
+    package static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
         AccountAdministration(
             store: try openStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
             policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore), clock: clock)
     }
 
     /// The OAuth client registry over the configured database, for the `clients` commands.
-    public static func openClients(_ configuration: Configuration) throws -> ClientRegistry {
+    package static func openClients(_ configuration: Configuration) throws -> ClientRegistry {
         ClientRegistry(store: try openStore(configuration))
     }
 
     /// The signing keys in the configured key file, created on first use.
-    public static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
+    package static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
         try createPrivateDirectory(configuration.dataDirectory)
         try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: "LATCHKEY_SIGNING_KEYS_FILE")
         return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)

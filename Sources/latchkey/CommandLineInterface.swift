@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeyCore
 import LatchkeyServer
 
 /// A command-line failure: what to print and which exit code to use.

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyClient
 import LatchkeyCrypto
+import LatchkeyCore
 import LatchkeyServer
 
 /// Runs the command named by `arguments` and returns the process exit code.

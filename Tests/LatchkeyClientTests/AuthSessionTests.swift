@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyClient
+import LatchkeyTestSupport
 import Testing
 
 /// A server with one account, signed in through the first-party routes, with the stored

@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyClient
+import LatchkeyTestSupport
 import Testing
 
 /// The client commands of the `latchkey` binary against a real server, each run with its

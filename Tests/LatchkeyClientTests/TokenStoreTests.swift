@@ -1,19 +1,7 @@
 import Foundation
 import LatchkeyClient
+import LatchkeyTestSupport
 import Testing
-
-/// A fresh directory under the system temp directory, removed by `cleanUp()`.
-struct TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("latchkey-client-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func cleanUp() { try? FileManager.default.removeItem(at: url) }
-}
 
 private func permissions(of url: URL) throws -> Int {
     try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)

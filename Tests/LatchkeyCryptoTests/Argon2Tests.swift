@@ -5,10 +5,10 @@ import Testing
 @Suite struct Argon2Tests {
     @Test("raw Argon2id reproduces the RFC 9106 §5.3 test vector (with secret and associated data)")
     func rfc9106Vector() throws {
-        let tag = try PasswordHasher.argon2idRaw(
-            password: Redacted(Data(repeating: 0x01, count: 32)),
+        let tag = try LibArgon2.tag(
+            .argon2id, password: Data(repeating: 0x01, count: 32),
             salt: Data(repeating: 0x02, count: 16),
-            secret: Redacted(Data(repeating: 0x03, count: 8)),
+            secret: Data(repeating: 0x03, count: 8),
             associatedData: Data(repeating: 0x04, count: 12),
             parameters: Argon2Parameters(memoryKiB: 32, iterations: 3, parallelism: 4),
             tagLength: 32)
@@ -17,9 +17,9 @@ import Testing
 
     @Test("raw Argon2id reproduces the tag of the reference implementation's PHC string")
     func referenceTag() throws {
-        let tag = try PasswordHasher.argon2idRaw(
-            password: Redacted(Data("password".utf8)), salt: Data("somesalt".utf8),
-            parameters: Argon2Parameters(memoryKiB: 65536, iterations: 2, parallelism: 1))
+        let tag = try LibArgon2.tag(
+            .argon2id, password: Data("password".utf8), salt: Data("somesalt".utf8),
+            parameters: Argon2Parameters(memoryKiB: 65536, iterations: 2, parallelism: 1), tagLength: PasswordHasher.tagLength)
         // The PHC string's tag field is standard base64 without padding.
         #expect(tag.base64EncodedString().replacingOccurrences(of: "=", with: "")
             == "CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc")
@@ -29,12 +29,12 @@ import Testing
     func rawRejectsBadLengths() throws {
         let parameters = try Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
         #expect {
-            try PasswordHasher.argon2idRaw(
-                password: Redacted(Data()), salt: Data(count: 7), parameters: parameters)
+            try LibArgon2.tag(
+            .argon2id, password: Data(), salt: Data(count: 7), parameters: parameters, tagLength: PasswordHasher.tagLength)
         } throws: { ($0 as? LatchkeyCryptoError)?.code == .invalidParameters }
         #expect {
-            try PasswordHasher.argon2idRaw(
-                password: Redacted(Data()), salt: Data(count: 8), parameters: parameters, tagLength: 3)
+            try LibArgon2.tag(
+            .argon2id, password: Data(), salt: Data(count: 8), parameters: parameters, tagLength: 3)
         } throws: { ($0 as? LatchkeyCryptoError)?.code == .invalidParameters }
     }
 

@@ -1,6 +1,14 @@
 import Foundation
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Synchronization
+import LatchkeyTestSupport
 import Testing
 
 /// Authorization codes, browser sessions and family lookups every `Store` implementation

@@ -1,7 +1,15 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 /// A throwaway self-signed P-256 certificate for 127.0.0.1, made with the openssl CLI.
 private final class TestCertificate {

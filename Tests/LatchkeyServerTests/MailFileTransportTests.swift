@@ -1,7 +1,15 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 @Suite struct MailFileTransportTests {
     let clock = ManualClock()

@@ -1,7 +1,15 @@
 import Foundation
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Synchronization
 import Testing
+import LatchkeyTestSupport
 
 /// A real transport (``FileMailTransport``) behind a failure counter: each message fails
 /// `failuresPerMessage` times before it is written, and every accepted send is recorded.

@@ -1,7 +1,15 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 /// The aiosmtpd server in e2e/smtp_server.py, run as a subprocess for one test.
 final class TestSMTPServer {
@@ -27,63 +35,23 @@ final class TestSMTPServer {
         let defects: [String]
     }
 
-    struct StartFailed: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    static let python = ProcessInfo.processInfo.environment["LATCHKEY_TEST_PYTHON"]
+    static let python = PythonHelper.python
     static let user = "mailer"
     static let password = "correct horse battery staple"
 
-    let port: Int
     let folder: TemporaryDirectory
-    private let process: Process
-    /// The server's standard input; closing it (or this process dying) stops the server.
-    private let lifeline = Pipe()
+    private let helper: PythonHelper
+    var port: Int { helper.port }
 
     /// The server's self-signed certificate, to trust as the CA file.
     var certificatePath: String { folder.url.appendingPathComponent("cert.pem").path }
 
     init(mode: Mode) throws {
-        guard let python = Self.python else { throw StartFailed(description: "LATCHKEY_TEST_PYTHON is not set") }
-        folder = try TemporaryDirectory()
-        let script = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("e2e/smtp_server.py")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, "--outdir", folder.url.path, "--mode", mode.rawValue,
-                             "--user", Self.user, "--password", Self.password]
-        let output = Pipe()
-        process.standardInput = lifeline
-        process.standardOutput = output
-        let errorLog = folder.url.appendingPathComponent("server.log")
-        _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errorLog)
-        try process.run()
-
-        // The server prints `READY <port>` once it listens; EOF means it died.
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line.append(chunk)
-        }
-        let words = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace)
-        guard words.count == 2, words[0] == "READY", let port = Int(words[1]) else {
-            try? lifeline.fileHandleForWriting.close()
-            process.terminate()
-            process.waitUntilExit()
-            let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
-            throw StartFailed(description: "SMTP test server did not start: \(log)")
-        }
-        self.port = port
-    }
-
-    deinit {
-        try? lifeline.fileHandleForWriting.close()
-        process.terminate()
-        process.waitUntilExit()
+        folder = try TemporaryDirectory(prefix: "latchkey-smtp")
+        helper = try PythonHelper(
+            script: "smtp_server.py",
+            arguments: ["--outdir", folder.url.path, "--mode", mode.rawValue, "--user", Self.user, "--password", Self.password],
+            errorLog: folder.url.appendingPathComponent("server.log"))
     }
 
     /// Every message received so far, in arrival order.

@@ -1,24 +1,14 @@
+import LatchkeyTestSupport
 import Foundation
 import LatchkeyCrypto
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
-
-/// A temporary folder removed when the value goes away.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-mail-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Names of the files in `subpath` (or the folder itself), sorted.
-    func fileNames(in subpath: String? = nil) throws -> [String] {
-        let folder = subpath.map { url.appendingPathComponent($0) } ?? url
-        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-    }
-}
 
 /// A message as a mail client would read it: unfolded headers with RFC 2047 decoded, and
 /// the multipart/alternative parts with quoted-printable decoded. Written from the RFCs,

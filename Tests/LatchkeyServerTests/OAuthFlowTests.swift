@@ -1,8 +1,16 @@
 import Foundation
 import LatchkeyCrypto
 import LatchkeyJOSE
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 /// The authorization code flow through the router, in process: a browser (cookies, forms)
 /// and a native app (PKCE, token endpoint), with a test clock.

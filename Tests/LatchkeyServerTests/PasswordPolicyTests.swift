@@ -1,4 +1,11 @@
 import LatchkeyCrypto
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
 
@@ -74,7 +81,7 @@ import Testing
 
     @Test("the email's words count as guessable for zxcvbn")
     func emailWordsAreWeak() throws {
-        let estimator = PasswordStrengthEstimator()
+        let estimator = ZxcvbnEstimator()
         let password = Redacted("janedoe2024example")
         let withoutContext = estimator.score(of: password, userInputs: [])
         let withContext = estimator.score(of: password, userInputs: ["janedoe", "example.com", "example"])
@@ -85,7 +92,7 @@ import Testing
     func threshold() throws {
         // zxcvbn scores "horse staple" 3 (about 10^9 guesses).
         let password = Redacted("horse staple")
-        #expect(PasswordStrengthEstimator().score(of: password, userInputs: []) == 3)
+        #expect(ZxcvbnEstimator().score(of: password, userInputs: []) == 3)
         #expect(policy.evaluate(password, email: email).isEmpty)
         let strict = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: 4)
         #expect(strict.evaluate(password, email: email) == [.tooWeak(score: 3)])

@@ -1,7 +1,15 @@
 import Foundation
 import LatchkeyCrypto
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 /// The reset flow in process: a real SQLite store in a temporary directory, a manual clock.
 struct RecoveryHarness {

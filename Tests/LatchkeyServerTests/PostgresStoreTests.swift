@@ -1,7 +1,15 @@
 import Foundation
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Synchronization
 import Testing
+import LatchkeyTestSupport
 
 /// What is particular to the PostgreSQL store: connection loss, timeouts, and the race
 /// guarantees between several servers (stores) on one database. The shared behaviour is

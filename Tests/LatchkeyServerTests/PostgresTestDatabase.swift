@@ -1,4 +1,11 @@
 import Foundation
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 
 /// A fresh database on the test PostgreSQL server (`LATCHKEY_TEST_DATABASE_URL`, which

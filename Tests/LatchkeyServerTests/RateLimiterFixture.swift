@@ -1,5 +1,13 @@
 import Foundation
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
+import LatchkeyTestSupport
 import Testing
 
 /// A redis-server of the test's own, started with `scripts/redis-test-server.sh` on a free

@@ -1,7 +1,15 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 /// What clients of the real HTTP server see when the shared rate limiter (Redis) is down:
 /// 503 with `Retry-After` by default, or requests let through when failing open; either

@@ -1,7 +1,15 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 /// The assembled application, not listening: requests go straight to its router.
 func makeApplication(_ extra: [String: String] = [:], logs: MemoryLogSink = MemoryLogSink()) throws -> ServerApplication {

@@ -1,5 +1,12 @@
 import Foundation
 import LatchkeyJOSE
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyStorage
+import LatchkeyRedis
+import LatchkeyMail
+import LatchkeyWeb
+import LatchkeyPasswordStrength
 import LatchkeyServer
 import Synchronization
 import Testing

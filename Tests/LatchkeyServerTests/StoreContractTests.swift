@@ -1,6 +1,14 @@
 import Foundation
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Synchronization
+import LatchkeyTestSupport
 import Testing
 
 /// The behaviour every `Store` implementation promises, run against each one in

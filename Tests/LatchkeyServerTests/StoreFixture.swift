@@ -1,6 +1,14 @@
 import Foundation
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 /// A fresh, unmigrated store under test, with what the contract tests need beyond the
 /// `Store` protocol: a second connection to the same database (another server process)

@@ -1,8 +1,16 @@
 import Foundation
 import LatchkeyCrypto
 import LatchkeyJOSE
+@testable import LatchkeyCore
+@testable import LatchkeyHTTP
+@testable import LatchkeyStorage
+@testable import LatchkeyRedis
+@testable import LatchkeyMail
+@testable import LatchkeyWeb
+@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Testing
+import LatchkeyTestSupport
 
 @Suite struct TokenServiceTests {
     static let issuer = "https://auth.example.com"

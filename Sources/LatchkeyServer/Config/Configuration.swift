@@ -1,13 +1,17 @@
-public import Foundation
-public import LatchkeyCrypto
+package import LatchkeyCore
+package import LatchkeyHTTP
+package import LatchkeyStorage
+package import LatchkeyRedis
+package import Foundation
+package import LatchkeyCrypto
 
 /// Every setting of `latchkey serve`, read from `LATCHKEY_*` environment variables and an
 /// optional JSON file (`LATCHKEY_CONFIG_FILE`, an object with the same names as keys;
 /// the environment wins). Loading validates everything: a bad value stops start-up with
 /// an error naming the variable.
-public struct Configuration: Sendable {
+package struct Configuration: Sendable {
     /// How mail leaves the server.
-    public enum MailTransportKind: String, Sendable {
+    package enum MailTransportKind: String, Sendable {
         /// One `.eml` file per message under `DATA_DIR/outbox` (development).
         case file
         /// SMTP with STARTTLS or implicit TLS and AUTH.
@@ -15,101 +19,101 @@ public struct Configuration: Sendable {
     }
 
     /// SMTP settings, when the transport is `smtp`.
-    public struct SMTPSettings: Sendable {
+    package struct SMTPSettings: Sendable {
         /// `smtp://host:port` (STARTTLS required) or `smtps://host:port` (implicit TLS).
-        public var url: URL
+        package var url: URL
         /// The AUTH user name, if the server requires one.
-        public var username: String?
+        package var username: String?
         /// The AUTH password.
-        public var password: Redacted<String>?
+        package var password: Redacted<String>?
         /// Allow plain-text SMTP when the host is a loopback address.
-        public var allowInsecureLoopback: Bool
+        package var allowInsecureLoopback: Bool
         /// A PEM file of CA certificates to trust instead of the system's.
-        public var caFile: String?
+        package var caFile: String?
         /// Seconds one delivery may take before it counts as failed.
-        public var timeout: Int
+        package var timeout: Int
     }
 
     /// Host and port the HTTP server binds (`LATCHKEY_LISTEN`).
-    public var listenHost: String
+    package var listenHost: String
     /// The port to bind; 0 picks a free one.
-    public var listenPort: Int
+    package var listenPort: Int
     /// The certificate and key for HTTPS (`LATCHKEY_TLS_CERT`, `LATCHKEY_TLS_KEY`, PEM files);
     /// nil serves plain HTTP (e.g. behind a TLS-terminating proxy).
-    public var tls: TLSCredentials?
+    package var tls: TLSCredentials?
     /// The externally visible base URL, without trailing slash (`LATCHKEY_PUBLIC_URL`).
-    public var publicURL: URL
+    package var publicURL: URL
     /// Where the SQLite database, keys and the file outbox live (`LATCHKEY_DATA_DIR`).
-    public var dataDirectory: URL
+    package var dataDirectory: URL
     /// The token-signing key file (`LATCHKEY_SIGNING_KEYS_FILE`; default `DATA_DIR/signing-keys.json`).
     /// Instances behind one load balancer share it.
-    public var signingKeysFile: URL
+    package var signingKeysFile: URL
     /// The address-hash key file (`LATCHKEY_ADDRESS_KEY_FILE`; default `DATA_DIR/address-hash.key`).
     /// Instances behind one load balancer share it.
-    public var addressKeyFile: URL
+    package var addressKeyFile: URL
     /// The PostgreSQL database to use instead of SQLite (`LATCHKEY_DATABASE_URL`); nil
     /// means the SQLite file in ``dataDirectory``.
-    public var databaseURL: PostgresURL?
+    package var databaseURL: PostgresURL?
     /// The most PostgreSQL connections one server opens (`LATCHKEY_DATABASE_POOL_SIZE`).
-    public var databasePoolSize: Int
+    package var databasePoolSize: Int
     /// Seconds one PostgreSQL statement may run, and a request may wait for a free
     /// connection, before it fails (`LATCHKEY_DATABASE_STATEMENT_TIMEOUT`).
-    public var databaseStatementTimeout: Int
+    package var databaseStatementTimeout: Int
     /// The mail transport (`LATCHKEY_MAIL_TRANSPORT`).
-    public var mailTransport: MailTransportKind
+    package var mailTransport: MailTransportKind
     /// SMTP settings when ``mailTransport`` is `smtp`.
-    public var smtp: SMTPSettings?
+    package var smtp: SMTPSettings?
     /// The From address of every mail (`LATCHKEY_MAIL_FROM`).
-    public var mailFromAddress: String
+    package var mailFromAddress: String
     /// The From display name (`LATCHKEY_MAIL_FROM_NAME`).
-    public var mailFromName: String
+    package var mailFromName: String
     /// Seconds an outbox worker reserves the mail it takes (`LATCHKEY_OUTBOX_LEASE_SECONDS`): when
     /// an instance dies mid-send, another delivers its mail after this long.
-    public var outboxLease: Int
+    package var outboxLease: Int
     /// Reset token lifetime in seconds, 300–3600 (`LATCHKEY_RESET_TOKEN_TTL`).
-    public var resetTokenTTL: Int
-    /// The `aud` of every access token (`LATCHKEY_ACCESS_TOKEN_AUDIENCE`; default the public URL).
-    public var accessTokenAudience: String
+    package var resetTokenTTL: Int
+    /// The `aud` of every access token (`LATCHKEY_ACCESS_TOKEN_AUDIENCE`; default the package URL).
+    package var accessTokenAudience: String
     /// How long an unused refresh token stays valid, in seconds (`LATCHKEY_REFRESH_IDLE_TTL`).
-    public var refreshIdleTTL: Int
+    package var refreshIdleTTL: Int
     /// How long a login lasts at most, in seconds, however often it is refreshed (`LATCHKEY_REFRESH_ABSOLUTE_TTL`).
-    public var refreshAbsoluteTTL: Int
+    package var refreshAbsoluteTTL: Int
     /// Reset link bases a client may ask for (`LATCHKEY_RESET_URL_ALLOW_LIST`).
-    public var resetURLAllowList: [String]
+    package var resetURLAllowList: [String]
     /// `TEAMID.bundle.id` entries for apple-app-site-association (`LATCHKEY_APPLE_APP_IDS`).
-    public var appleAppIDs: [String]
+    package var appleAppIDs: [String]
     /// `package:SHA256-fingerprint` entries for assetlinks.json (`LATCHKEY_ANDROID_APPS`).
-    public var androidApps: [(package: String, fingerprint: String)]
+    package var androidApps: [(package: String, fingerprint: String)]
     /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
-    public var resetIPLimit: RateLimitPolicy.Window
+    package var resetIPLimit: RateLimitPolicy.Window
     /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
     /// nil keeps them in this process's memory.
-    public var redis: RedisEndpoint?
+    package var redis: RedisEndpoint?
     /// Whether requests go through when the shared rate limiter is unreachable
     /// (`LATCHKEY_RATE_LIMIT_FAIL_OPEN`); false answers them 503.
-    public var rateLimitFailOpen: Bool
+    package var rateLimitFailOpen: Bool
     /// Maximum request body in bytes (`LATCHKEY_MAX_BODY_BYTES`).
-    public var maxBodyBytes: Int
+    package var maxBodyBytes: Int
     /// Idle connection timeout in seconds (`LATCHKEY_CONNECTION_TIMEOUT`).
-    public var connectionTimeout: Int
+    package var connectionTimeout: Int
     /// Concurrent connections allowed per client IP (`LATCHKEY_PER_IP_CONNECTIONS`).
-    public var perIPConnectionLimit: Int
+    package var perIPConnectionLimit: Int
     /// Proxy addresses whose `X-Forwarded-For` is believed (`LATCHKEY_TRUSTED_PROXIES`).
-    public var trustedProxies: [String]
+    package var trustedProxies: [String]
     /// Argon2id cost for new password hashes (`LATCHKEY_ARGON2_MEMORY_KIB`, `_ITERATIONS`, `_PARALLELISM`).
-    public var argon2: Argon2Parameters
+    package var argon2: Argon2Parameters
     /// The zxcvbn score (0–4) a new password must reach (`LATCHKEY_PASSWORD_MIN_SCORE`).
-    public var passwordMinimumScore: Int
+    package var passwordMinimumScore: Int
     /// Reset requests per 10 minutes from one IP or to one email domain before a warning is
     /// logged (`LATCHKEY_ABUSE_WARNING_THRESHOLD`).
-    public var abuseWarningThreshold: Int
+    package var abuseWarningThreshold: Int
     /// Client IPs allowed to read `/metrics` (`LATCHKEY_METRICS_ALLOW`; default loopback only).
-    public var metricsClients: [String]
+    package var metricsClients: [String]
     /// The least severe log level written (`LATCHKEY_LOG_LEVEL`).
-    public var logLevel: Logger.Level
+    package var logLevel: Logger.Level
 
     /// The settings documented in the README, in the order they appear there.
-    public static let variableNames = [
+    package static let variableNames = [
         "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN",
         "LATCHKEY_TLS_CERT", "LATCHKEY_TLS_KEY",
         "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
@@ -131,7 +135,7 @@ public struct Configuration: Sendable {
 
     /// Reads and validates the configuration from `environment` (and the JSON file it names).
     /// Throws ``LatchkeyError`` with code `invalid_configuration` naming the bad variable.
-    public static func load(environment: [String: String]) throws -> Configuration {
+    package static func load(environment: [String: String]) throws -> Configuration {
         var reader = try SettingsReader(environment: environment)
         return try Configuration(reader: &reader)
     }
@@ -277,14 +281,14 @@ public struct Configuration: Sendable {
     }
 
     /// The SQLite database file.
-    public var databasePath: String { dataDirectory.appendingPathComponent("latchkey.sqlite3").path }
+    package var databasePath: String { dataDirectory.appendingPathComponent("latchkey.sqlite3").path }
     /// The directory of `.eml` files written by the file transport.
-    public var outboxDirectory: URL { dataDirectory.appendingPathComponent("outbox", isDirectory: true) }
-    /// The default reset link base: the public URL's `/reset-password` page.
-    public var defaultResetURL: String { publicURL.absoluteString + "/reset-password" }
+    package var outboxDirectory: URL { dataDirectory.appendingPathComponent("outbox", isDirectory: true) }
+    /// The default reset link base: the package URL's `/reset-password` page.
+    package var defaultResetURL: String { publicURL.absoluteString + "/reset-password" }
 
     /// What an operator should set before production, given the current settings.
-    public var productionAdvice: [String] {
+    package var productionAdvice: [String] {
         var advice: [String] = []
         if publicURL.scheme != "https" { advice.append("LATCHKEY_PUBLIC_URL: set the https URL users reach (now \(publicURL.absoluteString))") }
         if mailTransport == .file { advice.append("LATCHKEY_MAIL_TRANSPORT=smtp with LATCHKEY_SMTP_URL, LATCHKEY_SMTP_USERNAME, LATCHKEY_SMTP_PASSWORD: mail is only written to \(outboxDirectory.path)") }

@@ -1,3 +1,4 @@
+import LatchkeyCore
 import Foundation
 
 /// Reads raw settings from the environment and an optional JSON file, turning each into

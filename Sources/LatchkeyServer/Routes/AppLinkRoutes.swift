@@ -1,3 +1,5 @@
+import LatchkeyCore
+import LatchkeyHTTP
 import Foundation
 
 /// `/.well-known/apple-app-site-association` and `/.well-known/assetlinks.json`, built from

@@ -1,3 +1,6 @@
+import LatchkeyCore
+import LatchkeyWeb
+import LatchkeyHTTP
 import Foundation
 import LatchkeyCrypto
 
@@ -18,7 +21,7 @@ struct AuthorizeRoutes {
     let logger: Logger
     /// The issuer sent as `iss` with every authorization response.
     let issuer: String
-    /// Whether cookies get `Secure` (the public URL is https).
+    /// Whether cookies get `Secure` (the package URL is https).
     let secureCookies: Bool
 
     /// The session cookie's name: with `__Host-` over https, which browsers accept only from
@@ -61,15 +64,15 @@ struct AuthorizeRoutes {
         }
         guard let session, !authorizationRequest.prompt.contains("login") else {
             return withFormToken(request) { token in
-                SignInPage.signIn(
-                    request: authorizationRequest, formToken: token, language: language, email: nil, problem: nil, status: 200)
+                HTTPResponse(SignInPage.signIn(
+                    request: authorizationRequest, formToken: token, language: language, email: nil, problem: nil, status: 200))
             }
         }
         // A session reused by a client whose identity is not proven gets the consent page as a
         // confirmation, so an app impersonating it cannot get a code silently (RFC 8252 §8.6).
         if authorizationRequest.needsConsent || !authorizationRequest.clientIdentityIsProven {
             return withFormToken(request) { token in
-                SignInPage.consent(request: authorizationRequest, account: session.account, formToken: token, language: language)
+                HTTPResponse(SignInPage.consent(request: authorizationRequest, account: session.account, formToken: token, language: language))
             }
         }
         return try issueCode(authorizationRequest, session: session)
@@ -83,7 +86,7 @@ struct AuthorizeRoutes {
             try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(csrfCookie).map(Redacted.init))
         else {
             logger.info("authorize_form_rejected", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
-            return SignInPage.error(text.expiredForm, language: language, status: 403)
+            return HTTPResponse(SignInPage.error(text.expiredForm, language: language, status: 403))
         }
         let authorizationRequest: AuthorizationRequest
         switch try validated({ form }, request: request, language: language) {
@@ -95,8 +98,8 @@ struct AuthorizeRoutes {
         switch try form.optional("step", maxLength: 16) {
         case "consent":
             guard let session = try recentSession(request, for: authorizationRequest) else {
-                return SignInPage.signIn(
-                    request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: nil, status: 200)
+                return HTTPResponse(SignInPage.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: nil, status: 200))
             }
             guard try form.optional("decision", maxLength: 16) == "allow" else {
                 logger.info("authorize_denied", ["client_id": .string(authorizationRequest.client.id)])
@@ -111,26 +114,26 @@ struct AuthorizeRoutes {
             case .authenticated(let authenticated):
                 account = authenticated
             case .rejected:
-                return SignInPage.signIn(
+                return HTTPResponse(SignInPage.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: text.invalidCredentials, status: 401)
+                    problem: text.invalidCredentials, status: 401))
             case .limited(let retryAfter):
-                var response = SignInPage.signIn(
+                var response = HTTPResponse(SignInPage.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: text.tooMany, status: 429)
+                    problem: text.tooMany, status: 429))
                 response.headers.set("Retry-After", String(retryAfter))
                 return response
             }
             guard let cookie = try authorization.startBrowserSession(for: account) else {
-                return SignInPage.signIn(
+                return HTTPResponse(SignInPage.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: text.invalidCredentials, status: 401)
+                    problem: text.invalidCredentials, status: 401))
             }
             logger.info("authorize_signed_in", ["account": .string(account.id), "client_id": .string(authorizationRequest.client.id)])
             let session = BrowserSession(account: account, authTime: clock.now())
             var response =
                 if authorizationRequest.needsConsent {
-                    SignInPage.consent(request: authorizationRequest, account: account, formToken: formToken, language: language)
+                    HTTPResponse(SignInPage.consent(request: authorizationRequest, account: account, formToken: formToken, language: language))
                 } else {
                     try issueCode(authorizationRequest, session: session)
                 }
@@ -196,10 +199,10 @@ struct AuthorizeRoutes {
 
     private func untrusted(_ error: LatchkeyError, request: HTTPRequest, language: SupportedLanguage) -> HTTPResponse {
         logger.info("authorize_rejected", [
-            "reason": .string(error.detail ?? error.code.rawValue), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+            "reason": .string(error.cause?.rawValue ?? error.code.rawValue), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
         ])
         let text = SignInPageText.forLanguage(language)
-        return SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: 400)
+        return HTTPResponse(SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: 400))
     }
 
     /// Renders a page with a form token for the browser's CSRF cookie, setting a new cookie

@@ -1,3 +1,5 @@
+import LatchkeyCore
+import LatchkeyHTTP
 import Foundation
 import LatchkeyCrypto
 
@@ -34,7 +36,7 @@ struct OAuthTokenRoutes {
     private func token(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormParameters(body: request)
         let grantType = try form.required("grant_type", maxLength: 64)
-        let caller = try authenticator.caller(request, form: form)
+        let caller = try authenticator.caller(authorization: request.headers["Authorization"], form: form)
         let issued: TokenService.IssuedTokens
         switch grantType {
         case "authorization_code":
@@ -61,7 +63,7 @@ struct OAuthTokenRoutes {
 
     private func revoke(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormParameters(body: request)
-        let caller = try authenticator.caller(request, form: form)
+        let caller = try authenticator.caller(authorization: request.headers["Authorization"], form: form)
         _ = try form.optional("token_type_hint", maxLength: 64)
         try tokens.revoke(try form.secret("token", maxLength: 16 * 1024), clientID: caller.client.id)
         return HTTPResponse(status: 200)
@@ -69,7 +71,7 @@ struct OAuthTokenRoutes {
 
     private func introspect(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormParameters(body: request)
-        let caller = try authenticator.caller(request, form: form)
+        let caller = try authenticator.caller(authorization: request.headers["Authorization"], form: form)
         guard caller.authenticated else {
             throw LatchkeyError(.invalidClient, "Introspection requires a confidential client.")
         }

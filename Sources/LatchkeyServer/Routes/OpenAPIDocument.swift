@@ -1,3 +1,5 @@
+import LatchkeyCore
+import LatchkeyHTTP
 /// The OpenAPI 3.1 description of every route, served at `/openapi.json`. A test checks it
 /// against the router's table, so the two cannot drift apart.
 enum OpenAPIDocument {
@@ -63,7 +65,7 @@ enum OpenAPIDocument {
           },
           "TokenRequest": {
             "type": "object",
-            "description": "Client authentication: client_secret_basic (Authorization header) or client_secret_post for confidential clients; client_id alone for public clients. A repeated parameter is invalid_request.",
+            "description": "Client authentication: client_secret_basic (Authorization header) or client_secret_post for confidential clients; client_id alone for package clients. A repeated parameter is invalid_request.",
             "required": ["grant_type"],
             "properties": {
               "grant_type": {"type": "string", "enum": ["authorization_code", "refresh_token"]},

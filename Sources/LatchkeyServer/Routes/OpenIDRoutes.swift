@@ -1,3 +1,5 @@
+import LatchkeyCore
+import LatchkeyHTTP
 import Foundation
 import LatchkeyCrypto
 
@@ -9,7 +11,7 @@ import LatchkeyCrypto
 /// with the `openid` scope and tells nothing else (RFC 6750 errors).
 struct OpenIDRoutes {
     let tokens: TokenService
-    /// The public URL every endpoint is under.
+    /// The package URL every endpoint is under.
     let issuer: String
 
     var routes: [Route] {

@@ -1,3 +1,5 @@
+import LatchkeyCore
+import LatchkeyHTTP
 import Foundation
 
 /// `/healthz` (the process answers), `/readyz` (the database answers), `/metrics`

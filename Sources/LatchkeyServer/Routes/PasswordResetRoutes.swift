@@ -1,3 +1,5 @@
+import LatchkeyCore
+import LatchkeyHTTP
 import Foundation
 import LatchkeyCrypto
 

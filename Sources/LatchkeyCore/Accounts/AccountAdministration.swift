@@ -1,0 +1,51 @@
+import Foundation
+package import LatchkeyCrypto
+
+/// What an operator does to accounts from the command line: create, list, disable.
+package struct AccountAdministration: Sendable {
+    private let store: any Store
+    private let hasher: PasswordHasher
+    private let policy: PasswordPolicy
+    private let clock: any WallClock
+
+    /// Creates the service from its dependencies.
+    package init(store: any Store, hasher: PasswordHasher, policy: PasswordPolicy, clock: any WallClock) {
+        self.store = store
+        self.hasher = hasher
+        self.policy = policy
+        self.clock = clock
+    }
+
+    /// Creates an active account after checking the address and the password policy.
+    /// Throws `invalid_email`, `weak_password` or `account_exists`.
+    @discardableResult
+    package func createAccount(email: String, password: Redacted<String>, locale: String? = nil) throws -> Account {
+        let address = try EmailAddress(email)
+        let normalized = try policy.check(password, email: address)
+        let account = Account(
+            id: UUID().uuidString.lowercased(), email: address.normalized, passwordHash: try hasher.hash(normalized),
+            status: .active, credentialVersion: 1, locale: locale, createdAt: clock.now())
+        try store.createAccount(account)
+        return account
+    }
+
+    /// Every account, oldest first.
+    package func accounts() throws -> [Account] {
+        try store.allAccounts()
+    }
+
+    /// Disables the account with this address. Throws `account_not_found`.
+    package func disable(email: String) throws {
+        let address = try EmailAddress(email)
+        guard try store.setStatus(.disabled, email: address.normalized) else {
+            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+        }
+    }
+
+    /// Whether `password` is the account's current password (for tests and operators).
+    package func verifyPassword(email: String, password: Redacted<String>) throws -> Bool {
+        let address = try EmailAddress(email)
+        guard let hash = try store.account(email: address.normalized)?.passwordHash else { return false }
+        return hasher.verify(PasswordPolicy.normalized(password), against: hash)
+    }
+}

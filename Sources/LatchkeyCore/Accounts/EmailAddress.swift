@@ -1,0 +1,110 @@
+import Foundation
+
+/// A syntactically valid email address in normalised form: the form Latchkey stores,
+/// looks accounts up by and sends mail to.
+///
+/// The accepted syntax is the HTML5 "valid e-mail address" (what a browser's
+/// `<input type=email>` accepts), made stricter where real mail systems are:
+/// - local part: 1–64 of `A–Z a–z 0–9 . ! # $ % & ' * + / = ? ^ _ ` { | } ~ -`, with no
+///   leading, trailing or doubled dot (RFC 5321 dot-string); no quoted local parts;
+/// - domain: at least two dot-separated labels of 1–63 ASCII letters, digits and inner
+///   hyphens, with a top-level label that is not all digits; no IP literals and no
+///   internationalised (non-ASCII) domains, since IDNA is not supported;
+/// - at most 254 bytes in all.
+///
+/// Normalisation lowercases the whole address. RFC 5321 allows a mail server to treat
+/// local parts case-sensitively, but practically none do, and one account per mailbox
+/// matters more: `Jane@Example.com` and `jane@example.com` must not become two accounts
+/// (or let one person trigger resets for the other). Nothing else is rewritten: `+tags`
+/// and dots are kept, since their meaning is up to each mail provider.
+package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
+    /// The longest address accepted, in bytes (RFC 5321 path limit minus the brackets).
+    package static let maximumLength = 254
+
+    /// The lowercased part before the `@`.
+    package let localPart: String
+    /// The lowercased domain after the `@`.
+    package let domain: String
+
+    /// Validates and normalises an address typed by a person: surrounding whitespace is
+    /// trimmed, then the syntax above is checked and the address lowercased.
+    ///
+    /// - Throws: ``LatchkeyError`` with code `invalid_email` and a message saying what is
+    ///   wrong; the message never repeats the input.
+    package init(_ input: String) throws {
+        let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw Self.invalid("Enter an email address.") }
+        guard trimmed.utf8.count <= Self.maximumLength else {
+            throw Self.invalid("The email address is longer than \(Self.maximumLength) characters.")
+        }
+        guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else {
+            throw Self.invalid("The email address may contain only ASCII letters, digits and punctuation.")
+        }
+        guard trimmed.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw Self.invalid("The email address must not contain spaces, line breaks or control characters.")
+        }
+        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw Self.invalid("The email address must contain exactly one @.")
+        }
+        let localPart = parts[0].lowercased()
+        let domain = parts[1].lowercased()
+        try Self.validateLocalPart(localPart)
+        try Self.validateDomain(domain)
+        self.localPart = localPart
+        self.domain = domain
+    }
+
+    /// The normalised address, `local@domain`, all lowercase.
+    package var normalized: String { "\(localPart)@\(domain)" }
+
+    /// A masked form to show a person which address a message went to without
+    /// disclosing it: the first character of the local part, `***`, then `@domain`
+    /// (e.g. `j***@example.com`).
+    package var hint: String { "\(localPart.prefix(1))***@\(domain)" }
+
+    /// The ``hint``, so that an address interpolated into a log line or error is masked.
+    package var description: String { hint }
+
+    private static let localPartSymbols = Set("!#$%&'*+/=?^_`{|}~-.".utf8)
+
+    private static func validateLocalPart(_ localPart: String) throws {
+        guard !localPart.isEmpty else { throw invalid("The email address needs a name before the @.") }
+        guard localPart.utf8.count <= 64 else {
+            throw invalid("The part before the @ is longer than 64 characters.")
+        }
+        guard localPart.utf8.allSatisfy({ isAlphanumeric($0) || localPartSymbols.contains($0) }) else {
+            throw invalid("The part before the @ contains a character that is not allowed.")
+        }
+        guard !localPart.hasPrefix("."), !localPart.hasSuffix("."), !localPart.contains("..") else {
+            throw invalid("The part before the @ must not start or end with a dot or contain two dots in a row.")
+        }
+    }
+
+    private static func validateDomain(_ domain: String) throws {
+        guard !domain.isEmpty else { throw invalid("The email address needs a domain after the @.") }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        guard labels.count >= 2 else {
+            throw invalid("The domain of the email address must contain a dot.")
+        }
+        for label in labels {
+            guard (1...63).contains(label.utf8.count),
+                label.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") }),
+                !label.hasPrefix("-"), !label.hasSuffix("-")
+            else { throw invalid("The domain of the email address is not valid.") }
+        }
+        guard let topLevel = labels.last, !topLevel.utf8.allSatisfy({ isDigit($0) }) else {
+            throw invalid("The domain of the email address is not valid.")
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    private static func invalid(_ message: String) -> LatchkeyError {
+        LatchkeyError(.invalidEmail, message)
+    }
+}

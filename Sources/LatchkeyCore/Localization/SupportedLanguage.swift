@@ -1,0 +1,71 @@
+import Foundation
+
+/// A language the server writes its mail and web pages in.
+///
+/// Every user-facing text exists in each case; ``negotiate(explicit:acceptLanguage:accountLocale:)``
+/// picks one from what a request and an account say, falling back to English.
+package enum SupportedLanguage: String, CaseIterable, Sendable {
+    /// English.
+    case en
+    /// Portuguese (Brazilian wording).
+    case pt
+    /// Spanish.
+    case es
+    /// Arabic, written right to left.
+    case ar
+
+    /// The most entries of an `Accept-Language` header that are looked at; the rest are
+    /// ignored, so a huge header costs no more than a normal one.
+    static let acceptLanguageEntryLimit = 32
+
+    /// Whether text in this language runs right to left.
+    package var isRightToLeft: Bool { self == .ar }
+
+    /// The HTML `dir` attribute value: `rtl` or `ltr`.
+    package var direction: String { isRightToLeft ? "rtl" : "ltr" }
+
+    /// The language of a BCP 47 tag such as `pt-BR`, `es_MX` or `AR`, judged by its primary
+    /// subtag; nil when the tag names no supported language.
+    package init?(tag: String) {
+        let primary = tag.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? ""
+        guard let language = SupportedLanguage(rawValue: primary.lowercased()) else {
+            return nil
+        }
+        self = language
+    }
+
+    /// Chooses the language for a message or page.
+    ///
+    /// The first that names a supported language wins: the `explicit` choice (a request's
+    /// `locale` field), then the account's stored locale, then the best `Accept-Language`
+    /// entry by q-value (ties keep header order; `q=0` means "not this one"), else English.
+    package static func negotiate(explicit: String?, acceptLanguage: String?, accountLocale: String?) -> SupportedLanguage {
+        if let explicit, let language = SupportedLanguage(tag: explicit.trimmingCharacters(in: .whitespaces)) { return language }
+        if let accountLocale, let language = SupportedLanguage(tag: accountLocale.trimmingCharacters(in: .whitespaces)) { return language }
+        if let acceptLanguage, let language = preferred(acceptLanguage: acceptLanguage) { return language }
+        return .en
+    }
+
+    /// The supported language with the highest q-value in an `Accept-Language` header.
+    static func preferred(acceptLanguage header: String) -> SupportedLanguage? {
+        var best: (language: SupportedLanguage, quality: Double)?
+        for entry in header.split(separator: ",", omittingEmptySubsequences: true).prefix(acceptLanguageEntryLimit) {
+            let parts = entry.split(separator: ";")
+            guard let tag = parts.first, let language = SupportedLanguage(tag: String(tag).trimmingCharacters(in: .whitespaces)) else { continue }
+            var quality = 1.0
+            for parameter in parts.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
+                guard pair.count == 2, pair[0].lowercased() == "q" else { continue }
+                guard let value = Double(pair[1]), value.isFinite, (0...1).contains(value) else {
+                    quality = 0
+                    break
+                }
+                quality = value
+            }
+            if quality > 0, quality > (best?.quality ?? 0) {
+                best = (language, quality)
+            }
+        }
+        return best?.language
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import LatchkeyCrypto
+
+/// Writes the messages the server sends, in every ``SupportedLanguage``, as plain text and
+/// HTML.
+///
+/// Values placed in the HTML are escaped. A reset link is a secret: it appears in the
+/// rendered bodies (where it must) but in no error or description.
+package struct MailTemplates: Sendable {
+    /// URL schemes that never go into a mail link, whatever the configuration says.
+    private static let forbiddenSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
+
+    /// Creates the templates.
+    package init() {}
+
+    /// Renders `kind` for the recipient `to` in `language`, as message `id` (the outbox
+    /// row id).
+    ///
+    /// Throws ``LatchkeyError`` `invalid_configuration` when a link is not an absolute
+    /// `scheme://` URL (or uses `javascript:`, `data:`, `vbscript:` or `file:`) or the
+    /// validity is under one minute, and `invalid_mail_header` when `to` is not a plain
+    /// `local@domain` address or `id` is not a token of letters, digits, `.`, `_` and `-`.
+    /// The errors never contain the link.
+    package func render(_ kind: MailKind, to: String, language: SupportedLanguage, id: String) throws -> MailMessage {
+        // Checked here as well as by the transports, so a bad message is refused before
+        // it is queued rather than given up later.
+        try MailHeaderCheck.address(to, what: "recipient address")
+        try MailHeaderCheck.token(id, what: "message id")
+        let layout: MailLayout
+        switch kind {
+        case .passwordReset(let link, let validMinutes):
+            guard validMinutes >= 1 else {
+                throw LatchkeyError(.invalidConfiguration, "A reset link must stay valid for at least one minute.")
+            }
+            try Self.checkLink(link.exposed, name: "reset link")
+            let copy = PasswordResetCopy(language: language, validMinutes: validMinutes)
+            layout = MailLayout(language: language, title: copy.subject, blocks: [
+                .paragraph(copy.greeting),
+                .paragraph(copy.requested),
+                .paragraph(copy.instruction),
+                .button(label: copy.button, url: link.exposed),
+                .paragraph(copy.validity),
+                .paragraph(copy.ignore),
+                .linkFallback(label: copy.linkFallback, url: link.exposed),
+            ])
+        case .passwordChanged(let resetPageURL):
+            try Self.checkLink(resetPageURL, name: "reset page URL")
+            let copy = PasswordChangedCopy(language: language)
+            layout = MailLayout(language: language, title: copy.subject, blocks: [
+                .paragraph(copy.greeting),
+                .paragraph(copy.changed),
+                .paragraph(copy.ifYou),
+                .paragraph(copy.ifNotYou),
+                .button(label: copy.button, url: resetPageURL),
+                .linkFallback(label: copy.linkFallback, url: resetPageURL),
+            ])
+        }
+        return try MailMessage(
+            id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,
+            locale: language.rawValue
+        )
+    }
+
+    /// Accepts an absolute URL — `scheme://…`, or an app's private-use `com.example.app:/path`
+    /// (RFC 8252 §7.1) — without whitespace or control characters, whose scheme is not one a
+    /// browser would run or read locally.
+    package static func checkLink(_ link: String, name: String) throws {
+        let invalid = LatchkeyError(
+            .invalidConfiguration,
+            "The \(name) in a mail must be an absolute http(s) or app URL without spaces."
+        )
+        guard let separator = link.range(of: ":"), link[separator.upperBound...].hasPrefix("/"), !link.unicodeScalars.contains(where: {
+            $0.properties.isWhitespace || $0.properties.generalCategory == .control
+        }) else { throw invalid }
+        let scheme = link[..<separator.lowerBound].lowercased()
+        let schemeCharacters = "abcdefghijklmnopqrstuvwxyz0123456789+-."
+        guard let first = scheme.first, first.isASCII, first.isLetter,
+              scheme.allSatisfy({ schemeCharacters.contains($0) }),
+              !forbiddenSchemes.contains(scheme)
+        else { throw invalid }
+    }
+}

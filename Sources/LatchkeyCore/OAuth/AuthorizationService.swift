@@ -1,0 +1,67 @@
+package import Foundation
+package import LatchkeyCrypto
+
+/// The browser side of the authorization code flow: browser sessions, form tokens against
+/// cross-site request forgery, and authorization codes.
+///
+/// Promises: session cookies and codes are 32 CSPRNG bytes of which only the SHA-256 is
+/// stored; a code lives ``codeLifetime`` seconds at most; a form token is bound to the
+/// browser's own CSRF cookie with a keyed HMAC, so a page on another site can neither read
+/// nor forge it.
+package struct AuthorizationService: Sendable {
+    /// How long an authorization code can be redeemed.
+    package static let codeLifetime: TimeInterval = 60
+    /// How long a browser stays signed in to the authorization pages.
+    package static let browserSessionLifetime: TimeInterval = 12 * 3600
+
+    private let store: any AuthorizationStore
+    private let clock: any WallClock
+    /// The key of the form-token HMAC.
+    private let formTokenKey: Redacted<Data>
+
+    /// Creates it from its dependencies.
+    package init(store: any AuthorizationStore, clock: any WallClock, formTokenKey: Redacted<Data>) {
+        self.store = store
+        self.clock = clock
+        self.formTokenKey = formTokenKey
+    }
+
+    /// A new authorization code for `request`, signed in as `account` since `authTime`.
+    package func issueCode(for request: AuthorizationRequest, account: Account, authTime: Date) throws -> Redacted<String> {
+        let code = SecureRandom.token()
+        let now = clock.now()
+        try store.createAuthorizationCode(AuthorizationCodeRecord(
+            digest: OpaqueToken.digest(code), clientID: request.client.id, accountID: account.id,
+            redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope, nonce: request.nonce,
+            credentialVersion: account.credentialVersion, authTime: authTime, createdAt: now,
+            expiresAt: now.addingTimeInterval(Self.codeLifetime)))
+        return code
+    }
+
+    /// Starts a browser session for `account`; nil when the account changed meanwhile.
+    package func startBrowserSession(for account: Account) throws -> Redacted<String>? {
+        let cookie = SecureRandom.token()
+        let now = clock.now()
+        let stored = try store.createBrowserSession(
+            digest: OpaqueToken.digest(cookie), accountID: account.id, credentialVersion: account.credentialVersion, now: now,
+            expiresAt: now.addingTimeInterval(Self.browserSessionLifetime))
+        return stored ? cookie : nil
+    }
+
+    /// The live session the cookie value belongs to, if any.
+    package func browserSession(cookie: Redacted<String>?) throws -> BrowserSession? {
+        guard let cookie, let digest = OpaqueToken.wellFormedDigest(cookie) else { return nil }
+        return try store.browserSession(digest: digest, now: clock.now())
+    }
+
+    /// The form token for the browser whose CSRF cookie holds `csrfCookie`.
+    package func formToken(for csrfCookie: Redacted<String>) -> String {
+        Base64URL.encode(HMACSHA256.authenticationCode(for: Data(csrfCookie.exposed.utf8), key: formTokenKey.exposed))
+    }
+
+    /// Whether `formToken` was made for this browser's CSRF cookie (compared in constant time).
+    package func isValidFormToken(_ formToken: String?, csrfCookie: Redacted<String>?) -> Bool {
+        guard let formToken, let csrfCookie, OpaqueToken.wellFormedDigest(csrfCookie) != nil else { return false }
+        return ConstantTime.equals(Data(formToken.utf8), Data(self.formToken(for: csrfCookie).utf8))
+    }
+}

@@ -1,0 +1,108 @@
+package import Foundation
+package import LatchkeyCrypto
+
+/// Registers, authenticates, lists and deletes OAuth clients.
+package struct ClientRegistry: Sendable {
+    /// The longest client secret ``authenticate(id:secret:)`` looks at; longer ones never match.
+    package static let maximumSecretLength = 256
+
+    private let store: any ClientStore
+
+    /// Creates the registry over `store`.
+    package init(store: any ClientStore) {
+        self.store = store
+    }
+
+    /// Registers a client. A confidential client gets a new secret (32 CSPRNG bytes as
+    /// base64url), returned here once and stored only as its SHA-256 digest; a package client
+    /// gets none. Duplicate redirect URIs and scopes are kept once.
+    ///
+    /// Throws `invalid_request` for a bad id, no redirect URI or a bad scope,
+    /// `invalid_redirect_uri` for a redirect URI of a form not accepted (see ``RedirectURI``),
+    /// and `client_exists` when the id is taken.
+    package func create(
+        id: String, redirectURIs: [String], confidential: Bool, firstParty: Bool, scopes: [String], now: Date
+    ) throws -> (client: OAuthClient, secret: Redacted<String>?) {
+        try Self.checkID(id)
+        guard !redirectURIs.isEmpty else {
+            throw LatchkeyError(.invalidRequest, "A client needs at least one redirect URI.")
+        }
+        for scope in scopes where !Self.isScopeToken(scope) {
+            throw LatchkeyError(.invalidRequest, "A scope must be 1 to 128 printable ASCII characters without spaces, quotes or backslashes.")
+        }
+        let secret = confidential ? SecureRandom.token() : nil
+        let client = OAuthClient(
+            id: id, redirectURIs: Self.unique(try redirectURIs.map(Self.redirectURI)), isConfidential: confidential,
+            secretDigest: secret.map { Self.digest($0.exposed) }, isFirstParty: firstParty, scopes: Self.unique(scopes),
+            createdAt: now)
+        try store.createClient(client)
+        return (client, secret)
+    }
+
+    /// The confidential client with this id if `secret` is its secret, else nil (also for
+    /// an unknown id or a package client). The digests are compared in constant time.
+    package func authenticate(id: String, secret: Redacted<String>) throws -> OAuthClient? {
+        guard (try? Self.checkID(id)) != nil, secret.exposed.utf8.count <= Self.maximumSecretLength,
+            let client = try store.client(id: id), client.isConfidential, let stored = client.secretDigest
+        else { return nil }
+        return ConstantTime.equals(Data(stored.utf8), Data(Self.digest(secret.exposed).utf8)) ? client : nil
+    }
+
+    /// The client with this id, if any.
+    package func client(id: String) throws -> OAuthClient? {
+        try store.client(id: id)
+    }
+
+    /// Every client, oldest first.
+    package func clients() throws -> [OAuthClient] {
+        try store.allClients()
+    }
+
+    /// Deletes the client with this id. Throws `client_not_found` when there is none.
+    package func delete(id: String) throws {
+        guard try store.deleteClient(id: id) else {
+            throw LatchkeyError(.clientNotFound, "No client has the id \(id).")
+        }
+    }
+
+    /// `text` as a redirect URI; the error names the URI when it is short enough to quote.
+    private static func redirectURI(_ text: String) throws -> RedirectURI {
+        do {
+            return try RedirectURI(text)
+        } catch let error as LatchkeyError where text.utf8.count <= 200 {
+            throw LatchkeyError(error.code, "\(error.message) Rejected: \(text)", reasons: error.reasons, detail: error.detail)
+        }
+    }
+
+    /// Throws `invalid_request` unless `id` is 1–64 characters of `A–Z a–z 0–9 . _ -`.
+    static func checkID(_ id: String) throws {
+        let valid = (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                    true
+                default: false
+                }
+            }
+        guard valid else {
+            throw LatchkeyError(.invalidRequest, "A client id must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
+        }
+    }
+
+    /// Whether `scope` is an RFC 6749 §3.3 scope token of at most 128 characters.
+    private static func isScopeToken(_ scope: String) -> Bool {
+        (1...128).contains(scope.utf8.count)
+            && scope.utf8.allSatisfy { $0 == 0x21 || (0x23...0x5B).contains($0) || (0x5D...0x7E).contains($0) }
+    }
+
+    /// SHA-256 of `secret`'s UTF-8 bytes as lowercase hex, as stored in ``OAuthClient/secretDigest``.
+    static func digest(_ secret: String) -> String {
+        Hex.encode(SHA256.hash(Data(secret.utf8)))
+    }
+
+    private static func unique<Element: Hashable>(_ elements: [Element]) -> [Element] {
+        var seen: Set<Element> = []
+        return elements.filter { seen.insert($0).inserted }
+    }
+}

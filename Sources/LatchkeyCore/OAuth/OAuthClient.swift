@@ -1,0 +1,41 @@
+package import Foundation
+
+/// An application registered to sign people in through the OAuth endpoints.
+///
+/// A package client (an iOS app) has no secret and proves itself with PKCE; a confidential
+/// client (a server) also authenticates with a secret, of which only the SHA-256 digest is kept.
+package struct OAuthClient: Sendable, Equatable {
+    /// The `client_id`: 1–64 characters of `A–Z a–z 0–9 . _ -`, chosen by the operator.
+    package let id: String
+    /// The redirect URIs an authorization request may name, in registration order.
+    package let redirectURIs: [RedirectURI]
+    /// Whether the client has a secret and must authenticate at the token endpoint.
+    package let isConfidential: Bool
+    /// SHA-256 of the secret's UTF-8 bytes as 64 lowercase hex characters; nil for a package client.
+    package let secretDigest: String?
+    /// Whether the client belongs to the operator, so no consent page is shown.
+    package let isFirstParty: Bool
+    /// The scopes the client may request.
+    package let scopes: [String]
+    /// When the client was registered.
+    package let createdAt: Date
+
+    /// Creates a client value; ``ClientRegistry`` validates the id and scopes.
+    package init(
+        id: String, redirectURIs: [RedirectURI], isConfidential: Bool, secretDigest: String?, isFirstParty: Bool,
+        scopes: [String], createdAt: Date
+    ) {
+        self.id = id
+        self.redirectURIs = redirectURIs
+        self.isConfidential = isConfidential
+        self.secretDigest = secretDigest
+        self.isFirstParty = isFirstParty
+        self.scopes = scopes
+        self.createdAt = createdAt
+    }
+
+    /// The registered redirect URI that `requested` matches (see ``RedirectURI/matches(_:)``), if any.
+    package func redirectURI(matching requested: String) -> RedirectURI? {
+        redirectURIs.first { $0.matches(requested) }
+    }
+}

@@ -1,0 +1,269 @@
+package import Foundation
+package import LatchkeyCrypto
+import LatchkeyJOSE
+
+/// Issues access tokens (ES256 JWTs, `typ: at+jwt`, RFC 9068) with rotating opaque refresh
+/// tokens, redeems authorization codes, and decides whether a token is still valid.
+///
+/// Promises: only SHA-256 digests of codes and refresh tokens are stored; a code is
+/// redeemed once, by the client and redirect URI it was issued to with the right PKCE
+/// verifier, and presenting it again revokes everything issued from it; each refresh
+/// consumes the presented token and returns a new pair, and presenting a used token revokes
+/// its whole family; a refresh token works only for the client it was issued to; an access
+/// token is valid only while its family is live and its account is active with the same
+/// credentials (a password reset ends every family of the account).
+package final class TokenService: Sendable {
+    /// Lifetimes and the names the tokens carry.
+    package struct Settings: Sendable {
+        /// `iss` of every token: the server's package URL.
+        package var issuer: String
+        /// `aud` of every access token.
+        package var audience: String
+        /// How long an access token (and an ID token) is valid.
+        package var accessTokenLifetime: TimeInterval
+        /// How long a refresh token stays valid unless used.
+        package var refreshIdleLifetime: TimeInterval
+        /// How long a login lasts at most, however often it is refreshed.
+        package var refreshAbsoluteLifetime: TimeInterval
+
+        /// Settings with the default lifetimes: 10 minutes, 7 days idle, 30 days absolute;
+        /// the audience defaults to the issuer.
+        package init(
+            issuer: String, audience: String? = nil, accessTokenLifetime: TimeInterval = 600,
+            refreshIdleLifetime: TimeInterval = 7 * 86400, refreshAbsoluteLifetime: TimeInterval = 30 * 86400
+        ) {
+            self.issuer = issuer
+            self.audience = audience ?? issuer
+            self.accessTokenLifetime = accessTokenLifetime
+            self.refreshIdleLifetime = refreshIdleLifetime
+            self.refreshAbsoluteLifetime = refreshAbsoluteLifetime
+        }
+    }
+
+    /// An access token with the refresh token that renews it.
+    package struct IssuedTokens: Sendable {
+        /// The signed access token (compact JWS).
+        package let accessToken: Redacted<String>
+        /// The opaque refresh token; only its digest is stored.
+        package let refreshToken: Redacted<String>
+        /// How long the access token is valid, in seconds.
+        package let expiresIn: TimeInterval
+        /// The scopes granted.
+        package let scope: [String]
+        /// The OpenID Connect ID token, issued with a code whose scope has `openid`.
+        package let idToken: Redacted<String>?
+    }
+
+    /// The claims of an access token, as encoded in its payload.
+    package struct AccessTokenClaims: Codable, Equatable, Sendable {
+        /// The issuer.
+        package var iss: String
+        /// The audience.
+        package var aud: String
+        /// The account id.
+        package var sub: String
+        /// The OAuth client; absent for first-party logins.
+        package var client_id: String?
+        /// Space-separated scopes.
+        package var scope: String
+        /// A unique id.
+        package var jti: String
+        /// Issued at, seconds since 1970.
+        package var iat: Int64
+        /// Expiry, seconds since 1970.
+        package var exp: Int64
+        /// The account's credential version: a resource server may refuse older ones.
+        package var cv: Int
+        /// The refresh-token family (the login) the token belongs to.
+        package var sid: String
+    }
+
+    /// An access token that verified, with the account it acts for.
+    package struct VerifiedAccessToken: Sendable {
+        /// The token's claims.
+        package let claims: AccessTokenClaims
+        /// The account, as it is now.
+        package let account: Account
+    }
+
+    /// The claims of an OpenID Connect ID token.
+    struct IDTokenClaims: Codable, Equatable {
+        var iss: String
+        var sub: String
+        var aud: String
+        var iat: Int64
+        var exp: Int64
+        var auth_time: Int64
+        var nonce: String?
+        var email: String?
+    }
+
+    /// The longest authorization code or refresh token looked at; longer ones never match.
+    package static let maximumOpaqueTokenLength = 512
+
+    private let store: any SessionStore & AuthorizationStore
+    private let keyRing: SigningKeyRing
+    private let clock: any WallClock
+    /// The settings the service was created with.
+    package let settings: Settings
+
+    /// A service issuing tokens from `store`, signed with `keyRing`'s active key.
+    package init(store: any SessionStore & AuthorizationStore, keyRing: SigningKeyRing, clock: any WallClock, settings: Settings) {
+        self.store = store
+        self.keyRing = keyRing
+        self.clock = clock
+        self.settings = settings
+    }
+
+    /// Starts a new first-party login for `account` (which must just have proven its
+    /// credentials): a fresh refresh-token family and an access token. Throws
+    /// `invalid_token` when the account was disabled or its password changed since it was read.
+    package func issue(for account: Account, clientID: String?, scope: [String]) throws -> IssuedTokens {
+        let now = clock.now()
+        let refreshToken = SecureRandom.token()
+        let stored = try store.createRefreshToken(
+            digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: UUID().uuidString.lowercased(),
+            clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, now: now,
+            idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
+            absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
+        guard let stored else { throw Self.invalidToken }
+        return try tokens(for: stored, refreshToken: refreshToken, now: now)
+    }
+
+    /// Redeems an authorization code for `clientID` (already authenticated when confidential):
+    /// the code must have been issued to that client for exactly `redirectURI`, and
+    /// `codeVerifier` must hash to its PKCE challenge. Throws `invalid_grant` otherwise (the
+    /// code is then spent), for an unknown, expired or used code, and when the account was
+    /// disabled or changed its password since; a used code also revokes the tokens issued
+    /// from it (the error's cause is ``LatchkeyError/Cause/authorizationCodeReplayed``, for the logs).
+    package func redeem(
+        code: Redacted<String>, clientID: String, redirectURI: String, codeVerifier: Redacted<String>
+    ) throws -> IssuedTokens {
+        guard code.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(code) else {
+            throw Self.invalidCode
+        }
+        let now = clock.now()
+        let refreshToken = SecureRandom.token()
+        let result = try store.redeemAuthorizationCode(
+            digest: digest, now: now,
+            refreshToken: InitialRefreshToken(
+                digest: OpaqueToken.digest(refreshToken), familyID: UUID().uuidString.lowercased(),
+                idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
+                absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
+        ) { issued in
+            issued.clientID == clientID && issued.redirectURI.utf8.elementsEqual(redirectURI.utf8)
+                && PKCEChallenge.verify(codeVerifier, against: issued.codeChallenge)
+        }
+        switch result {
+        case .redeemed(let issuedCode, let account, let stored):
+            var idToken: Redacted<String>?
+            if issuedCode.scope.contains("openid") {
+                idToken = try self.idToken(for: issuedCode, account: account, now: now)
+            }
+            return try tokens(for: stored, refreshToken: refreshToken, now: now, idToken: idToken)
+        case .replayed:
+            throw Self.invalidCode.with(cause: .authorizationCodeReplayed)
+        case .rejected:
+            throw Self.invalidCode.with(cause: .authorizationCodeMismatch)
+        case .invalid:
+            throw Self.invalidCode
+        }
+    }
+
+    /// Consumes `refreshToken` and returns a new pair in the same login. The token must have
+    /// been issued to `clientID` (nil: a first-party login); a token of another client is
+    /// refused without being consumed. Throws `invalid_token` for an unknown, expired,
+    /// revoked or already used token (a used one also revokes its whole login).
+    /// `requestedScope` (RFC 6749 §6) may only repeat granted scopes (else `invalid_scope`,
+    /// nothing consumed); the new pair keeps the scopes granted at login.
+    package func refresh(_ refreshToken: Redacted<String>, clientID: String?, requestedScope: [String]? = nil) throws
+        -> IssuedTokens
+    {
+        guard refreshToken.exposed.utf8.count <= Self.maximumOpaqueTokenLength,
+            let digest = OpaqueToken.wellFormedDigest(refreshToken),
+            let record = try store.refreshToken(digest: digest), record.clientID == clientID
+        else { throw Self.invalidToken }
+        if let requestedScope, !Set(requestedScope).isSubset(of: Set(record.scope)) {
+            throw LatchkeyError(.invalidScope, "A refresh cannot add scopes that were not granted.")
+        }
+        let now = clock.now()
+        let successor = SecureRandom.token()
+        let result = try store.rotateRefreshToken(
+            presentedDigest: digest, newDigest: OpaqueToken.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime)
+        switch result {
+        case .rotated(let record, _):
+            return try tokens(for: record, refreshToken: successor, now: now)
+        case .reused:
+            throw Self.invalidToken.with(cause: .refreshTokenReused)
+        case .invalid:
+            throw Self.invalidToken
+        }
+    }
+
+    /// Ends the login `token` belongs to — a refresh token or an access token of `clientID`
+    /// (nil: first-party). Tokens that are unknown, invalid or of another client are ignored,
+    /// so revoking twice is harmless and nothing tells whether a token exists (RFC 7009).
+    package func revoke(_ token: Redacted<String>, clientID: String?) throws {
+        let now = clock.now()
+        if token.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(token) {
+            if let record = try store.refreshToken(digest: digest), record.clientID == clientID {
+                try store.revokeFamily(id: record.familyID, now: now)
+            }
+        } else if let verified = try verifyAccessToken(token), verified.claims.client_id == clientID {
+            try store.revokeFamily(id: verified.claims.sid, now: now)
+        }
+    }
+
+    /// The access token's claims and account if its signature verifies with a published key
+    /// (ES256 only), it is an `at+jwt` issued by this server for the configured audience and
+    /// unexpired at the current time, and its login is still live (not revoked or logged out;
+    /// the account active with the same credentials). Nil otherwise — never why.
+    package func verifyAccessToken(_ token: Redacted<String>) throws -> VerifiedAccessToken? {
+        let now = clock.now()
+        guard let verified = try? JWS.verify(compact: token.exposed, keys: keyRing.verificationKeys(now: now)), verified.header.typ == "at+jwt",
+            let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: verified.payload),
+            claims.iss == settings.issuer, claims.aud == settings.audience,
+            Double(claims.exp) > now.timeIntervalSince1970, Double(claims.iat) <= now.timeIntervalSince1970 + 60
+        else { return nil }
+        guard let account = try store.liveFamilyAccount(familyID: claims.sid, now: now),
+            account.id == claims.sub, account.credentialVersion == claims.cv
+        else { return nil }
+        return VerifiedAccessToken(claims: claims, account: account)
+    }
+
+    private func tokens(
+        for record: RefreshTokenRecord, refreshToken: Redacted<String>, now: Date, idToken: Redacted<String>? = nil
+    ) throws -> IssuedTokens {
+        let issuedAt = Self.seconds(now)
+        let claims = AccessTokenClaims(
+            iss: settings.issuer, aud: settings.audience, sub: record.accountID, client_id: record.clientID,
+            scope: record.scope.joined(separator: " "), jti: UUID().uuidString.lowercased(), iat: issuedAt,
+            exp: issuedAt + Int64(settings.accessTokenLifetime), cv: record.credentialVersion, sid: record.familyID)
+        return IssuedTokens(
+            accessToken: try sign(claims, type: "at+jwt"), refreshToken: refreshToken, expiresIn: settings.accessTokenLifetime,
+            scope: record.scope, idToken: idToken)
+    }
+
+    private func idToken(for code: AuthorizationCodeRecord, account: Account, now: Date) throws -> Redacted<String> {
+        let issuedAt = Self.seconds(now)
+        let claims = IDTokenClaims(
+            iss: settings.issuer, sub: account.id, aud: code.clientID, iat: issuedAt,
+            exp: issuedAt + Int64(settings.accessTokenLifetime), auth_time: Self.seconds(code.authTime), nonce: code.nonce,
+            email: code.scope.contains("email") ? account.email : nil)
+        return try sign(claims, type: "JWT")
+    }
+
+    private func sign(_ claims: some Encodable, type: String) throws -> Redacted<String> {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let key = keyRing.activeKey
+        return Redacted(try JWS.sign(header: JWSHeader(alg: key.algorithm, typ: type), payload: try encoder.encode(claims), key: key))
+    }
+
+    private static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    static let invalidToken = LatchkeyError(.invalidToken, "The token is invalid or expired.")
+    static let invalidCode = LatchkeyError(.invalidGrant, "The authorization code is invalid, expired or already used.")
+}

@@ -1,0 +1,51 @@
+package import Foundation
+
+/// How many events a key may have, over which windows, and how a violator is held off.
+package struct RateLimitPolicy: Sendable, Equatable {
+    /// At most `limit` events in any `seconds`-long sliding window.
+    package struct Window: Sendable, Equatable {
+        /// Events allowed in the window.
+        package let limit: Int
+        /// The window's length in seconds.
+        package let seconds: TimeInterval
+
+        /// Creates a window of `limit` events per `seconds`.
+        package init(limit: Int, seconds: TimeInterval) {
+            self.limit = limit
+            self.seconds = seconds
+        }
+    }
+
+    /// Every window must have room for the event to be allowed.
+    package let windows: [Window]
+    /// When set, a key over its limit is blocked for this many seconds, doubled on each
+    /// further violation while blocked, up to ``maximumPenalty``.
+    package let basePenalty: TimeInterval?
+    /// The longest block.
+    package let maximumPenalty: TimeInterval
+
+    /// Creates a policy.
+    package init(windows: [Window], basePenalty: TimeInterval? = nil, maximumPenalty: TimeInterval = 3600) {
+        self.windows = windows
+        self.basePenalty = basePenalty
+        self.maximumPenalty = maximumPenalty
+    }
+}
+
+/// The outcome of asking a limiter about one event.
+package enum RateLimitDecision: Sendable, Equatable {
+    /// The event is within the limits and was counted.
+    case allowed
+    /// The event is over the limit and was not counted; try again after this many seconds.
+    case limited(retryAfter: Int)
+}
+
+/// Counts events per key (an IP, an email hash) against a policy. Implementations are
+/// shared by every request thread; the Redis one is shared by every instance.
+package protocol RateLimiter: Sendable {
+    /// Records an event for `key` at `now` if the policy allows it, and tells the outcome.
+    func consume(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision
+    /// Whether an event for `key` at `now` would be allowed, without recording anything:
+    /// for limits on failures, checked before the attempt and consumed only when it fails.
+    func check(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision
+}

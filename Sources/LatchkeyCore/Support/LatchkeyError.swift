@@ -1,0 +1,184 @@
+/// The one error type of the server module. Each error has a stable machine-readable
+/// ``code`` (what clients and tests match on), a human ``message`` that never contains a
+/// secret, and an optional underlying cause for logs.
+///
+/// New codes can be added without breaking callers: the codes are static members of a
+/// struct, not cases of a package enum.
+package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
+    /// A stable identifier for a kind of failure.
+    package struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The wire form, e.g. `invalid_token`.
+        package let rawValue: String
+        /// What kind of failure it is: whose fault, and how it maps to a status.
+        package let kind: Kind
+        private init(_ rawValue: String, _ kind: Kind) {
+            self.rawValue = rawValue
+            self.kind = kind
+        }
+        package var description: String { rawValue }
+
+        package static func == (lhs: Code, rhs: Code) -> Bool { lhs.rawValue == rhs.rawValue }
+        package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+        /// The request body is not valid JSON of the expected shape.
+        package static let invalidJSON = Code("invalid_json", .badRequest)
+        /// A field is missing or has the wrong form.
+        package static let invalidRequest = Code("invalid_request", .badRequest)
+        /// The email address is not a valid address.
+        package static let invalidEmail = Code("invalid_email", .badRequest)
+        /// The `reset_url` is not on the configured allow list.
+        package static let resetURLNotAllowed = Code("reset_url_not_allowed", .badRequest)
+        /// Login failed: unknown account, wrong password or disabled account (never which).
+        package static let invalidCredentials = Code("invalid_credentials", .unauthorized)
+        /// The reset or refresh token is unknown, expired, used, superseded or revoked (one
+        /// code for all causes).
+        package static let invalidToken = Code("invalid_token", .badRequest)
+        /// The new password does not meet the policy.
+        package static let weakPassword = Code("weak_password", .badRequest)
+        /// Too many requests from this client.
+        package static let rateLimited = Code("rate_limited", .tooManyRequests)
+        /// The request body exceeds the size limit.
+        package static let payloadTooLarge = Code("payload_too_large", .payloadTooLarge)
+        /// The request body is not `application/json`.
+        package static let unsupportedMediaType = Code("unsupported_media_type", .unsupportedMediaType)
+        /// No route has this path.
+        package static let notFound = Code("not_found", .notFound)
+        /// The route exists but not with this method.
+        package static let methodNotAllowed = Code("method_not_allowed", .methodNotAllowed)
+        /// An account with this email already exists.
+        package static let accountExists = Code("account_exists", .conflict)
+        /// No account has this email.
+        package static let accountNotFound = Code("account_not_found", .notFound)
+        /// A redirect URI is not one of the accepted forms (https, private-use scheme, loopback).
+        package static let invalidRedirectURI = Code("invalid_redirect_uri", .badRequest)
+        /// An OAuth client with this id already exists.
+        package static let clientExists = Code("client_exists", .conflict)
+        /// No OAuth client has this id.
+        package static let clientNotFound = Code("client_not_found", .notFound)
+        /// OAuth: the client could not be authenticated (unknown, wrong secret, no secret).
+        package static let invalidClient = Code("invalid_client", .unauthorized)
+        /// OAuth: the authorization code or refresh token is invalid, expired, used, revoked,
+        /// or was issued to another client or redirect URI, or the PKCE verifier is wrong.
+        package static let invalidGrant = Code("invalid_grant", .badRequest)
+        /// OAuth: the client may not use this grant type.
+        package static let unauthorizedClient = Code("unauthorized_client", .badRequest)
+        /// OAuth: the grant type is not one the server supports.
+        package static let unsupportedGrantType = Code("unsupported_grant_type", .badRequest)
+        /// OAuth: a requested scope is unknown or not allowed for the client.
+        package static let invalidScope = Code("invalid_scope", .badRequest)
+        /// OAuth: the response type is not `code`.
+        package static let unsupportedResponseType = Code("unsupported_response_type", .badRequest)
+        /// OpenID Connect: the authorization request carries a request object (`request`).
+        package static let requestNotSupported = Code("request_not_supported", .badRequest)
+        /// OpenID Connect: the authorization request names a `request_uri`.
+        package static let requestURINotSupported = Code("request_uri_not_supported", .badRequest)
+        /// The request needs a signed-in browser (a session cookie) or a valid form token.
+        package static let forbidden = Code("forbidden", .forbidden)
+        /// The configuration is invalid; the message names the setting.
+        package static let invalidConfiguration = Code("invalid_configuration", .internal)
+        /// The database failed or holds unexpected data.
+        package static let storage = Code("storage_error", .internal)
+        /// Sending mail failed.
+        package static let mailDelivery = Code("mail_delivery_failed", .internal)
+        /// A mail address or header value would allow header injection.
+        package static let invalidMailHeader = Code("invalid_mail_header", .internal)
+        /// The HTTP listener could not start or failed.
+        package static let httpServer = Code("http_server_error", .internal)
+        /// The shared rate limiter (Redis) is unreachable or refused; the request is refused
+        /// with 503 and `Retry-After` unless the server is configured to fail open.
+        package static let rateLimiterUnavailable = Code("rate_limiter_unavailable", .unavailable)
+        /// Something failed that the client cannot fix.
+        package static let internalError = Code("internal_error", .internal)
+    }
+
+    /// The kind of a failure: whose fault it is and how urgent. The HTTP layer maps each kind
+    /// to one status (``Code/kind``); the domain never names a status.
+    package enum Kind: Sendable, Hashable {
+        /// The request is malformed or refers to something unusable (400).
+        case badRequest
+        /// The caller did not prove who it is (401).
+        case unauthorized
+        /// The caller may not do this (403).
+        case forbidden
+        /// Nothing is there (404).
+        case notFound
+        /// The route exists, the method does not (405).
+        case methodNotAllowed
+        /// It exists already (409).
+        case conflict
+        /// The request is too large (413).
+        case payloadTooLarge
+        /// The body has the wrong media type (415).
+        case unsupportedMediaType
+        /// A limit was reached; retry after ``LatchkeyError/retryAfter`` seconds (429).
+        case tooManyRequests
+        /// A dependency or a bounded resource is unavailable for now; retry later (503).
+        case unavailable
+        /// A fault on the server's side (500); its message is not shown to clients.
+        case `internal`
+    }
+
+    /// Why a client error happened, where the server must react to the reason (log a
+    /// replay as a warning, say which check failed in the logs) and not only to the code.
+    package struct Cause: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name, as logged.
+        package let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+        package var description: String { rawValue }
+
+        /// A refresh token was presented again after it had been rotated: its family is revoked.
+        package static let refreshTokenReused = Cause("refresh_token_reused")
+        /// An authorization code was presented again: the tokens issued from it are revoked.
+        package static let authorizationCodeReplayed = Cause("code_replayed")
+        /// An authorization code was presented by the wrong client, redirect URI or PKCE
+        /// verifier; it is spent.
+        package static let authorizationCodeMismatch = Cause("code_mismatch")
+        /// The authorization request names a client that is not registered.
+        package static let unknownClient = Cause("unknown_client")
+        /// The authorization request names a redirect URI not registered for its client.
+        package static let unregisteredRedirectURI = Cause("unregistered_redirect_uri")
+
+        /// Whether this cause is a token replay, which is logged as a warning.
+        package var isTokenReplay: Bool { self == .refreshTokenReused || self == .authorizationCodeReplayed }
+    }
+
+    /// What went wrong, as a stable code.
+    package let code: Code
+    /// A message fit for a person; never contains a secret.
+    package let message: String
+    /// Further detail for the logs (e.g. a library error string); never sent to clients.
+    package let detail: String?
+    /// Machine-readable reasons sent with the error (e.g. `too_short` for `weak_password`).
+    package let reasons: [String]
+    /// Seconds after which a retry may succeed (sent as `Retry-After`), for failures that pass.
+    package let retryAfter: Int?
+    /// Why it happened, where that matters to the server (never sent to clients).
+    package let cause: Cause?
+
+    /// Whether the failure is the client's to fix, so its message may be shown; server-side
+    /// failures get a generic message.
+    package var isClientError: Bool { code.kind != .internal && code.kind != .unavailable }
+
+    /// Creates an error with a stable code, a safe message, optional reasons for the client
+    /// and optional detail for the logs.
+    package init(
+        _ code: Code, _ message: String, reasons: [String] = [], retryAfter: Int? = nil, cause: Cause? = nil, detail: String? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.reasons = reasons
+        self.retryAfter = retryAfter
+        self.cause = cause
+        self.detail = detail
+    }
+
+    /// The same error with another cause (the code, message and everything else kept).
+    package func with(cause: Cause) -> LatchkeyError {
+        LatchkeyError(code, message, reasons: reasons, retryAfter: retryAfter, cause: cause, detail: detail)
+    }
+
+    package var description: String {
+        let extra = [cause?.rawValue, detail].compactMap { $0 }
+        return extra.isEmpty ? "\(code): \(message)" : "\(code): \(message) (\(extra.joined(separator: "; ")))"
+    }
+}

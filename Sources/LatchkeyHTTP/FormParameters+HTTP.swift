@@ -1,0 +1,27 @@
+package import LatchkeyCore
+import Foundation
+
+extension FormParameters {
+    /// Reads the body of `request`, which must be `application/x-www-form-urlencoded`; a
+    /// repeated parameter is refused at once.
+    package init(body request: HTTPRequest) throws {
+        let mediaType = request.headers["Content-Type"]?.split(separator: ";", maxSplits: 1).first?
+            .trimmingCharacters(in: .whitespaces).lowercased()
+        guard mediaType == "application/x-www-form-urlencoded" else {
+            throw LatchkeyError(.invalidRequest, "Send the parameters as application/x-www-form-urlencoded.")
+        }
+        guard let text = String(data: request.body, encoding: .utf8),
+            let parameters = FormParameters.decode(urlencoded: Substring(text))
+        else {
+            throw LatchkeyError(.invalidRequest, "The request body is not valid form encoding.")
+        }
+        try self.init(parameters)
+        try checkNoneRepeated()
+    }
+
+    /// Reads the query parameters of `request`; repeats are refused when read (see
+    /// ``FormParameters/init(_:)``).
+    package init(query request: HTTPRequest) throws {
+        try self.init(request.query)
+    }
+}

@@ -1,0 +1,113 @@
+package import LatchkeyCore
+package import Foundation
+
+/// HTTP header fields: ordered, repeatable, looked up without regard to case.
+package struct HTTPHeaders: Sendable, Sequence {
+    private var fields: [(name: String, value: String)] = []
+
+    /// Creates headers from name/value pairs, keeping their order.
+    package init(_ fields: [(String, String)] = []) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of `name`, or nil.
+    package subscript(name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Every value of `name`, in order.
+    package func values(_ name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+    }
+
+    /// Adds a field, keeping any existing fields of the same name.
+    package mutating func add(_ name: String, _ value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces every field of `name` with one field holding `value`.
+    package mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append((name: name, value: value))
+    }
+
+    /// Removes every field of `name`.
+    package mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+}
+
+/// One HTTP request as the routes see it: fully read, size-limited, with the
+/// client's address already resolved (proxies considered).
+package struct HTTPRequest: Sendable {
+    /// The method in upper case, e.g. `POST`.
+    package var method: String
+    /// The path without the query string, percent-decoding not applied.
+    package var path: String
+    /// Query parameters in order; a name may repeat.
+    package var query: [(name: String, value: String)]
+    /// The request's header fields.
+    package var headers: HTTPHeaders
+    /// The request body (bounded by the server's body limit).
+    package var body: Data
+    /// The client's IP address: the peer, or the `X-Forwarded-For` hop a trusted
+    /// proxy vouches for.
+    package var clientIP: String
+
+    /// Creates a request value; the HTTP server fills it from the wire, tests by hand.
+    package init(
+        method: String, path: String, query: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(), body: Data = Data(), clientIP: String = "127.0.0.1"
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.clientIP = clientIP
+    }
+
+    /// The first value of the query parameter `name`.
+    package func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value
+    }
+}
+
+/// One HTTP response: a status, header fields and a complete body.
+package struct HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
+    package var status: Int
+    /// The response's header fields.
+    package var headers: HTTPHeaders
+    /// The response body.
+    package var body: Data
+
+    /// Creates a response.
+    package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Something that answers HTTP requests. Called on the HTTP server's worker threads,
+/// possibly many at once.
+package protocol HTTPHandler: Sendable {
+    /// Produces the response for `request`. Must not throw or trap: every failure is a response.
+    func handle(_ request: HTTPRequest) -> HTTPResponse
+
+    /// The response for a request the server refuses before it is read whole (`error`, e.g.
+    /// a body over the limit), for `method` and `path` with `headers` as received.
+    func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse
+}
+
+extension HTTPHandler {
+    /// Latchkey's JSON error for `error`, with the security headers every response carries.
+    package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
+        .rejected(error)
+    }
+}

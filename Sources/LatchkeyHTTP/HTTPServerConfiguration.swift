@@ -1,0 +1,86 @@
+import LatchkeyCore
+/// Where the HTTP server listens and the limits it enforces on every connection.
+///
+/// Every limit exists so that no client can make the server hold unbounded memory,
+/// threads or time; the defaults suit a server behind a reverse proxy.
+package struct HTTPServerConfiguration: Sendable {
+    /// The IPv4 or IPv6 literal to listen on, e.g. `127.0.0.1`, `0.0.0.0`, `::1`.
+    /// `::` listens on IPv6 and IPv4 at once. Host names are not accepted.
+    package var host: String
+    /// The TCP port; 0 lets the system pick a free one (see ``HTTPServer/boundPort``).
+    package var port: Int
+    /// The largest request body accepted; larger bodies get `413 payload_too_large`.
+    package var maxBodyBytes: Int
+    /// Seconds a connection may stay idle (no bytes received or sent) before it is closed.
+    package var connectionTimeout: Int
+    /// The most connections open at once from one IP address; more are closed on accept.
+    package var perIPConnectionLimit: Int
+    /// The most connections open at once in total; more are closed on accept.
+    /// Each open connection has its own thread.
+    package var connectionLimit: Int
+    /// Bytes each connection may use for the request line and headers; a request whose
+    /// target or headers do not fit is refused (414 or 431) by the HTTP library.
+    package var connectionMemoryLimit: Int
+    /// IP addresses of reverse proxies whose `X-Forwarded-For` header is believed.
+    /// From any other peer the header is ignored.
+    package var trustedProxies: [String]
+    /// Seconds ``HTTPServer/stop()`` waits for in-flight requests before closing
+    /// the connections that remain.
+    package var shutdownGracePeriod: Int
+    /// When set, the server speaks only HTTPS (TLS 1.2 or 1.3) with these credentials and
+    /// sends `Strict-Transport-Security` on every response; nil serves plain HTTP.
+    package var tls: TLSCredentials?
+
+    /// Creates a configuration; every limit has a default fit for production.
+    package init(
+        host: String = "127.0.0.1",
+        port: Int = 8080,
+        maxBodyBytes: Int = 65_536,
+        connectionTimeout: Int = 30,
+        perIPConnectionLimit: Int = 32,
+        connectionLimit: Int = 1024,
+        connectionMemoryLimit: Int = 32_768,
+        trustedProxies: [String] = [],
+        shutdownGracePeriod: Int = 10,
+        tls: TLSCredentials? = nil
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionTimeout = connectionTimeout
+        self.perIPConnectionLimit = perIPConnectionLimit
+        self.connectionLimit = connectionLimit
+        self.connectionMemoryLimit = connectionMemoryLimit
+        self.trustedProxies = trustedProxies
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.tls = tls
+    }
+
+    /// Checks every value, naming the first bad setting.
+    func validate() throws {
+        guard IPAddress(host) != nil else {
+            throw LatchkeyError(.invalidConfiguration, "HTTP host \"\(host)\" is not an IPv4 or IPv6 address")
+        }
+        guard (0...65_535).contains(port) else {
+            throw LatchkeyError(.invalidConfiguration, "HTTP port \(port) is not between 0 and 65535")
+        }
+        let positive: [(String, Int)] = [
+            ("maxBodyBytes", maxBodyBytes), ("connectionTimeout", connectionTimeout),
+            ("perIPConnectionLimit", perIPConnectionLimit), ("connectionLimit", connectionLimit),
+        ]
+        for (name, value) in positive where !(1...Int(UInt32.max)).contains(value) {
+            throw LatchkeyError(.invalidConfiguration, "HTTP setting \(name) must be positive, not \(value)")
+        }
+        guard connectionMemoryLimit >= 4096 else {
+            throw LatchkeyError(
+                .invalidConfiguration, "HTTP setting connectionMemoryLimit must be at least 4096, not \(connectionMemoryLimit)")
+        }
+        guard shutdownGracePeriod >= 0 else {
+            throw LatchkeyError(
+                .invalidConfiguration, "HTTP setting shutdownGracePeriod must not be negative, not \(shutdownGracePeriod)")
+        }
+        for proxy in trustedProxies where IPAddress(proxy) == nil {
+            throw LatchkeyError(.invalidConfiguration, "HTTP trusted proxy \"\(proxy)\" is not an IPv4 or IPv6 address")
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import LatchkeyCore
+/// The request target of a request line (`/path?query`), split into the raw path and
+/// the decoded query parameters.
+///
+/// The query is decoded as `application/x-www-form-urlencoded` (`+` is a space, `%XX`
+/// a byte, the result must be UTF-8). Parameters keep their order and repeats, so a
+/// route can reject a duplicated parameter.
+package struct RequestTarget: Sendable {
+    /// The path, not percent-decoded, e.g. `/oauth/authorize`.
+    package let path: String
+    /// The query parameters in order; a parameter without `=` has an empty value.
+    package let query: [(name: String, value: String)]
+
+    /// Splits `rawTarget`; nil when the query is not validly encoded.
+    package init?(_ rawTarget: String) {
+        var target = Substring(rawTarget)
+        if let fragment = target.firstIndex(of: "#") {
+            target = target[..<fragment]
+        }
+        // Absolute form (`http://host/path`), which HTTP/1.1 servers must accept.
+        if let schemeEnd = target.firstRange(of: "://"), target[..<schemeEnd.lowerBound].allSatisfy(\.isLetter) {
+            let afterScheme = target[schemeEnd.upperBound...]
+            target = afterScheme.firstIndex { $0 == "/" || $0 == "?" }.map { afterScheme[$0...] } ?? ""
+        }
+        let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
+        let path = target[..<pathEnd]
+        self.path = path.isEmpty ? "/" : String(path)
+
+        if pathEnd < target.endIndex {
+            guard let query = FormParameters.decode(urlencoded: target[target.index(after: pathEnd)...]) else { return nil }
+            self.query = query
+        } else {
+            self.query = []
+        }
+    }
+}

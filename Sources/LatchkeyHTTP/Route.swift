@@ -1,0 +1,55 @@
+import LatchkeyCore
+/// One entry of the route table: a method and exact path, a stable name for metrics and
+/// logs, what body it accepts, and the function that answers it.
+package struct Route: Sendable {
+    /// What a route accepts as a request body.
+    package enum BodyKind: Sendable {
+        /// No body is expected (GET).
+        case none
+        /// `application/json` is required (anything else is 415).
+        case json
+        /// `application/x-www-form-urlencoded`, checked by the route itself (``FormParameters``)
+        /// so that it can answer in its own error shape (OAuth's).
+        case form
+    }
+
+    /// How a route's errors look on the wire.
+    package enum ErrorShape: Sendable {
+        /// Latchkey's `{"error": {"code", "message"[, "reasons"]}}`.
+        case latchkey
+        /// OAuth's `{"error", "error_description"}` (RFC 6749 §5.2).
+        case oauth
+        /// Directus's `{"errors": [{"message", "extensions": {"code"}}]}`.
+        case directus
+    }
+
+    /// `GET` or `POST`; `GET` routes also answer `HEAD`.
+    package let method: String
+    /// The exact path, e.g. `/auth/password/request`.
+    package let path: String
+    /// A stable name for metrics and logs, e.g. `password_request`.
+    package let name: String
+    /// What body the route accepts.
+    package let body: BodyKind
+    /// Whether responses may be cached (package documents); otherwise `Cache-Control: no-store`.
+    package let cacheable: Bool
+    /// The shape of this route's error responses, also for requests the server refuses
+    /// before the route runs (a body over the limit).
+    package let errorShape: ErrorShape
+    /// Answers a request; a thrown ``LatchkeyError`` becomes its JSON error response.
+    package let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
+
+    /// Creates a route.
+    package init(
+        _ method: String, _ path: String, name: String, body: BodyKind = .none, cacheable: Bool = false,
+        errorShape: ErrorShape = .latchkey, handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        self.method = method
+        self.path = path
+        self.name = name
+        self.body = body
+        self.cacheable = cacheable
+        self.errorShape = errorShape
+        self.handler = handler
+    }
+}

@@ -1,0 +1,109 @@
+package import LatchkeyCore
+import Foundation
+
+/// Dispatches requests to a route table and applies what every response needs: errors in
+/// the route's shape (Latchkey, OAuth or Directus; replayed tokens logged as warnings),
+/// 404/405/415, security headers, `no-store` on everything not cacheable, metrics
+/// and an access log line (with a truncated client IP, never the query string).
+package final class Router: HTTPHandler {
+    /// The table, in the order it was given.
+    package let routes: [Route]
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let clock: any WallClock
+
+    /// Creates a router over `routes`.
+    package init(routes: [Route], metrics: ServerMetrics, logger: Logger, clock: any WallClock = SystemClock()) {
+        self.routes = routes
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+    }
+
+    package func handle(_ request: HTTPRequest) -> HTTPResponse {
+        let started = clock.now()
+        let (name, cacheable, raw) = dispatch(request)
+        var response = raw
+        Self.addSecurityHeaders(to: &response, cacheable: cacheable)
+        metrics.recordRequest(route: name, status: response.status)
+        if response.status == 429 { metrics.limitedRequests.increment() }
+        logger.info("http_request", [
+            "method": .string(String(request.method.prefix(16))), "route": .string(name),
+            "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+            "ms": .double((clock.now().timeIntervalSince(started) * 1000).rounded()),
+        ])
+        return response
+    }
+
+    private func dispatch(_ request: HTTPRequest) -> (name: String, cacheable: Bool, response: HTTPResponse) {
+        let candidates = routes.filter { $0.path == request.path }
+        guard !candidates.isEmpty else {
+            return ("not_found", false, .error(LatchkeyError(.notFound, "There is nothing at this address.")))
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard let route = candidates.first(where: { $0.method == method }) else {
+            var response = HTTPResponse.error(LatchkeyError(.methodNotAllowed, "This method is not allowed here."))
+            response.headers.set("Allow", candidates.map(\.method).joined(separator: ", "))
+            return (candidates[0].name, false, response)
+        }
+        if route.body == .json, !Self.isJSON(request.headers["Content-Type"]) {
+            let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
+            return (route.name, false, Self.render(error, shape: route.errorShape, headers: request.headers))
+        }
+        do {
+            return (route.name, route.cacheable, try route.handler(request))
+        } catch let error as LatchkeyError {
+            if !error.isClientError {
+                logger.error("request_failed", ["route": .string(route.name), "error": .string(error.description)])
+            } else if let cause = error.cause, cause.isTokenReplay {
+                logger.warning("token_replay_detected", [
+                    "route": .string(route.name), "kind": .string(cause.rawValue),
+                    "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+                ])
+            }
+            return (route.name, false, Self.render(error, shape: route.errorShape, headers: request.headers))
+        } catch {
+            logger.error("request_failed", ["route": .string(route.name), "error": .string(String(describing: type(of: error)))])
+            let failure = LatchkeyError(.internalError, "Unexpected failure.")
+            return (route.name, false, Self.render(failure, shape: route.errorShape, headers: request.headers))
+        }
+    }
+
+    package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
+        let shape = routes.first { $0.path == path && $0.method == (method == "HEAD" ? "GET" : method) }?.errorShape ?? .latchkey
+        var response = Self.render(error, shape: shape, headers: headers)
+        Self.addSecurityHeaders(to: &response, cacheable: false)
+        return response
+    }
+
+    /// `error` in the route's error shape; an OAuth `invalid_client` after HTTP Basic
+    /// authentication carries the Basic challenge.
+    static func render(_ error: LatchkeyError, shape: Route.ErrorShape, headers: HTTPHeaders) -> HTTPResponse {
+        switch shape {
+        case .latchkey: .error(error)
+        case .oauth: .oauthError(error, basicChallenge: headers["Authorization"]?.lowercased().hasPrefix("basic ") ?? false)
+        case .directus: .directusError(error)
+        }
+    }
+
+    private static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
+        return mediaType == "application/json"
+    }
+
+    /// Sets the headers every response carries; `no-store` unless `cacheable` and successful.
+    static func addSecurityHeaders(to response: inout HTTPResponse, cacheable: Bool) {
+        response.headers.set("X-Content-Type-Options", "nosniff")
+        response.headers.set("Referrer-Policy", "no-referrer")
+        response.headers.set("X-Frame-Options", "DENY")
+        if response.headers["Content-Security-Policy"] == nil {
+            response.headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")
+        }
+        response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
+        if !cacheable || response.status >= 400 {
+            response.headers.set("Cache-Control", "no-store")
+            response.headers.set("Pragma", "no-cache")
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package import LatchkeyCore
+/// Delivers mail to an SMTP server (through libcurl), with TLS or STARTTLS and AUTH as the
+/// ``SMTPConfiguration`` says.
+///
+/// Each message is rendered by the same writer as ``FileMailTransport`` and sent on a new
+/// connection. Safe to call from any thread.
+package struct SMTPMailTransport: MailTransport {
+    /// The validated server settings.
+    package let configuration: SMTPConfiguration
+    private let writer: MIMEMessageWriter
+    private let clock: any WallClock
+
+    /// Creates the transport; `clock` dates the messages.
+    package init(configuration: SMTPConfiguration, clock: any WallClock = SystemClock()) {
+        self.configuration = configuration
+        self.writer = MIMEMessageWriter(sender: configuration.sender)
+        self.clock = clock
+    }
+
+    /// Sends `message`. Throws ``LatchkeyError`` `invalid_mail_header` for an unsafe header
+    /// value and `mail_delivery_failed` when the server could not be reached, refused TLS,
+    /// the login or the message; the error's detail holds curl's explanation, never the
+    /// password or the message body.
+    package func send(_ message: MailMessage) throws {
+        let payload = try writer.render(message, date: clock.now())
+        try CurlSMTPSession().deliver(payload, to: message.to, configuration: configuration)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyWeb
+
+/// `GET /reset-password` (the page for people without the app), its script, and the style
+/// sheet every page links.
+struct WebPageRoutes {
+    var routes: [Route] {
+        [
+            Route("GET", "/reset-password", name: "reset_page") { request in
+                let language = SupportedLanguage.negotiate(
+                    explicit: request.queryValue("lang"), acceptLanguage: request.headers["Accept-Language"], accountLocale: nil)
+                return HTTPResponse(ResetPage.document(language: language))
+            },
+            Route("GET", "/assets/reset-password.js", name: "reset_script", cacheable: true) { _ in
+                HTTPResponse(ResetPage.scriptDocument)
+            },
+            Route("GET", "/assets/latchkey.css", name: "stylesheet", cacheable: true) { _ in
+                HTTPResponse(ResetPage.stylesheetDocument)
+            },
+        ]
+    }
+}
+
+extension HTTPResponse {
+    /// The response that carries `document`: its status and media type, its CSP and language
+    /// for a page, five minutes of caching for an asset.
+    init(_ document: WebDocument) {
+        self.init(status: document.status, headers: HTTPHeaders([("Content-Type", document.contentType)]), body: Data(document.text.utf8))
+        if let policy = document.contentSecurityPolicy { headers.set("Content-Security-Policy", policy) }
+        if let language = document.language {
+            headers.set("Content-Language", language.rawValue)
+        } else {
+            headers.set("Cache-Control", "public, max-age=300")
+        }
+    }
+}

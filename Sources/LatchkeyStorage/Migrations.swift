@@ -1,0 +1,159 @@
+import LatchkeyCore
+/// The database schema, as numbered migrations shared by every SQL store.
+///
+/// Conventions, chosen so the same SQL runs on SQLite and PostgreSQL:
+/// - ids are `TEXT` (lowercase UUID strings);
+/// - digests of secrets are SHA-256 as 64 lowercase hex characters in `TEXT`, never `BLOB`
+///   (`bytea` and `BLOB` differ; hex compares and indexes the same everywhere);
+/// - instants are `BIGINT` milliseconds since the Unix epoch, UTC (see ``StorageEncoding``);
+///   NULL means "not yet" (`used_at`, `revoked_at`, `sent_at`, ...);
+/// - enumerations are `TEXT` with a `CHECK` constraint; booleans are `INTEGER` 0 or 1;
+/// - lists are `TEXT`: a JSON array of strings, or space-separated when the items cannot
+///   contain spaces (OAuth scopes).
+///
+/// Each migration has its SQLite and its PostgreSQL text side by side; most are
+/// ``Migration/init(version:name:portable:)``, one text both run unchanged. A migration is
+/// never edited once released: a change is a new, higher version, added as one more entry
+/// of ``all``. Each is applied in its own transaction and recorded in
+/// `schema_migrations(version, name, applied_at)`.
+enum Migrations {
+    /// Creates the table that records applied migrations; safe to run every start.
+    static let bookkeeping = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version INTEGER NOT NULL PRIMARY KEY,
+            name TEXT NOT NULL,
+            applied_at BIGINT NOT NULL
+        )
+        """
+
+    /// Every migration, in ascending version order.
+    static let all: [Migration] = [
+        Migration(
+            version: 1, name: "initial_schema",
+            portable: """
+                CREATE TABLE accounts (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL UNIQUE,
+                    password_hash TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('active', 'disabled')),
+                    credential_version INTEGER NOT NULL DEFAULT 0,
+                    locale TEXT,
+                    created_at BIGINT NOT NULL,
+                    updated_at BIGINT NOT NULL
+                );
+
+                CREATE TABLE reset_tokens (
+                    token_digest TEXT NOT NULL PRIMARY KEY,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    superseded_at BIGINT
+                );
+                CREATE INDEX reset_tokens_account_id ON reset_tokens (account_id);
+
+                CREATE TABLE sessions (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    kind TEXT NOT NULL CHECK (kind IN ('browser', 'refresh_family')),
+                    token_digest TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    revoked_at BIGINT
+                );
+                CREATE INDEX sessions_account_id ON sessions (account_id);
+
+                CREATE TABLE outbox (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    text_body TEXT NOT NULL,
+                    html_body TEXT NOT NULL,
+                    locale TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'sent', 'failed')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_at BIGINT NOT NULL,
+                    lease_until BIGINT,
+                    last_error TEXT,
+                    last_attempt_at BIGINT,
+                    created_at BIGINT NOT NULL,
+                    sent_at BIGINT
+                );
+                CREATE INDEX outbox_due ON outbox (status, next_attempt_at);
+                """
+        ),
+        Migration(
+            version: 2, name: "oauth_clients",
+            portable: """
+                CREATE TABLE oauth_clients (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    redirect_uris TEXT NOT NULL,
+                    confidential INTEGER NOT NULL CHECK (confidential IN (0, 1)),
+                    secret_digest TEXT,
+                    first_party INTEGER NOT NULL CHECK (first_party IN (0, 1)),
+                    scopes TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    CHECK ((confidential = 1 AND secret_digest IS NOT NULL) OR (confidential = 0 AND secret_digest IS NULL))
+                );
+                """
+        ),
+        Migration(
+            version: 3, name: "refresh_token_families",
+            portable: """
+                ALTER TABLE sessions ADD COLUMN family_id TEXT;
+                ALTER TABLE sessions ADD COLUMN client_id TEXT;
+                ALTER TABLE sessions ADD COLUMN scope TEXT;
+                ALTER TABLE sessions ADD COLUMN credential_version INTEGER;
+                ALTER TABLE sessions ADD COLUMN used_at BIGINT;
+                ALTER TABLE sessions ADD COLUMN absolute_expires_at BIGINT;
+                CREATE INDEX sessions_family_id ON sessions (family_id);
+                """
+        ),
+        Migration(
+            version: 4, name: "authorization_codes",
+            portable: """
+                CREATE TABLE authorization_codes (
+                    code_digest TEXT NOT NULL PRIMARY KEY,
+                    client_id TEXT NOT NULL REFERENCES oauth_clients (id) ON DELETE CASCADE,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    redirect_uri TEXT NOT NULL,
+                    code_challenge TEXT NOT NULL,
+                    scope TEXT NOT NULL,
+                    nonce TEXT,
+                    credential_version INTEGER NOT NULL,
+                    auth_time BIGINT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    family_id TEXT
+                );
+                CREATE INDEX authorization_codes_expires_at ON authorization_codes (expires_at);
+                """
+        ),
+    ]
+}
+
+/// One numbered schema change, in the dialect of each SQL store.
+struct Migration: Sendable {
+    /// The number recorded in `schema_migrations`; versions apply in ascending order.
+    let version: Int
+    /// A short snake_case description, recorded with the version.
+    let name: String
+    /// The script ``SQLiteStore`` runs.
+    let sqlite: String
+    /// The script ``PostgresStore`` runs.
+    let postgres: String
+
+    /// A migration whose SQL differs between the dialects.
+    init(version: Int, name: String, sqlite: String, postgres: String) {
+        self.version = version
+        self.name = name
+        self.sqlite = sqlite
+        self.postgres = postgres
+    }
+
+    /// A migration whose SQL runs unchanged on SQLite and PostgreSQL.
+    init(version: Int, name: String, portable sql: String) {
+        self.init(version: version, name: name, sqlite: sql, postgres: sql)
+    }
+}

@@ -1,0 +1,265 @@
+import LatchkeyCore
+import CPostgreSQL
+import Foundation
+import LatchkeyCrypto
+import Synchronization
+
+/// The one wrapper of libpq: owns a `PGconn`, closes it in `deinit`, and runs statements
+/// on it only as prepared, parameterised statements (`PQprepare` once per connection and
+/// SQL text, then `PQexecPrepared`; values sent as typed text, never spliced into SQL) or as
+/// parameterless scripts (migrations). Statements mark parameters with `?`, as on every
+/// ``SQLConnection``, or with PostgreSQL's own `$1`, `$2`, ...
+///
+/// Calls on one instance are serialised by a `Mutex`; ``PostgresConnectionPool`` lends
+/// each connection to one caller at a time anyway, so the lock is never contended.
+///
+/// Every failure is thrown as ``LatchkeyError`` with code `storage_error`, a message safe
+/// for clients and PostgreSQL's own text (with its SQLSTATE) in `detail`; the password is
+/// never part of either. After a failure, ``lastFailure`` says what kind it was, so the
+/// pool can tell a lost connection or a conflict (worth retrying) from anything else.
+final class PostgresConnection: Sendable, SQLConnection {
+    /// What made the last statement fail, as far as retrying is concerned.
+    enum Failure: Sendable, Equatable {
+        /// The connection is gone (server restarted, backend terminated, network).
+        case connectionLost
+        /// PostgreSQL aborted the transaction to resolve a conflict with another one
+        /// (deadlock or serialization failure); running it again may succeed.
+        case conflict
+        /// Anything else: constraint violation, timeout, bad SQL.
+        case other
+    }
+
+    private struct State {
+        let handle: OpaquePointer
+        var lastFailure: Failure?
+        /// The server-side name of each statement prepared on this connection, by SQL text.
+        var prepared: [String: String] = [:]
+    }
+
+    /// The most statements one connection keeps prepared; the store's SQL is a fixed set
+    /// well below this, so only ad-hoc SQL (tests, tools) runs unprepared beyond it.
+    static let preparedStatementLimit = 256
+
+    private let state: Mutex<State>
+    private let password: Redacted<String>?
+
+    /// Connects to the database `url` names, with `statementTimeout` (seconds, rounded to
+    /// milliseconds) applied to every statement of the session and `connectTimeout`
+    /// (whole seconds, at least 2 as libpq requires) to establishing it. Throws
+    /// `storage_error` when the server cannot be reached or refuses the login.
+    init(url: PostgresURL, statementTimeout: TimeInterval, connectTimeout: Int) throws {
+        var parameters: [(String, String)] = [
+            ("host", url.host), ("port", String(url.port)), ("dbname", url.database),
+            ("connect_timeout", String(max(2, connectTimeout))), ("client_encoding", "UTF8"),
+            ("application_name", "latchkey"),
+            ("options", "-c statement_timeout=\(Int((statementTimeout * 1000).rounded(.up)))"),
+        ]
+        if let user = url.user { parameters.append(("user", user)) }
+        if let password = url.password { parameters.append(("password", password.exposed)) }
+        parameters += url.options.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        password = url.password
+
+        let handle = Self.connect(parameters)
+        guard let handle else {
+            throw LatchkeyError(.storage, "The database could not be reached.", detail: "\(url): out of memory")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let detail = Self.scrub(String(cString: PQerrorMessage(handle)), password: url.password?.exposed)
+            PQfinish(handle)
+            throw LatchkeyError(.storage, "The database could not be reached.", detail: "\(url): \(detail)")
+        }
+        // Without this, libpq prints server notices ("relation already exists, skipping") on stderr.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        state = Mutex(State(handle: handle, lastFailure: nil))
+    }
+
+    /// Opens a connection with libpq's keyword/value parameters (no conninfo string, so
+    /// no value needs quoting).
+    private static func connect(_ parameters: [(String, String)]) -> sending OpaquePointer? {
+        let keywords = parameters.map { strdup($0.0) }
+        let values = parameters.map { strdup($0.1) }
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        return (keywords.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { keywordList in
+            (values.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { valueList in
+                PQconnectdbParams(keywordList.baseAddress, valueList.baseAddress, 0)
+            }
+        }
+    }
+
+    deinit {
+        state.withLock { PQfinish($0.handle) }
+    }
+
+    /// What made the most recent statement fail; nil when it succeeded.
+    var lastFailure: Failure? {
+        state.withLock { $0.lastFailure }
+    }
+
+    /// Whether the connection can be lent out again: connected, outside any transaction,
+    /// and not closed by the server meanwhile. Reads (without blocking) whatever the server
+    /// sent while the connection sat idle, so a backend that was terminated or a server
+    /// that restarted is noticed here, without a round trip, instead of by the next query.
+    var isReusable: Bool {
+        state.withLock { state in
+            let handle = state.handle
+            guard PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
+            // The first call takes pending data (a termination notice), the second sees the end of the stream.
+            guard PQconsumeInput(handle) == 1, PQconsumeInput(handle) == 1 else { return false }
+            return PQstatus(handle) == CONNECTION_OK
+        }
+    }
+
+    /// Runs one statement with `values` bound to its parameters (`?` or `$1`, `$2`, ...) in
+    /// order; returns how many rows it inserted, updated or deleted.
+    @discardableResult
+    func execute(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
+        try run(sql, values).affectedRows
+    }
+
+    /// Runs one statement with `values` bound to its parameters (`?` or `$1`, `$2`, ...) in
+    /// order; returns every row it produced (a `SELECT`, or a statement with `RETURNING`).
+    func query(_ sql: String, _ values: [SQLValue] = []) throws -> [PostgresRow] {
+        try run(sql, values).rows
+    }
+
+    /// Runs a script of several statements without parameters, such as a migration.
+    func executeScript(_ sql: String) throws {
+        try state.withLock { state in
+            state.lastFailure = nil
+            let result = PQexec(state.handle, sql)
+            defer { PQclear(result) }
+            try check(result, in: &state)
+        }
+    }
+
+    private func run(_ sql: String, _ values: [SQLValue]) throws -> (rows: [PostgresRow], affectedRows: Int) {
+        try state.withLock { state in
+            state.lastFailure = nil
+            let types: [Oid] = values.map { value in
+                switch value {
+                case .text: 25  // text
+                case .integer: 20  // int8
+                }
+            }
+            let texts: [UnsafeMutablePointer<CChar>?] = values.map { value in
+                switch value {
+                case .text(let text): text.map { strdup($0) }
+                case .integer(let integer): integer.map { strdup(String($0)) }
+                }
+            }
+            defer { texts.forEach { free($0) } }
+            var name = state.prepared[sql]
+            if name == nil, state.prepared.count < Self.preparedStatementLimit {
+                let candidate = "latchkey_\(state.prepared.count + 1)"
+                let preparation = types.withUnsafeBufferPointer { types in
+                    PQprepare(state.handle, candidate, Self.numberingParameters(sql), Int32(values.count), types.baseAddress)
+                }
+                defer { PQclear(preparation) }
+                try check(preparation, in: &state)
+                state.prepared[sql] = candidate
+                name = candidate
+            }
+            let result = texts.map { UnsafePointer($0) }.withUnsafeBufferPointer { parameters in
+                types.withUnsafeBufferPointer { types in
+                    if let name {
+                        PQexecPrepared(state.handle, name, Int32(values.count), parameters.baseAddress, nil, nil, 0)
+                    } else {
+                        PQexecParams(
+                            state.handle, Self.numberingParameters(sql), Int32(values.count), types.baseAddress,
+                            parameters.baseAddress, nil, nil, 0)
+                    }
+                }
+            }
+            defer { PQclear(result) }
+            try check(result, in: &state)
+
+            let rowCount = PQntuples(result)
+            let columnCount = PQnfields(result)
+            var columnIndex: [String: Int] = [:]
+            for column in 0..<columnCount {
+                columnIndex[String(cString: PQfname(result, column))] = Int(column)
+            }
+            var rows: [PostgresRow] = []
+            rows.reserveCapacity(Int(rowCount))
+            for row in 0..<rowCount {
+                let fields: [String?] = (0..<columnCount).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                }
+                rows.append(PostgresRow(values: fields, columnIndex: columnIndex))
+            }
+            let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+            return (rows, affected)
+        }
+    }
+
+    /// Throws, and records the kind of failure, unless `result` reports success.
+    private func check(_ result: OpaquePointer?, in state: inout State) throws {
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return
+        default:
+            break
+        }
+        let sqlState = PQresultErrorField(result, latchkey_pg_diag_sqlstate()).map { String(cString: $0) }
+        // The primary message only: the DETAIL line can quote row values (emails, digests).
+        let message = PQresultErrorField(result, latchkey_pg_diag_message_primary()).map { String(cString: $0) }
+            ?? String(cString: PQerrorMessage(state.handle))
+        let detail = Self.scrub(
+            "\(sqlState.map { "SQLSTATE \($0): " } ?? "")\(message.trimmingCharacters(in: .whitespacesAndNewlines))",
+            password: password?.exposed)
+        if PQstatus(state.handle) != CONNECTION_OK || sqlState?.hasPrefix("08") == true {
+            state.lastFailure = .connectionLost
+            throw LatchkeyError(.storage, "The database connection was lost.", detail: detail)
+        }
+        switch sqlState {
+        case "40001", "40P01":
+            state.lastFailure = .conflict
+            throw LatchkeyError(.storage, "A database transaction conflicted with another.", detail: detail)
+        case "57014":
+            state.lastFailure = .other
+            throw LatchkeyError(.storage, "The database did not answer in time.", detail: detail)
+        default:
+            state.lastFailure = .other
+            throw LatchkeyError(.storage, "A database statement failed.", detail: detail)
+        }
+    }
+
+    /// `sql` with its `?` parameter markers numbered `$1`, `$2`, ... in order, as PostgreSQL
+    /// expects; a `?` inside a string literal, a quoted identifier or a `--` comment stays.
+    static func numberingParameters(_ sql: String) -> String {
+        var numbered = ""
+        var count = 0
+        var closing: Character?
+        var previous: Character?
+        for character in sql {
+            switch closing {
+            case nil where character == "'" || character == "\"":
+                closing = character
+            case nil where character == "-" && previous == "-":
+                closing = "\n"
+            case nil where character == "?":
+                count += 1
+                numbered += "$\(count)"
+                previous = character
+                continue
+            case let end? where character == end:
+                closing = nil
+            default:
+                break
+            }
+            numbered.append(character)
+            previous = character
+        }
+        return numbered
+    }
+
+    /// `text` with every occurrence of `password` replaced, in case a server or library
+    /// message ever quotes it.
+    private static func scrub(_ text: String, password: String?) -> String {
+        guard let password, !password.isEmpty else { return text }
+        return text.replacingOccurrences(of: password, with: "<redacted>")
+    }
+}

@@ -1,0 +1,18 @@
+import LatchkeyCore
+/// A SQL database the shared store logic (``SQLStore``) runs on: it lends a connection for
+/// a read or a transaction, and says which ``SQLDialect`` it speaks.
+protocol SQLDatabase: Sendable {
+    /// The few ways this database's SQL differs from the others'.
+    var dialect: SQLDialect { get }
+
+    /// Runs `body`, which only reads, with each statement committing on its own.
+    @discardableResult
+    func read<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it (or
+    /// the commit) throws, and the error rethrown. `body` may run more than once (a
+    /// database may retry a transaction that conflicted with another), so it must have no
+    /// effects outside the database.
+    @discardableResult
+    func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output
+}

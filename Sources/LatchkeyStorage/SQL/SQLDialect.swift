@@ -1,0 +1,71 @@
+import LatchkeyCore
+/// The SQL databases the stores run on, and the few clauses in which their SQL differs;
+/// every statement is otherwise written once (see ``SQLStore``).
+///
+/// SQLite has no row locks and needs none: a write transaction (`BEGIN IMMEDIATE`) excludes
+/// every other writer, so its lock clauses are empty and the same statements run unlocked.
+enum SQLDialect: Sendable {
+    /// SQLite 3 (``SQLiteDatabase``).
+    case sqlite
+    /// PostgreSQL (``PostgresConnectionPool``).
+    case postgres
+
+    /// The advisory lock key that serialises PostgreSQL migrations: "latchkey" as a
+    /// big-endian integer.
+    static let migrationLockKey: Int64 = 7_809_651_199_139_603_833
+
+    /// The collation, after a text column in `ORDER BY`, that compares byte by byte, so
+    /// every database orders ids alike whatever its locale.
+    var byteOrder: String {
+        switch self {
+        case .sqlite: "COLLATE BINARY"
+        case .postgres: "COLLATE \"C\""
+        }
+    }
+
+    /// The clause, ending a `SELECT`, that locks the rows it reads from `table` (a name or
+    /// alias in its `FROM`) against writers until the transaction ends.
+    func shareLock(of table: String) -> String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "FOR SHARE OF \(table)"
+        }
+    }
+
+    /// The clause, ending a `SELECT`, that locks the rows it reads against other writers
+    /// and against ``shareLock(of:)`` until the transaction ends, without blocking foreign
+    /// keys that reference them.
+    var updateLock: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "FOR NO KEY UPDATE"
+        }
+    }
+
+    /// The clause, ending a `SELECT`, that locks the rows it reads for an update and skips
+    /// any row another transaction holds locked, so concurrent callers take different rows.
+    var updateLockSkippingLocked: String {
+        switch self {
+        case .sqlite: ""
+        case .postgres: "FOR UPDATE SKIP LOCKED"
+        }
+    }
+
+    /// The statement that makes a migration wait until no other one runs, holding the lock
+    /// until its transaction ends; nil when the write transaction alone excludes other
+    /// migrations (SQLite).
+    var migrationLock: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgres: "SELECT pg_advisory_xact_lock(\(Self.migrationLockKey))"
+        }
+    }
+
+    /// The script of `migration` in this dialect.
+    func script(for migration: Migration) -> String {
+        switch self {
+        case .sqlite: migration.sqlite
+        case .postgres: migration.postgres
+        }
+    }
+}

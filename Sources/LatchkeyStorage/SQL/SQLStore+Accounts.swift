@@ -1,0 +1,82 @@
+import LatchkeyCore
+import Foundation
+
+extension SQLStore {
+    /// The columns ``account(from:)`` reads, for `SELECT` and `RETURNING` lists.
+    static var accountColumns: String { "id, email, password_hash, status, credential_version, locale, created_at" }
+
+    package func createAccount(_ account: Account) throws {
+        let createdAt = SQLValue.integer(StorageEncoding.milliseconds(account.createdAt))
+        let inserted = try database.transaction { connection in
+            // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the email.
+            try connection.execute(
+                """
+                INSERT INTO accounts (id, email, password_hash, status, credential_version, locale, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (email) DO NOTHING
+                """,
+                [
+                    .text(account.id), .text(account.email), .text(account.passwordHash),
+                    .text(account.status.rawValue), .integer(Int64(account.credentialVersion)),
+                    .text(account.locale), createdAt, createdAt,
+                ])
+        }
+        guard inserted == 1 else {
+            throw LatchkeyError(.accountExists, "An account with this email already exists.")
+        }
+    }
+
+    package func account(email: String) throws -> Account? {
+        try accounts(where: "email = ?", [.text(email)]).first
+    }
+
+    package func account(id: String) throws -> Account? {
+        try accounts(where: "id = ?", [.text(id)]).first
+    }
+
+    package func allAccounts() throws -> [Account] {
+        try accounts(where: "TRUE", [])
+    }
+
+    package func setStatus(_ status: Account.Status, email: String) throws -> Bool {
+        try database.transaction { connection in
+            try connection.execute(
+                "UPDATE accounts SET status = ?, updated_at = ? WHERE email = ?",
+                [.text(status.rawValue), .integer(StorageEncoding.milliseconds(clock.now())), .text(email)])
+        } > 0
+    }
+
+    package func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool {
+        try database.transaction { connection in
+            try connection.execute(
+                "UPDATE accounts SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
+                [.text(newHash), .integer(StorageEncoding.milliseconds(now)), .text(accountID), .text(currentHash)])
+        } > 0
+    }
+
+    /// The accounts matching `condition`, oldest first.
+    private func accounts(where condition: String, _ values: [SQLValue]) throws -> [Account] {
+        let rows = try database.read { connection in
+            try connection.query(
+                "SELECT \(Self.accountColumns) FROM accounts WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)",
+                values)
+        }
+        return try rows.map(Self.account(from:))
+    }
+
+    /// The account in a row holding ``accountColumns``.
+    static func account(from row: any SQLRow) throws -> Account {
+        let statusText = try row.text("status")
+        guard let status = Account.Status(rawValue: statusText) else {
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "account status \(statusText)")
+        }
+        return Account(
+            id: try row.text("id"),
+            email: try row.text("email"),
+            passwordHash: try row.optionalText("password_hash"),
+            status: status,
+            credentialVersion: Int(try row.integer("credential_version")),
+            locale: try row.optionalText("locale"),
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+    }
+}

@@ -1,0 +1,192 @@
+import LatchkeyCore
+import Foundation
+
+extension SQLStore {
+    package func createAuthorizationCode(_ code: AuthorizationCodeRecord) throws {
+        _ = try database.transaction { connection in
+            try connection.execute(
+                """
+                INSERT INTO authorization_codes (code_digest, client_id, account_id, redirect_uri, code_challenge, scope,
+                                                 nonce, credential_version, auth_time, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(StorageEncoding.hex(code.digest)), .text(code.clientID), .text(code.accountID),
+                    .text(code.redirectURI), .text(code.codeChallenge), .text(code.scope.joined(separator: " ")),
+                    .text(code.nonce), .integer(Int64(code.credentialVersion)),
+                    .integer(StorageEncoding.milliseconds(code.authTime)),
+                    .integer(StorageEncoding.milliseconds(code.createdAt)),
+                    .integer(StorageEncoding.milliseconds(code.expiresAt)),
+                ])
+        }
+    }
+
+    package func redeemAuthorizationCode(
+        digest: Data, now: Date, refreshToken: InitialRefreshToken, matches: (AuthorizationCodeRecord) -> Bool
+    ) throws -> AuthorizationCodeRedemption {
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        let digestValue = SQLValue.text(StorageEncoding.hex(digest))
+        return try database.transaction { connection -> AuthorizationCodeRedemption in
+            // The account first, locked for share as every writer of its tokens does (see lockAccount):
+            // a racing reset then waits for this redemption and revokes what it issued, or this
+            // waits for the reset and finds the credential version changed.
+            let owner = try connection.query(
+                """
+                SELECT a.id FROM accounts a JOIN authorization_codes c ON c.account_id = a.id
+                WHERE c.code_digest = ?
+                \(database.dialect.shareLock(of: "a"))
+                """,
+                [digestValue])
+            guard !owner.isEmpty else { return .invalid }
+            // One conditional UPDATE: racing redeemers wait for the row lock and then find used_at set.
+            let consumed = try connection.query(
+                """
+                UPDATE authorization_codes SET used_at = ?, family_id = ?
+                WHERE code_digest = ? AND used_at IS NULL AND expires_at > ?
+                RETURNING client_id, account_id, redirect_uri, code_challenge, scope, nonce, credential_version,
+                          auth_time, created_at, expires_at
+                """,
+                [nowValue, .text(refreshToken.familyID), digestValue, nowValue])
+            guard let row = consumed.first else {
+                let known = try connection.query(
+                    "SELECT family_id, used_at FROM authorization_codes WHERE code_digest = ?", [digestValue])
+                guard let previous = known.first, try previous.optionalInteger("used_at") != nil else { return .invalid }
+                if let familyID = try previous.optionalText("family_id") {
+                    try Self.revokeFamily(familyID, now: nowValue, using: connection)
+                }
+                return .replayed
+            }
+            let code = AuthorizationCodeRecord(
+                digest: digest, clientID: try row.text("client_id"), accountID: try row.text("account_id"),
+                redirectURI: try row.text("redirect_uri"), codeChallenge: try row.text("code_challenge"),
+                scope: try row.text("scope").split(separator: " ").map(String.init), nonce: try row.optionalText("nonce"),
+                credentialVersion: Int(try row.integer("credential_version")),
+                authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time")),
+                createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
+                expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
+            guard matches(code) else {
+                try connection.execute("UPDATE authorization_codes SET family_id = NULL WHERE code_digest = ?", [digestValue])
+                return .rejected
+            }
+            let accounts = try connection.query(
+                "SELECT \(Self.accountColumns) FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?",
+                [.text(code.accountID), .integer(Int64(code.credentialVersion))])
+            guard let accountRow = accounts.first else { return .invalid }
+            let account = try Self.account(from: accountRow)
+            let token = RefreshTokenRecord(
+                digest: refreshToken.digest, accountID: account.id, familyID: refreshToken.familyID,
+                clientID: code.clientID, scope: code.scope, credentialVersion: code.credentialVersion,
+                createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+                expiresAt: StorageEncoding.date(
+                    milliseconds: StorageEncoding.milliseconds(min(refreshToken.idleExpiresAt, refreshToken.absoluteExpiresAt))),
+                absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(refreshToken.absoluteExpiresAt)))
+            try Self.insertRefreshToken(token, using: connection)
+            return .redeemed(code: code, account: account, refreshToken: token)
+        }
+    }
+
+    package func createBrowserSession(digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date)
+        throws -> Bool
+    {
+        let inserted = try database.transaction { connection in
+            // Locked for share, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
+            try connection.execute(
+                """
+                INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at, credential_version)
+                SELECT ?, id, 'browser', ?, ?, ?, credential_version
+                FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
+                \(database.dialect.shareLock(of: "accounts"))
+                """,
+                [
+                    .text(UUID().uuidString.lowercased()), .text(StorageEncoding.hex(digest)),
+                    .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
+                    .text(accountID), .integer(Int64(credentialVersion)),
+                ])
+        }
+        return inserted == 1
+    }
+
+    package func browserSession(digest: Data, now: Date) throws -> BrowserSession? {
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT s.created_at AS auth_time, a.id, a.email, a.password_hash, a.status, a.credential_version,
+                       a.locale, a.created_at
+                FROM sessions s JOIN accounts a ON a.id = s.account_id
+                WHERE s.token_digest = ? AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > ?
+                  AND a.status = 'active' AND a.credential_version = s.credential_version
+                """,
+                [.text(StorageEncoding.hex(digest)), .integer(StorageEncoding.milliseconds(now))])
+        }
+        guard let row = rows.first else { return nil }
+        return BrowserSession(
+            account: try Self.account(from: row), authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time")))
+    }
+
+    package func refreshToken(digest: Data) throws -> RefreshTokenRecord? {
+        let rows = try database.read { connection in
+            try connection.query(
+                "SELECT \(Self.refreshTokenColumns) FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
+                [.text(StorageEncoding.hex(digest))])
+        }
+        return try rows.first.map(Self.refreshToken(from:))
+    }
+
+    package func usableRefreshToken(digest: Data, now: Date) throws -> (token: RefreshTokenRecord, account: Account)? {
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
+                       s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
+                       a.id, a.email, a.password_hash, a.status, a.locale, a.created_at
+                FROM sessions s JOIN accounts a ON a.id = s.account_id
+                WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
+                  AND s.expires_at > ? AND s.absolute_expires_at > ?
+                  AND a.status = 'active' AND a.credential_version = s.credential_version
+                """,
+                [.text(StorageEncoding.hex(digest)), nowValue, nowValue])
+        }
+        guard let row = rows.first else { return nil }
+        let token = RefreshTokenRecord(
+            digest: digest, accountID: try row.text("account_id"), familyID: try row.text("family_id"),
+            clientID: try row.optionalText("client_id"),
+            scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
+            credentialVersion: Int(try row.integer("credential_version")),
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
+            expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+        return (token, try Self.account(from: row))
+    }
+
+    package func liveFamilyAccount(familyID: String, now: Date) throws -> Account? {
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
+                FROM accounts a
+                WHERE a.status = 'active' AND EXISTS (
+                    SELECT 1 FROM sessions s
+                    WHERE s.family_id = ? AND s.kind = 'refresh_family' AND s.account_id = a.id
+                      AND s.revoked_at IS NULL AND s.absolute_expires_at > ?
+                      AND s.credential_version = a.credential_version)
+                """,
+                [.text(familyID), .integer(StorageEncoding.milliseconds(now))])
+        }
+        return try rows.first.map(Self.account(from:))
+    }
+
+    package func revokeFamily(id familyID: String, now: Date) throws {
+        try database.transaction { connection in
+            // The account first, as every writer of its tokens does (see lockAccount).
+            _ = try connection.query(
+                """
+                SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
+                WHERE s.family_id = ? AND s.kind = 'refresh_family'
+                \(database.dialect.shareLock(of: "a"))
+                """,
+                [.text(familyID)])
+            try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import LatchkeyCore
+import Foundation
+
+extension SQLStore {
+    package func createClient(_ client: OAuthClient) throws {
+        let redirectURIs = String(decoding: try JSONEncoder().encode(client.redirectURIs.map(\.value)), as: UTF8.self)
+        let inserted = try database.transaction { connection in
+            // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the id.
+            try connection.execute(
+                """
+                INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (id) DO NOTHING
+                """,
+                [
+                    .text(client.id), .text(redirectURIs), .integer(client.isConfidential ? 1 : 0),
+                    .text(client.secretDigest), .integer(client.isFirstParty ? 1 : 0),
+                    .text(client.scopes.joined(separator: " ")),
+                    .integer(StorageEncoding.milliseconds(client.createdAt)),
+                ])
+        }
+        guard inserted == 1 else {
+            throw LatchkeyError(.clientExists, "A client with the id \(client.id) already exists.")
+        }
+    }
+
+    package func client(id: String) throws -> OAuthClient? {
+        try clients(where: "id = ?", [.text(id)]).first
+    }
+
+    package func allClients() throws -> [OAuthClient] {
+        try clients(where: "TRUE", [])
+    }
+
+    package func deleteClient(id: String) throws -> Bool {
+        try database.transaction { connection in
+            try connection.execute("DELETE FROM oauth_clients WHERE id = ?", [.text(id)])
+        } > 0
+    }
+
+    /// The clients matching `condition`, oldest first (ids compared byte by byte).
+    private func clients(where condition: String, _ values: [SQLValue]) throws -> [OAuthClient] {
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at
+                FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
+                """, values)
+        }
+        return try rows.map(Self.client(from:))
+    }
+
+    /// The client in a row of `oauth_clients`.
+    private static func client(from row: any SQLRow) throws -> OAuthClient {
+        let redirectURIs: [RedirectURI]
+        do {
+            redirectURIs = try JSONDecoder().decode([String].self, from: Data(try row.text("redirect_uris").utf8))
+                .map(RedirectURI.init)
+        } catch {
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris: \(error)")
+        }
+        let scopes = try row.text("scopes")
+        return OAuthClient(
+            id: try row.text("id"),
+            redirectURIs: redirectURIs,
+            isConfidential: try row.integer("confidential") == 1,
+            secretDigest: try row.optionalText("secret_digest"),
+            isFirstParty: try row.integer("first_party") == 1,
+            scopes: scopes.split(separator: " ").map(String.init),
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+    }
+}

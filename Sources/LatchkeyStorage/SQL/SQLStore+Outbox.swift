@@ -1,0 +1,115 @@
+import LatchkeyCore
+import Foundation
+
+extension SQLStore {
+    package func enqueue(_ message: MailMessage, now: Date) throws {
+        try database.transaction { connection in
+            try Self.insertMail(message, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+        }
+    }
+
+    package func leaseDueMail(now: Date, lease: TimeInterval, limit: Int) throws -> [OutboxEntry] {
+        guard limit > 0 else { return [] }
+        let leaseUntil = StorageEncoding.milliseconds(now.addingTimeInterval(lease))
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+        // One UPDATE chooses and leases the rows. Where rows lock, SKIP LOCKED lets each worker
+        // take rows no other worker is taking; a row another worker leased meanwhile is
+        // re-checked after its lock and skipped as still leased.
+        let rows = try database.transaction { connection in
+            try connection.query(
+                """
+                UPDATE outbox SET lease_until = ?
+                WHERE id IN (
+                    SELECT id FROM outbox
+                    WHERE status = 'pending' AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?)
+                    ORDER BY next_attempt_at, created_at, id \(database.dialect.byteOrder)
+                    LIMIT ?
+                    \(database.dialect.updateLockSkippingLocked))
+                RETURNING id, recipient, subject, text_body, html_body, locale, attempts, created_at
+                """,
+                [.integer(leaseUntil), now, now, .integer(Int64(limit))])
+        }
+        let entries = try rows.map { row in
+            OutboxEntry(
+                message: try MailMessage(
+                    id: try row.text("id"), to: try row.text("recipient"), subject: try row.text("subject"),
+                    textBody: try row.text("text_body"), htmlBody: try row.text("html_body"),
+                    locale: try row.text("locale")),
+                attempts: Int(try row.integer("attempts")),
+                createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+        }
+        // RETURNING yields rows in no promised order.
+        return entries.sorted { ($0.createdAt, $0.message.id) < ($1.createdAt, $1.message.id) }
+    }
+
+    package func markSent(id: String, now: Date) throws {
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+        try updateMail(
+            id: id,
+            """
+            UPDATE outbox SET status = 'sent', sent_at = ?, last_attempt_at = ?, lease_until = NULL, text_body = '', html_body = ''
+            WHERE id = ?
+            """,
+            [now, now, .text(id)])
+    }
+
+    /// Also clears the lease, so a message due again is not held back by it. Only a pending
+    /// message changes: one another worker already delivered stays sent.
+    package func markFailed(id: String, error: String, retryAt: Date?, now: Date) throws {
+        let lastError = SQLValue.text(String(error.prefix(StorageEncoding.lastErrorLimit)))
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+        if let retryAt {
+            try updateMail(
+                id: id,
+                """
+                UPDATE outbox
+                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, next_attempt_at = ?, lease_until = NULL
+                WHERE id = ? AND status = 'pending'
+                """,
+                [lastError, now, .integer(StorageEncoding.milliseconds(retryAt)), .text(id)])
+        } else {
+            try updateMail(
+                id: id,
+                """
+                UPDATE outbox
+                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, status = 'failed', lease_until = NULL,
+                    text_body = '', html_body = ''
+                WHERE id = ? AND status = 'pending'
+                """,
+                [lastError, now, .text(id)])
+        }
+    }
+
+    package func pendingMailCount() throws -> Int {
+        let count = try database.read { connection in
+            try connection.query("SELECT COUNT(*) AS pending FROM outbox WHERE status = 'pending'", []).first?.integer("pending")
+        }
+        return Int(count ?? 0)
+    }
+
+    /// Runs `sql` (an UPDATE of the message `id`); throws when no message has that id.
+    private func updateMail(id: String, _ sql: String, _ values: [SQLValue]) throws {
+        try database.transaction { connection in
+            guard try connection.execute(sql, values) == 0 else { return }
+            let exists = try connection.query("SELECT 1 AS present FROM outbox WHERE id = ?", [.text(id)])
+            guard !exists.isEmpty else {
+                throw LatchkeyError(.storage, "The outbox has no message with this id.", detail: "outbox id \(id)")
+            }
+        }
+    }
+
+    /// Queues `message` as a pending outbox row due at once, on `connection` (inside the
+    /// caller's transaction).
+    static func insertMail(_ message: MailMessage, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws {
+        try connection.execute(
+            """
+            INSERT INTO outbox (id, recipient, subject, text_body, html_body, locale, status, attempts,
+                                next_attempt_at, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+            """,
+            [
+                .text(message.id), .text(message.to), .text(message.subject), .text(message.textBody),
+                .text(message.htmlBody), .text(message.locale), now, now,
+            ])
+    }
+}

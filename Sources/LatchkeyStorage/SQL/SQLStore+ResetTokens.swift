@@ -1,0 +1,96 @@
+import LatchkeyCore
+import Foundation
+
+extension SQLStore {
+    package func issueResetToken(_ token: ResetTokenRecord, mail: MailMessage, now: Date) throws {
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+        try database.transaction { connection in
+            try lockAccount(token.accountID, using: connection)
+            try connection.execute(
+                """
+                UPDATE reset_tokens SET superseded_at = ?
+                WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL
+                """,
+                [now, .text(token.accountID)])
+            try connection.execute(
+                "INSERT INTO reset_tokens (token_digest, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+                [
+                    .text(StorageEncoding.hex(token.digest)), .text(token.accountID),
+                    .integer(StorageEncoding.milliseconds(token.createdAt)),
+                    .integer(StorageEncoding.milliseconds(token.expiresAt)),
+                ])
+            try Self.insertMail(mail, now: now, using: connection)
+        }
+    }
+
+    package func usableResetToken(digest: Data, now: Date) throws -> (token: ResetTokenRecord, account: Account)? {
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT t.token_digest, t.created_at AS token_created_at, t.expires_at,
+                       a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
+                FROM reset_tokens t JOIN accounts a ON a.id = t.account_id
+                WHERE t.token_digest = ? AND t.used_at IS NULL AND t.superseded_at IS NULL AND t.expires_at > ?
+                  AND a.status = 'active'
+                """,
+                [.text(StorageEncoding.hex(digest)), .integer(StorageEncoding.milliseconds(now))])
+        }
+        guard let row = rows.first else { return nil }
+        let account = try Self.account(from: row)
+        let token = ResetTokenRecord(
+            digest: try StorageEncoding.bytes(hex: try row.text("token_digest")),
+            accountID: account.id,
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
+            expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
+        return (token, account)
+    }
+
+    package func completeReset(
+        digest: Data, newPasswordHash: String, now: Date,
+        notification: (Account) throws -> MailMessage
+    ) throws -> Account? {
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+        return try database.transaction { connection -> Account? in
+            let owner = try connection.query(
+                "SELECT account_id FROM reset_tokens WHERE token_digest = ?", [.text(StorageEncoding.hex(digest))])
+            guard let ownerID = try owner.first?.text("account_id") else { return nil }
+            try lockAccount(ownerID, using: connection)
+            // One conditional UPDATE: a racing caller, on this server or another, waits for the
+            // row (or the database) lock and then finds used_at set, so exactly one wins.
+            let consumed = try connection.query(
+                """
+                UPDATE reset_tokens SET used_at = ?
+                WHERE token_digest = ? AND used_at IS NULL AND superseded_at IS NULL AND expires_at > ?
+                  AND account_id IN (SELECT id FROM accounts WHERE status = 'active')
+                RETURNING account_id
+                """,
+                [now, .text(StorageEncoding.hex(digest)), now])
+            // Nothing was changed, so committing the empty transaction is the same as rolling back.
+            guard let accountID = try consumed.first?.text("account_id") else { return nil }
+
+            let updated = try connection.query(
+                """
+                UPDATE accounts
+                SET password_hash = ?, credential_version = credential_version + 1, updated_at = ?
+                WHERE id = ?
+                RETURNING \(Self.accountColumns)
+                """,
+                [.text(newPasswordHash), now, .text(accountID)])
+            guard let row = updated.first else {
+                throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "reset token without account")
+            }
+            let account = try Self.account(from: row)
+            // This statement sees every session committed before the account lock was granted.
+            try connection.execute(
+                "UPDATE sessions SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL", [now, .text(accountID)])
+            try connection.execute(
+                """
+                UPDATE reset_tokens SET superseded_at = ?
+                WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL
+                """,
+                [now, .text(accountID)])
+            try Self.insertMail(try notification(account), now: now, using: connection)
+            return account
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import LatchkeyCore
+import Foundation
+
+/// The store logic shared by every SQL database: each ``Store`` protocol is implemented
+/// once, in extensions of this protocol, over the ``SQLDatabase`` a conforming store owns.
+/// ``SQLiteStore`` and ``PostgresStore`` only open their database.
+///
+/// Every multi-statement change is one ``SQLDatabase/transaction(_:)``. The changes that
+/// must have a single winner (consuming a reset token, code or refresh token, leasing
+/// mail) are single conditional statements (`UPDATE … WHERE used_at IS NULL … RETURNING`).
+/// Every transaction that issues, consumes or revokes an account's tokens locks the
+/// account row first (see ``lockAccount(_:using:)`` and ``SQLDialect``), so a reset racing
+/// a login or refresh leaves no live token behind, and such transactions queue instead of
+/// deadlocking. Transactions may run more than once, so they have no effects outside the
+/// database. See ``Migrations`` for the schema and how values are encoded.
+protocol SQLStore: Sendable {
+    /// The database type the store runs on.
+    associatedtype Database: SQLDatabase
+
+    /// The database every method runs its statements on.
+    var database: Database { get }
+    /// Stamps the changes whose protocol methods carry no `now`: `schema_migrations.applied_at`
+    /// and `accounts.updated_at` on a status change.
+    var clock: any WallClock { get }
+}
+
+extension SQLStore {
+    @discardableResult
+    package func migrate() throws -> [Int] {
+        let known = Migrations.all.map(\.version).max() ?? 0
+        let newest = try database.transaction { connection in
+            try lockMigrations(connection)
+            try connection.executeScript(Migrations.bookkeeping)
+            return try connection.query("SELECT MAX(version) AS newest FROM schema_migrations", [])
+                .first?.optionalInteger("newest")
+        }
+        if let newest, newest > known {
+            throw LatchkeyError(
+                .storage, "The database was created by a newer version of Latchkey.",
+                detail: "schema version \(newest), this build knows up to \(known)")
+        }
+        var applied: [Int] = []
+        for migration in Migrations.all {
+            let didApply = try database.transaction { connection in
+                // Checked under the lock: another server may have applied it meanwhile.
+                try lockMigrations(connection)
+                let recorded = try connection.query(
+                    "SELECT 1 AS recorded FROM schema_migrations WHERE version = ?", [.integer(Int64(migration.version))])
+                guard recorded.isEmpty else { return false }
+                try connection.executeScript(database.dialect.script(for: migration))
+                try connection.execute(
+                    "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                    [
+                        .integer(Int64(migration.version)), .text(migration.name),
+                        .integer(StorageEncoding.milliseconds(clock.now())),
+                    ])
+                return true
+            }
+            if didApply { applied.append(migration.version) }
+        }
+        return applied
+    }
+
+    @discardableResult
+    package func purge(before cutoff: Date) throws -> Int {
+        let cutoff = SQLValue.integer(StorageEncoding.milliseconds(cutoff))
+        return try database.transaction { connection in
+            let tokens = try connection.execute(
+                "DELETE FROM reset_tokens WHERE expires_at < ? OR used_at < ? OR superseded_at < ?",
+                [cutoff, cutoff, cutoff])
+            let sessions = try connection.execute(
+                "DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?", [cutoff, cutoff])
+            let mail = try connection.execute(
+                "DELETE FROM outbox WHERE (status = 'sent' AND sent_at < ?) OR (status = 'failed' AND last_attempt_at < ?)",
+                [cutoff, cutoff])
+            let codes = try connection.execute("DELETE FROM authorization_codes WHERE expires_at < ?", [cutoff])
+            return tokens + sessions + mail + codes
+        }
+    }
+
+    package func isReady() -> Bool {
+        let answer = try? database.read { connection in
+            try connection.query("SELECT 1 AS ready", []).first?.integer("ready")
+        }
+        return answer == 1
+    }
+
+    /// Waits until no other transaction migrates, and holds that lock until this
+    /// transaction ends (see ``SQLDialect/migrationLock``).
+    private func lockMigrations(_ connection: borrowing any SQLConnection & ~Copyable) throws {
+        guard let statement = database.dialect.migrationLock else { return }
+        try connection.execute(statement, [])
+    }
+
+    /// Locks the account row against other writers and against token creation (which
+    /// takes it with ``SQLDialect/shareLock(of:)``) until the transaction ends. Every
+    /// transaction that issues, consumes or revokes an account's tokens locks the account
+    /// first, before any token or session row, so they queue on the account instead of
+    /// deadlocking on each other's rows.
+    func lockAccount(_ accountID: String, using connection: borrowing any SQLConnection & ~Copyable) throws {
+        try connection.execute(
+            "SELECT 1 FROM accounts WHERE id = ? \(database.dialect.updateLock)", [.text(accountID)])
+    }
+}

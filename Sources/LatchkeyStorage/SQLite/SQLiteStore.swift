@@ -1,0 +1,42 @@
+package import LatchkeyCore
+import Foundation
+
+/// The embedded ``Store``: one SQLite file in WAL mode.
+///
+/// Safe to share between threads (each instance serialises its own connection), and
+/// between instances or processes opening the same file: every change is one
+/// `BEGIN IMMEDIATE` transaction, which excludes every other writer, and the changes that
+/// must have a single winner (consuming a reset token, leasing mail) are single
+/// conditional `UPDATE … RETURNING` statements. The store logic is ``SQLStore``'s, shared
+/// with ``PostgresStore``; see ``Migrations`` for the schema and how values are encoded.
+package final class SQLiteStore: Sendable, SQLStore {
+    let database: SQLiteDatabase
+    let clock: any WallClock
+
+    /// Opens the database at `path`, creating the file (mode 0600) and any missing parent
+    /// directories (mode 0700) first. Does not migrate: call ``migrate()`` before use.
+    /// `clock` stamps the few changes whose methods take no `now` (migration records,
+    /// status changes). Throws `storage_error` when the directory or the database cannot
+    /// be opened.
+    package init(path: String, clock: any WallClock = SystemClock()) throws {
+        let fileManager = FileManager.default
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        do {
+            try fileManager.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw LatchkeyError(
+                .storage, "The database directory could not be created.", detail: "\(directory): \(error)")
+        }
+        if !fileManager.fileExists(atPath: path) {
+            // SQLite would create the file world-readable; it holds password hashes. When this
+            // fails (e.g. another process created it first), opening reports any real problem.
+            _ = fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
+        }
+        database = try SQLiteDatabase(path: path)
+        self.clock = clock
+    }
+}
+
+extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
+    MaintenanceStore {}
