@@ -14,6 +14,7 @@ import secrets
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import urllib.parse
@@ -167,10 +168,21 @@ class BenchServer:
         self.memory = ProcessMemory(self.process.pid)
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, exc_type, exc, traceback):
+        """Stops the server and removes its data. A server that had already exited fails the
+        benchmark (its log's end goes to stderr): what was measured may not be the server's."""
+        exited = self.process.poll()
         stop(self.process)
         self.log.close()
+        if exited is not None:
+            log = (self.data_dir / "server.log").read_text(errors="replace")
+            print(f"latchkey serve exited with status {exited}; the end of its log:\n{log[-4000:]}", file=sys.stderr)
         shutil.rmtree(self.data_dir, ignore_errors=True)
+        if exited is not None:
+            message = f"the server exited with status {exited} during the benchmark"
+            if exc is None:
+                raise RuntimeError(message)
+            exc.add_note(message)
 
     def reset_token(self, address=EMAIL, timeout=30):
         """Requests a reset link for `address` and returns the token from the mail the

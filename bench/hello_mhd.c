@@ -1,7 +1,7 @@
 /* The ceiling for bench/run.py: a bare libmicrohttpd server answering every request with a
  * fixed 200 JSON "hello", in one of two threading modes:
  *   epoll   one internal thread multiplexing every connection with epoll (the ceiling)
- *   thread  a thread per connection, poll (Latchkey's mode before issue 10, for reference)
+ *   thread  a thread per connection with poll, for reference
  * Usage: hello_mhd PORT epoll|thread (runs until killed). */
 #include <microhttpd.h>
 #include <signal.h>
