@@ -22,7 +22,7 @@ class FloodResult:
     rss_after_mib: float
     succeeded: int
     busy_with_retry_after: int
-    # status (an int) or failure ("timeout", "reset", ...) -> count, for every other outcome
+    # every other outcome ("status 500", "503 without Retry-After", "closed", ...) -> count
     other: dict
     worst_seconds: float
     late: int
@@ -114,7 +114,9 @@ def login_flood(server, clients, seconds, per_address, answer_timeout, request_d
     other = collections.Counter()
     for (status, retry_after), count in counts.items():
         if status != 200 and not (status == 503 and retry_after):
-            other[status] += count
+            name = status if not isinstance(status, int) else (
+                "503 without Retry-After" if status == 503 else f"status {status}")
+            other[name] += count
     if unfinished:
         other["still waiting"] += unfinished
     return FloodResult(

@@ -231,10 +231,14 @@ def scenario_table(args, idle_rss, flooded, idle, drip, timing):
         idle_p99, during = flooded.validate_idle.p99_ms, flooded.validate_during
         if during:
             ratio = during.p99_ms / idle_p99 if idle_p99 else float("inf")
+            errors = f", {during.errors:,} errors" if during.errors else ""
             lines.append(
                 f"| POST /auth/password/validate p99 during the flood (wrk -c{args.probe_connections}) | "
-                f"{during.p99_ms:,.1f} ms, {during.rate:,.0f} req/s (before the flood {idle_p99:,.1f} ms, "
-                f"{flooded.validate_idle.rate:,.0f} req/s: × {ratio:,.1f}) | ≤ 5 × before {mark(ratio <= 5)} |")
+                f"{during.p99_ms:,.1f} ms, {during.rate:,.0f} req/s{errors} (before the flood {idle_p99:,.1f} ms, "
+                f"{flooded.validate_idle.rate:,.0f} req/s: × {ratio:,.1f}) "
+                f"| ≤ 5 × before {mark(ratio <= 5 and during.requests > 0 and during.errors == 0)} |")
+        else:
+            lines.append("| POST /auth/password/validate p99 during the flood | the probe failed (see stderr) | ✗ |")
     if idle:
         held = idle.opened.get("answered 200", 0)
         addresses = -(-idle.wanted // args.per_address)
@@ -253,8 +257,10 @@ def scenario_table(args, idle_rss, flooded, idle, drip, timing):
     if drip:
         if drip.closed_after is None:
             outcome = f"still open after {drip.limit:g} s (the bench stopped)"
+        elif drip.how in ("closed", "refused"):
+            outcome = f"{drip.how} after {drip.closed_after:.1f} s"
         else:
-            outcome = f"{drip.how or 'closed'} after {drip.closed_after:.1f} s"
+            outcome = f'answered "{drip.how}" after {drip.closed_after:.1f} s'
         met = drip.closed_after is not None and drip.how != "refused" and drip.closed_after <= args.request_deadline + 1
         lines.append(f"| request head dripped one line every {drip.interval:g} s | {outcome} "
                      f"| closed at the request deadline ({args.request_deadline:g} s) {mark(met)} |")
