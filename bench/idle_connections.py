@@ -45,11 +45,14 @@ class DripResult:
 
 
 def raise_file_limit(wanted):
-    """Raises this process's open-file limit (inherited by the servers it starts) to the hard
-    limit; returns how many connections fit in it."""
+    """Raises this process's open-file limit (inherited by the servers it starts) to fit
+    `wanted` connections and some files besides, as far as the hard limit allows; returns how
+    many connections fit."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    return min(wanted, hard - 256)
+    limit = wanted + 1024 if hard == resource.RLIM_INFINITY else min(wanted + 1024, hard)
+    if limit > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
+    return min(wanted, max(soft, limit) - 256)
 
 
 class Opening:

@@ -319,6 +319,8 @@ def main():
     args = parse_arguments()
     os.sched_setaffinity(0, {args.client_cpu})  # before any thread or child: they inherit it
     connections = idle_connections.raise_file_limit(args.idle_connections)
+    if connections < args.idle_connections:
+        progress(f"the open-file limit allows only {connections} idle connections")
     began = time.time()
     failures = []
 
