@@ -5,7 +5,7 @@ account), interleaved in random order over one keep-alive connection; reports me
 means and a two-sided Mann-Whitney U test. bench/run.py runs it as one of its scenarios.
 
 Runs the release binary on a free loopback port with its own data directory. Usage:
-    .venv/bin/python bench/reset_timing.py [--samples 300]
+    python3 bench/reset_timing.py [--samples 300]
 """
 import argparse
 import dataclasses

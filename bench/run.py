@@ -19,8 +19,8 @@ connection for reference. Scenarios, each on a fresh server with its own data di
            head dripped one line every few seconds: when the server closes it
   timing   known vs unknown address on POST /auth/password/request (bench/reset_timing.py)
 
-Usage: .venv/bin/python bench/run.py [--only routes,flood] [--seconds 10] ... (see --help)
-With --postgres the routes are measured on PostgreSQL too, in a fresh database on the
+Usage: python3 bench/run.py [--only routes,flood] [--seconds 10] ... (see --help), or
+`make bench BENCH_ARGS="..."`; only the standard library is needed. With --postgres the routes are measured on PostgreSQL too, in a fresh database on the
 server at LATCHKEY_TEST_DATABASE_URL (scripts/with-postgres.sh starts one; PostgreSQL itself
 is not pinned). The tables are also written to .build/bench/report.md.
 """
