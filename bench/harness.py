@@ -138,8 +138,8 @@ class BenchServer:
     def base(self):
         return f"http://127.0.0.1:{self.port}"
 
-    def create_user(self, address, password=PASSWORD):
-        self.cli("users", "create", address, "--password-stdin", stdin=password + "\n")
+    def create_user(self, address):
+        self.cli("users", "create", address, "--password-stdin", stdin=PASSWORD + "\n")
 
     def create_oauth_client(self):
         """Registers the public first-party client `oauth_sign_in` uses."""
