@@ -39,10 +39,11 @@ $(VENV)/.installed: e2e/requirements.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r e2e/requirements.txt
 	touch $@
 
-bench: release $(VENV)/.installed
-	$(VENV)/bin/python bench/reset_timing.py
-	$(VENV)/bin/python bench/token_endpoints.py
-	scripts/with-postgres.sh $(VENV)/bin/python bench/compare.py
+## make bench: install wrk (bench/setup.sh), build release, run every benchmark (bench/run.py)
+## and print the Markdown tables; BENCH_ARGS="--seconds 5 --only routes" and the like change it.
+bench: bootstrap release
+	@bench/setup.sh
+	python3 bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf .build $(VENV)

@@ -1,6 +1,8 @@
-/* The ceiling for bench/compare.py: a bare libmicrohttpd server in the same threading mode
- * as Latchkey (a thread per connection, poll), answering every request with a fixed
- * 200 "hello". Usage: hello_mhd PORT (runs until killed). */
+/* The ceiling for bench/run.py: a bare libmicrohttpd server answering every request with a
+ * fixed 200 JSON "hello", in one of two threading modes:
+ *   epoll   one internal thread multiplexing every connection with epoll (the ceiling)
+ *   thread  a thread per connection with poll, for reference
+ * Usage: hello_mhd PORT epoll|thread (runs until killed). */
 #include <microhttpd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -30,13 +32,18 @@ static enum MHD_Result answer(void *context, struct MHD_Connection *connection, 
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s PORT\n", argv[0]);
+    unsigned int flags;
+    if (argc == 3 && strcmp(argv[2], "epoll") == 0) {
+        flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+    } else if (argc == 3 && strcmp(argv[2], "thread") == 0) {
+        flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL;
+    } else {
+        fprintf(stderr, "usage: %s PORT epoll|thread\n", argv[0]);
         return 2;
     }
     struct MHD_Daemon *daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL, (uint16_t)atoi(argv[1]),
-        NULL, NULL, answer, NULL, MHD_OPTION_CONNECTION_LIMIT, 1024U, MHD_OPTION_CONNECTION_TIMEOUT, 30U, MHD_OPTION_END);
+        flags, (uint16_t)atoi(argv[1]), NULL, NULL, answer, NULL,
+        MHD_OPTION_CONNECTION_LIMIT, 10000U, MHD_OPTION_CONNECTION_TIMEOUT, 30U, MHD_OPTION_END);
     if (daemon == NULL) {
         perror("MHD_start_daemon");
         return 1;

@@ -1,24 +1,34 @@
 #!/usr/bin/env python3
-"""Measures what an attacker could learn from timing, and how fast validation is.
-
-1. Known vs unknown addresses on POST /auth/password/request: N requests each (distinct
-   known accounts, so none is limited per account), interleaved in random order over
-   keep-alive connections; reports medians, means and a two-sided Mann-Whitney U test.
-2. POST /auth/password/validate with a valid token: requests per second over a fixed time
-   with several keep-alive connections.
+"""Measures what an attacker could learn from timing: POST /auth/password/request for known
+and unknown addresses, N requests each (distinct known accounts, so none is limited per
+account), interleaved in random order over one keep-alive connection; reports medians,
+means and a two-sided Mann-Whitney U test. bench/run.py runs it as one of its scenarios.
 
 Runs the release binary on a free loopback port with its own data directory. Usage:
-    .venv/bin/python bench/reset_timing.py [--samples 300] [--seconds 10] [--connections 4]
+    python3 bench/reset_timing.py [--samples 300]
 """
 import argparse
+import dataclasses
 import math
 import random
-import re
 import statistics
 import sys
-import time
 
-from harness import BenchServer, request, throughput
+from harness import BenchServer, request
+
+
+@dataclasses.dataclass
+class TimingResult:
+    """Latencies in microseconds, the number of distinct response bodies, and the test."""
+    known: list
+    unknown: list
+    distinct_bodies: int
+    z: float
+    p: float
+
+    @property
+    def median_difference(self):
+        return statistics.median(self.known) - statistics.median(self.unknown)
 
 
 def mann_whitney(a, b):
@@ -48,65 +58,55 @@ def mann_whitney(a, b):
     return u1, z, p
 
 
+def create_accounts(server, samples):
+    """Creates `samples` accounts (before the server starts); returns their addresses."""
+    print(f"creating {samples} accounts ...", file=sys.stderr)
+    known = [f"bench{i}@example.com" for i in range(samples)]
+    for address in known:
+        server.create_user(address)
+    return known
+
+
+def measure(server, known):
+    """Times reset requests for the `known` addresses and as many unknown ones, shuffled."""
+    unknown = [f"nobody{i}@example.com" for i in range(len(known))]
+    connection = server.connect()
+    for i in range(20):  # warm-up
+        request(connection, "POST", "/auth/password/request", {"email": f"warmup{i}@example.com"})
+    work = [("known", a) for a in known] + [("unknown", a) for a in unknown]
+    random.shuffle(work)
+    timings = {"known": [], "unknown": []}
+    bodies = set()
+    for kind, address in work:
+        elapsed, status, body = request(connection, "POST", "/auth/password/request", {"email": address})
+        assert status == 200, status
+        bodies.add(body)
+        timings[kind].append(elapsed * 1e6)
+    connection.close()
+    _, z, p = mann_whitney(timings["known"], timings["unknown"])
+    return TimingResult(timings["known"], timings["unknown"], len(bodies), z, p)
+
+
+def verdict(result):
+    return "no detectable difference" if result.p >= 0.05 else "DIFFERENCE DETECTED"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--samples", type=int, default=300)
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--connections", type=int, default=4)
     args = parser.parse_args()
 
-    server = BenchServer(LATCHKEY_RESET_IP_LIMIT="1000000/60", LATCHKEY_ABUSE_WARNING_THRESHOLD="1000000")
-    known = [f"bench{i}@example.com" for i in range(args.samples)]
-    unknown = [f"nobody{i}@example.com" for i in range(args.samples)]
-    print(f"creating {len(known)} accounts ...", file=sys.stderr)
-    for address in known:
-        server.create_user(address)
-
+    server = BenchServer()
+    known = create_accounts(server, args.samples)
     with server:
-        connection = server.connect()
-        for i in range(20):  # warm-up
-            request(connection, "POST", "/auth/password/request", {"email": f"warmup{i}@example.com"})
-        work = [("known", a) for a in known] + [("unknown", a) for a in unknown]
-        random.shuffle(work)
-        timings = {"known": [], "unknown": []}
-        bodies = set()
-        for kind, address in work:
-            elapsed, status, body = request(connection, "POST", "/auth/password/request", {"email": address})
-            assert status == 200, status
-            bodies.add(body)
-            timings[kind].append(elapsed * 1e6)
-
-        k, u = timings["known"], timings["unknown"]
-        _, z, p = mann_whitney(k, u)
-        print("\n## POST /auth/password/request: known vs unknown address")
-        print(f"samples: {len(k)} known, {len(u)} unknown; distinct response bodies: {len(bodies)}")
-        print(f"median  known {statistics.median(k):8.1f} µs   unknown {statistics.median(u):8.1f} µs   "
-              f"difference {statistics.median(k) - statistics.median(u):+.1f} µs")
-        print(f"mean    known {statistics.mean(k):8.1f} µs   unknown {statistics.mean(u):8.1f} µs")
-        print(f"Mann-Whitney U: z = {z:+.2f}, two-sided p = {p:.3f} "
-              f"({'no detectable difference' if p >= 0.05 else 'DIFFERENCE DETECTED'} at α = 0.05)")
-
-        # A valid token for the validate benchmark, read from the .eml outbox.
-        token = None
-        deadline = time.time() + 30
-        while token is None and time.time() < deadline:
-            for path in (server.data_dir / "outbox").glob("*.eml"):
-                text = path.read_text(errors="replace").replace("=\n", "").replace("=3D", "=")
-                match = re.search(r"#token=([A-Za-z0-9_-]{43})", text)
-                if match:
-                    token = match.group(1)
-                    break
-            time.sleep(0.1)
-        assert token, "no reset mail found"
-
-        def validate(conn, index):
-            _, status, _ = request(conn, "POST", "/auth/password/validate", {"token": token})
-            assert status == 200, status
-
-        count, elapsed, _ = throughput(server, args.seconds, args.connections, validate)
-        print("\n## POST /auth/password/validate (valid token)")
-        print(f"{count} requests in {elapsed:.1f} s over {args.connections} keep-alive connections: "
-              f"{count / elapsed:.0f} requests/s (client and server share this machine's cores)")
+        result = measure(server, known)
+    k, u = result.known, result.unknown
+    print("\n## POST /auth/password/request: known vs unknown address")
+    print(f"samples: {len(k)} known, {len(u)} unknown; distinct response bodies: {result.distinct_bodies}")
+    print(f"median  known {statistics.median(k):8.1f} µs   unknown {statistics.median(u):8.1f} µs   "
+          f"difference {result.median_difference:+.1f} µs")
+    print(f"mean    known {statistics.mean(k):8.1f} µs   unknown {statistics.mean(u):8.1f} µs")
+    print(f"Mann-Whitney U: z = {result.z:+.2f}, two-sided p = {result.p:.3f} ({verdict(result)} at α = 0.05)")
 
 
 if __name__ == "__main__":
