@@ -1,108 +1,146 @@
 package import LatchkeyCore
 import Foundation
 
+/// How a route's errors look on the wire. Each shape is written in one place below; an error
+/// carries everything a shape needs (code, message, reasons, retry-after).
+package enum ErrorShape: Sendable {
+    /// Latchkey's `{"error": {"code", "message"[, "reasons"]}}`.
+    case latchkey
+    /// OAuth's `{"error", "error_description"}` (RFC 6749 §5.2); `invalid_client` after HTTP
+    /// Basic authentication carries the Basic challenge.
+    case oauth
+    /// Directus's `{"errors": [{"message", "extensions": {"code"}}]}`.
+    case directus
+    /// A protected resource's (RFC 6750 §3): OAuth's body with `WWW-Authenticate: Bearer`.
+    case bearer
+    /// An HTML page rendered by the application (the sign-in pages), for the error and the
+    /// request's headers (which say the language).
+    case page(@Sendable (LatchkeyError, HTTPHeaders) -> HTTPResponse)
+}
+
 extension LatchkeyError {
-    /// The HTTP status for this error. The one place where error codes meet HTTP.
+    /// The HTTP status of this error's kind. The one place where kinds meet statuses.
     package var httpStatus: Int {
-        switch code {
-        case .invalidJSON, .invalidRequest, .invalidEmail, .resetURLNotAllowed, .invalidToken, .weakPassword,
-            .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope, .unsupportedResponseType,
-            .invalidRedirectURI, .requestNotSupported, .requestURINotSupported:
-            400
-        case .invalidCredentials, .invalidClient: 401
+        switch code.kind {
+        case .badRequest: 400
+        case .unauthorized: 401
         case .forbidden: 403
-        case .notFound, .accountNotFound: 404
+        case .notFound: 404
         case .methodNotAllowed: 405
-        case .accountExists: 409
+        case .conflict: 409
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
-        case .rateLimited: 429
-        case .rateLimiterUnavailable: 503
-        default: 500
+        case .tooManyRequests: 429
+        case .unavailable: 503
+        case .internal: 500
         }
     }
 
-    /// Seconds after which a retry may succeed, for failures that pass (sent as `Retry-After`).
-    package var retryAfter: Int? { code == .rateLimiterUnavailable ? 5 : nil }
-
-    /// Whether the message may be shown to the client; server-side failures get a generic one.
-    package var isClientError: Bool { httpStatus < 500 }
-}
-
-extension HTTPResponse {
-    /// A JSON response with `object` serialised with sorted keys.
-    package static func json(_ status: Int, _ object: [String: Any]) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: data)
+    /// What a client may read: the message for its own errors, a generic sentence otherwise.
+    private var publicMessage: String {
+        isClientError ? message : "Something went wrong on our side. Please try again later."
     }
 
-    /// The JSON error body `{"error": {"code", "message"[, "reasons"]}}` for `error`.
-    package static func error(_ error: LatchkeyError) -> HTTPResponse {
-        let message = error.isClientError ? error.message : "Something went wrong on our side. Please try again later."
-        let code = error.isClientError ? error.code.rawValue : LatchkeyError.Code.internalError.rawValue
-        var body: [String: Any] = ["code": code, "message": message]
-        if !error.reasons.isEmpty { body["reasons"] = error.reasons }
-        var response = HTTPResponse.json(error.httpStatus, ["error": body])
-        if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+    /// This error as a response in `shape`, for a request with `requestHeaders`; with
+    /// `Retry-After` whenever the error says when to come back.
+    package func response(in shape: ErrorShape, requestHeaders: HTTPHeaders) -> HTTPResponse {
+        var response =
+            switch shape {
+            case .latchkey: latchkeyResponse
+            case .oauth: oauthResponse(basicChallenge: requestHeaders["Authorization"]?.lowercased().hasPrefix("basic ") ?? false)
+            case .directus: directusResponse
+            case .bearer: bearerResponse
+            case .page(let render): render(self, requestHeaders)
+            }
+        if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
         return response
     }
 
-    /// The error body in Directus's shape, `{"errors": [{"message", "extensions": {"code"}}]}`,
-    /// for the Directus-compatible `/auth/login`, `/auth/refresh` and `/auth/logout`. The
-    /// one mapping from Latchkey codes to Directus codes and statuses; a 429 carries
-    /// `Retry-After` when `retryAfter` is given, a 503 the error's own.
-    package static func directusError(_ error: LatchkeyError, retryAfter: Int? = nil) -> HTTPResponse {
-        let (status, code): (Int, String) =
-            switch error.code {
+    private var latchkeyResponse: HTTPResponse {
+        struct Body: Encodable {
+            struct Detail: Encodable {
+                let code: String
+                let message: String
+                let reasons: [String]?
+            }
+            let error: Detail
+        }
+        let code = isClientError ? code.rawValue : LatchkeyError.Code.internalError.rawValue
+        return .json(Body(error: .init(code: code, message: publicMessage, reasons: reasons.isEmpty ? nil : reasons)), status: httpStatus)
+    }
+
+    /// Directus's codes and statuses for Latchkey's codes.
+    private var directusResponse: HTTPResponse {
+        struct Body: Encodable {
+            struct Entry: Encodable {
+                struct Extensions: Encodable { let code: String }
+                let message: String
+                let extensions: Extensions
+            }
+            let errors: [Entry]
+        }
+        let (status, directusCode): (Int, String) =
+            switch code {
             case .invalidCredentials: (401, "INVALID_CREDENTIALS")
             case .invalidToken: (401, "INVALID_TOKEN")
             case .rateLimited: (429, "REQUESTS_EXCEEDED")
-            case .rateLimiterUnavailable: (503, "SERVICE_UNAVAILABLE")
             case .payloadTooLarge: (413, "INVALID_PAYLOAD")
-            case _ where error.isClientError: (400, "INVALID_PAYLOAD")
+            case _ where code.kind == .unavailable: (503, "SERVICE_UNAVAILABLE")
+            case _ where isClientError: (400, "INVALID_PAYLOAD")
             default: (500, "INTERNAL_SERVER_ERROR")
             }
-        let message = status < 500 ? error.message : "Something went wrong on our side. Please try again later."
-        var response = HTTPResponse.json(status, ["errors": [["message": message, "extensions": ["code": code]]]])
-        if let retryAfter = retryAfter ?? error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
-        return response
+        return .json(Body(errors: [.init(message: publicMessage, extensions: .init(code: directusCode))]), status: status)
     }
 
-    /// An OAuth error body (RFC 6749 §5.2) `{"error", "error_description"}` for `error`: the
-    /// one mapping from Latchkey codes to OAuth error codes for the token, revocation and
-    /// introspection endpoints. `invalid_client` after HTTP Basic authentication carries
-    /// `WWW-Authenticate: Basic` (`basicChallenge`).
-    package static func oauthError(_ error: LatchkeyError, basicChallenge: Bool = false) -> HTTPResponse {
-        let code: String =
-            switch error.code {
+    /// The OAuth error body (RFC 6749 §5.2) of the token, revocation and introspection endpoints.
+    private func oauthResponse(basicChallenge: Bool) -> HTTPResponse {
+        let oauthCode: String =
+            switch code {
             case .invalidClient, .invalidGrant, .unauthorizedClient, .unsupportedGrantType, .invalidScope,
                 .unsupportedResponseType:
-                error.code.rawValue
+                code.rawValue
             case .invalidToken: LatchkeyError.Code.invalidGrant.rawValue
-            case _ where error.isClientError: LatchkeyError.Code.invalidRequest.rawValue
+            case _ where isClientError: LatchkeyError.Code.invalidRequest.rawValue
             default: "server_error"
             }
-        let status = error.code == .invalidToken ? 400 : error.httpStatus
-        let description = error.isClientError ? error.message : "Something went wrong on our side. Please try again later."
-        var response = HTTPResponse.json(status, ["error": code, "error_description": description])
-        if error.code == .invalidClient, basicChallenge {
+        var response = OAuthErrorBody(error: oauthCode, error_description: publicMessage)
+            .response(status: code == .invalidToken ? 400 : httpStatus)
+        if code == .invalidClient, basicChallenge {
             response.headers.set("WWW-Authenticate", "Basic realm=\"latchkey\", charset=\"UTF-8\"")
         }
         return response
     }
 
+    /// A protected resource's error (RFC 6750 §3.1): 401 `invalid_token`, 403
+    /// `insufficient_scope`, 400 `invalid_request`, each in `WWW-Authenticate: Bearer` too.
+    private var bearerResponse: HTTPResponse {
+        let (status, bearerCode): (Int, String) =
+            switch code {
+            case .invalidToken: (401, "invalid_token")
+            case .insufficientScope: (403, "insufficient_scope")
+            case _ where isClientError: (400, "invalid_request")
+            default: (500, "server_error")
+            }
+        var response = OAuthErrorBody(error: bearerCode, error_description: publicMessage).response(status: status)
+        response.headers.set("WWW-Authenticate", "Bearer error=\"\(bearerCode)\", error_description=\"\(publicMessage)\"")
+        return response
+    }
+}
+
+/// `{"error", "error_description"}`, the body of OAuth and bearer errors.
+private struct OAuthErrorBody: Encodable {
+    let error: String
+    let error_description: String
+
+    func response(status: Int) -> HTTPResponse { .json(self, status: status) }
+}
+
+extension HTTPResponse {
     /// `error` in Latchkey's JSON shape with the security headers, for a request the server
     /// answers without a route.
     package static func rejected(_ error: LatchkeyError) -> HTTPResponse {
-        var response = HTTPResponse.error(error)
+        var response = error.response(in: .latchkey, requestHeaders: HTTPHeaders())
         Router.addSecurityHeaders(to: &response, cacheable: false)
-        return response
-    }
-
-    /// A 429 response telling the client when to come back.
-    package static func rateLimited(retryAfter: Int) -> HTTPResponse {
-        var response = HTTPResponse.error(LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again."))
-        response.headers.set("Retry-After", String(retryAfter))
         return response
     }
 }

@@ -13,16 +13,6 @@ package struct Route: Sendable {
         case form
     }
 
-    /// How a route's errors look on the wire.
-    package enum ErrorShape: Sendable {
-        /// Latchkey's `{"error": {"code", "message"[, "reasons"]}}`.
-        case latchkey
-        /// OAuth's `{"error", "error_description"}` (RFC 6749 §5.2).
-        case oauth
-        /// Directus's `{"errors": [{"message", "extensions": {"code"}}]}`.
-        case directus
-    }
-
     /// `GET` or `POST`; `GET` routes also answer `HEAD`.
     package let method: String
     /// The exact path, e.g. `/auth/password/request`.
@@ -36,7 +26,7 @@ package struct Route: Sendable {
     /// The shape of this route's error responses, also for requests the server refuses
     /// before the route runs (a body over the limit).
     package let errorShape: ErrorShape
-    /// Answers a request; a thrown ``LatchkeyError`` becomes its JSON error response.
+    /// Answers a request; a thrown ``LatchkeyError`` becomes its response in ``errorShape``.
     package let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
 
     /// Creates a route.

@@ -38,17 +38,18 @@ package final class Router: HTTPHandler {
     private func dispatch(_ request: HTTPRequest) -> (name: String, cacheable: Bool, response: HTTPResponse) {
         let candidates = routes.filter { $0.path == request.path }
         guard !candidates.isEmpty else {
-            return ("not_found", false, .error(LatchkeyError(.notFound, "There is nothing at this address.")))
+            return ("not_found", false, LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers))
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         guard let route = candidates.first(where: { $0.method == method }) else {
-            var response = HTTPResponse.error(LatchkeyError(.methodNotAllowed, "This method is not allowed here."))
+            var response = LatchkeyError(.methodNotAllowed, "This method is not allowed here.")
+                .response(in: .latchkey, requestHeaders: request.headers)
             response.headers.set("Allow", candidates.map(\.method).joined(separator: ", "))
             return (candidates[0].name, false, response)
         }
         if route.body == .json, !Self.isJSON(request.headers["Content-Type"]) {
             let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
-            return (route.name, false, Self.render(error, shape: route.errorShape, headers: request.headers))
+            return (route.name, false, error.response(in: route.errorShape, requestHeaders: request.headers))
         }
         do {
             return (route.name, route.cacheable, try route.handler(request))
@@ -61,29 +62,19 @@ package final class Router: HTTPHandler {
                     "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
                 ])
             }
-            return (route.name, false, Self.render(error, shape: route.errorShape, headers: request.headers))
+            return (route.name, false, error.response(in: route.errorShape, requestHeaders: request.headers))
         } catch {
             logger.error("request_failed", ["route": .string(route.name), "error": .string(String(describing: type(of: error)))])
             let failure = LatchkeyError(.internalError, "Unexpected failure.")
-            return (route.name, false, Self.render(failure, shape: route.errorShape, headers: request.headers))
+            return (route.name, false, failure.response(in: route.errorShape, requestHeaders: request.headers))
         }
     }
 
     package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
         let shape = routes.first { $0.path == path && $0.method == (method == "HEAD" ? "GET" : method) }?.errorShape ?? .latchkey
-        var response = Self.render(error, shape: shape, headers: headers)
+        var response = error.response(in: shape, requestHeaders: headers)
         Self.addSecurityHeaders(to: &response, cacheable: false)
         return response
-    }
-
-    /// `error` in the route's error shape; an OAuth `invalid_client` after HTTP Basic
-    /// authentication carries the Basic challenge.
-    static func render(_ error: LatchkeyError, shape: Route.ErrorShape, headers: HTTPHeaders) -> HTTPResponse {
-        switch shape {
-        case .latchkey: .error(error)
-        case .oauth: .oauthError(error, basicChallenge: headers["Authorization"]?.lowercased().hasPrefix("basic ") ?? false)
-        case .directus: .directusError(error)
-        }
     }
 
     private static func isJSON(_ contentType: String?) -> Bool {

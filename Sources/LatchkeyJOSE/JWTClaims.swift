@@ -79,16 +79,19 @@ package struct JWTClaims: Sendable, Hashable, Codable {
         }
     }
 
-    /// Checks the claims at time `now`, allowing `leeway` seconds of clock skew.
+    /// Checks the claims at time `now`, allowing `leeway` seconds of clock skew
+    /// (`expiryLeeway` for `exp`, the same unless given).
     ///
-    /// Requires `exp` (``JOSEError/Code/missingClaim``) and `now <= exp + leeway`
+    /// Requires `exp` (``JOSEError/Code/missingClaim``) and `now <= exp + expiryLeeway`
     /// (`expired`); if present, `nbf <= now + leeway` (`notYetValid`) and
     /// `iat <= now + leeway` (`issuedInFuture`). `iss` must equal `issuer`
     /// (`invalidIssuer`) and `aud` must contain `audience` (`invalidAudience`).
-    package func validate(now: Date, issuer: String, audience: String, leeway: TimeInterval = 60) throws {
+    package func validate(
+        now: Date, issuer: String, audience: String, leeway: TimeInterval = 60, expiryLeeway: TimeInterval? = nil
+    ) throws {
         let seconds = now.timeIntervalSince1970
         guard let exp else { throw JOSEError(.missingClaim, "The token has no exp claim.") }
-        guard seconds <= Double(exp) + leeway else { throw JOSEError(.expired, "The token has expired.") }
+        guard seconds <= Double(exp) + (expiryLeeway ?? leeway) else { throw JOSEError(.expired, "The token has expired.") }
         if let nbf, Double(nbf) > seconds + leeway {
             throw JOSEError(.notYetValid, "The token is not valid yet.")
         }

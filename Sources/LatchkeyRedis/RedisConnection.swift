@@ -109,7 +109,7 @@ final class RedisConnection: Sendable {
     }
 
     private func unavailable(_ what: String, _ detail: String?) -> LatchkeyError {
-        LatchkeyError(.rateLimiterUnavailable, "\(what) at \(endpoint.host):\(endpoint.port).", detail: detail)
+        LatchkeyError.rateLimiterUnavailable("\(what) at \(endpoint.host):\(endpoint.port).", detail: detail)
     }
 
     /// The reply, or why there is none.

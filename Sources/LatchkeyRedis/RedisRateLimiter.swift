@@ -78,9 +78,9 @@ package final class RedisRateLimiter: RateLimiter {
 
     private static func unexpected(_ reply: RedisReply) -> LatchkeyError {
         if case .error(let message) = reply {
-            return LatchkeyError(.rateLimiterUnavailable, "Redis refused a rate limit command.", detail: message)
+            return LatchkeyError.rateLimiterUnavailable("Redis refused a rate limit command.", detail: message)
         }
-        return LatchkeyError(.rateLimiterUnavailable, "Redis gave an unexpected reply to a rate limit command.")
+        return LatchkeyError.rateLimiterUnavailable("Redis gave an unexpected reply to a rate limit command.")
     }
 
     /// The decision of LocalRateLimiter, step for step, in Redis's Lua 5.1.

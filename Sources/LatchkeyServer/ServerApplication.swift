@@ -67,14 +67,13 @@ package final class ServerApplication: Sendable {
             store: store, clock: clock, limiter: limiter, hasher: hasher, policy: policy, templates: templates,
             settings: .init(
                 tokenTTL: TimeInterval(configuration.resetTokenTTL), defaultResetURL: configuration.defaultResetURL,
-                resetURLAllowList: configuration.resetURLAllowList, addressKey: addressKey),
+                resetURLAllowList: configuration.resetURLAllowList, addressKey: addressKey,
+                clientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit),
+                abuseWarningThreshold: configuration.abuseWarningThreshold),
             logger: logger, metrics: metrics)
         accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
 
-        let resetRoutes = PasswordResetRoutes(
-            service: recovery, limiter: limiter,
-            ipPolicy: RateLimitPolicy(windows: [configuration.resetIPLimit], basePenalty: 60, maximumPenalty: 3600),
-            clock: clock, abuse: AbuseMonitor(threshold: configuration.abuseWarningThreshold), logger: logger)
+        let resetRoutes = PasswordResetRoutes(service: recovery)
         let issuer = configuration.publicURL.absoluteString
         let tokens = TokenService(
             store: store, keyRing: keyRing, clock: clock,
@@ -84,7 +83,8 @@ package final class ServerApplication: Sendable {
                 refreshAbsoluteLifetime: TimeInterval(configuration.refreshAbsoluteTTL)))
         self.tokens = tokens
         let passwordLogin = PasswordLogin(store: store, hasher: hasher, limiter: limiter, logger: logger)
-        let authRoutes = DirectusAuthRoutes(tokens: tokens, passwordLogin: passwordLogin, clock: clock, logger: logger)
+        let authRoutes = DirectusAuthRoutes(
+            login: FirstPartyLogin(passwordLogin: passwordLogin, tokens: tokens, clock: clock, logger: logger), tokens: tokens)
         let clients = ClientRegistry(store: store)
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients,
@@ -93,14 +93,13 @@ package final class ServerApplication: Sendable {
                 formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
             passwordLogin: passwordLogin, clock: clock, logger: logger, issuer: issuer,
             secureCookies: configuration.publicURL.scheme == "https" || configuration.tls != nil)
-        let tokenRoutes = OAuthTokenRoutes(
-            tokens: tokens, store: store, authenticator: ClientAuthenticator(clients: clients), clock: clock, logger: logger)
+        let tokenRoutes = OAuthTokenRoutes(tokens: tokens, authenticator: ClientAuthenticator(clients: clients), logger: logger)
         router = Router(
             routes: resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
                 + OpenIDRoutes(tokens: tokens, issuer: issuer).routes + WebPageRoutes().routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
-                + OperationsRoutes(store: store, metrics: metrics, metricsClients: configuration.metricsClients).routes,
+                + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes,
             metrics: metrics, logger: logger, clock: clock)
 
         httpServer = HTTPServer(

@@ -57,7 +57,7 @@ import Testing
         #expect(token.familyID == initial.familyID)
         #expect(token.clientID == "ios-app")
         #expect(token.scope == ["openid", "email"])
-        #expect(try store.refreshToken(digest: initial.digest) == token)
+        #expect(try store.usableRefreshToken(digest: initial.digest, now: now)?.token == token)
         #expect(try store.usableRefreshToken(digest: initial.digest, now: now)?.account == account)
         #expect(try store.liveFamilyAccount(familyID: initial.familyID, now: now) == account)
     }
@@ -86,8 +86,8 @@ import Testing
         let code = try issueCode(in: fixture, for: account)
         let now = fixture.clock.now()
         let wrong = initialToken(now: now)
-        #expect(try store.redeemAuthorizationCode(digest: code.digest, now: now, refreshToken: wrong, matches: { _ in false }) == .rejected)
-        #expect(try store.refreshToken(digest: wrong.digest) == nil)
+        #expect(try store.redeemAuthorizationCode(digest: code.digest, now: now, refreshToken: wrong, accepts: { _ in false }) == .rejected)
+        #expect(try !store.revokeFamily(containing: wrong.digest, now: now) { _ in true })  // no such token
         let retry = try redeem(store, code.digest, now: now)
         #expect(retry == .replayed)
     }
@@ -154,7 +154,9 @@ import Testing
         _ = try store.setStatus(.disabled, email: account.email)
         #expect(try store.liveFamilyAccount(familyID: other.familyID, now: now) == nil)
         #expect(try store.usableRefreshToken(digest: other.digest, now: now) == nil)
-        #expect(try store.refreshToken(digest: other.digest)?.familyID == other.familyID)
+        var kept: RefreshTokenRecord?
+        #expect(try !store.revokeFamily(containing: other.digest, now: now) { kept = $0; return false })
+        #expect(kept?.familyID == other.familyID)
     }
 
     @Test("purge removes codes that expired before the cutoff", arguments: StoreFactory.all)
@@ -202,7 +204,7 @@ private func redeem(
     _ store: any Store, _ digest: Data, now: Date, startingFamily refreshToken: InitialRefreshToken? = nil
 ) throws -> AuthorizationCodeRedemption {
     try store.redeemAuthorizationCode(
-        digest: digest, now: now, refreshToken: refreshToken ?? initialToken(now: now), matches: { _ in true })
+        digest: digest, now: now, refreshToken: refreshToken ?? initialToken(now: now), accepts: { _ in true })
 }
 
 private func initialToken(now: Date) -> InitialRefreshToken {

@@ -36,10 +36,10 @@ struct RecoveryHarness {
         accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
     }
 
-    /// Requests a reset for `email`, processes the queue and returns the token mailed, if any.
-    func requestToken(_ email: String, resetURL: String? = nil) throws -> Redacted<String>? {
+    /// Requests a reset for `email` from `clientIP`, processes the queue and returns the token mailed, if any.
+    func requestToken(_ email: String, resetURL: String? = nil, clientIP: String = "192.0.2.1") throws -> Redacted<String>? {
         let before = try mailedLinks().count
-        try service.requestReset(try service.parseRequest(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil))
+        try service.requestReset(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil, clientIP: clientIP)
         service.processQueuedRequests()
         let links = try mailedLinks()
         guard links.count > before, let link = links.last, let range = link.range(of: "#token=") else { return nil }
@@ -70,15 +70,15 @@ struct RecoveryHarness {
         let h = try RecoveryHarness()
         try h.accounts.createAccount(email: "jane@example.com", password: password)
         let token = try #require(try h.requestToken("Jane@Example.com"))
-        let status = try h.service.validate(token: token)
+        let status = try h.service.validate(token: token, clientIP: "192.0.2.1")
         #expect(status.emailHint == "j***@example.com")
         #expect(status.expiresAt == h.clock.now().addingTimeInterval(1200))
-        try h.service.resetPassword(token: token, newPassword: newPassword)
+        try h.service.resetPassword(token: token, newPassword: newPassword, clientIP: "192.0.2.1")
         #expect(try h.accounts.verifyPassword(email: "jane@example.com", password: newPassword))
         #expect(try !h.accounts.verifyPassword(email: "jane@example.com", password: password))
         #expect(try h.store.account(email: "jane@example.com")?.credentialVersion == 2)
-        #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: newPassword) }
-        #expect(throws: LatchkeyError.self) { try h.service.validate(token: token) }
+        #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: newPassword, clientIP: "192.0.2.1") }
+        #expect(throws: LatchkeyError.self) { try h.service.validate(token: token, clientIP: "192.0.2.1") }
     }
 
     @Test("only the SHA-256 of a token is stored, and a sent mail no longer holds the link")
@@ -103,11 +103,11 @@ struct RecoveryHarness {
         try h.accounts.createAccount(email: "e@example.com", password: password)
         let token = try #require(try h.requestToken("e@example.com"))
         h.clock.advance(by: 299)
-        #expect(throws: Never.self) { try h.service.validate(token: token) }
+        #expect(throws: Never.self) { try h.service.validate(token: token, clientIP: "192.0.2.1") }
         h.clock.advance(by: 1)
-        let error = #expect(throws: LatchkeyError.self) { try h.service.validate(token: token) }
+        let error = #expect(throws: LatchkeyError.self) { try h.service.validate(token: token, clientIP: "192.0.2.1") }
         #expect(error?.code == .invalidToken)
-        #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: newPassword) }
+        #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: newPassword, clientIP: "192.0.2.1") }
     }
 
     @Test("a newer token supersedes the older one")
@@ -117,8 +117,8 @@ struct RecoveryHarness {
         let first = try #require(try h.requestToken("n@example.com"))
         h.clock.advance(by: 61)
         let second = try #require(try h.requestToken("n@example.com"))
-        #expect(throws: LatchkeyError.self) { try h.service.validate(token: first) }
-        #expect(throws: Never.self) { try h.service.validate(token: second) }
+        #expect(throws: LatchkeyError.self) { try h.service.validate(token: first, clientIP: "192.0.2.1") }
+        #expect(throws: Never.self) { try h.service.validate(token: second, clientIP: "192.0.2.1") }
     }
 
     @Test("per address: one mail a minute, five an hour; the mailed token keeps working")
@@ -127,7 +127,7 @@ struct RecoveryHarness {
         try h.accounts.createAccount(email: "l@example.com", password: password)
         let first = try #require(try h.requestToken("l@example.com"))
         #expect(try h.requestToken("l@example.com") == nil)
-        #expect(throws: Never.self) { try h.service.validate(token: first) }
+        #expect(throws: Never.self) { try h.service.validate(token: first, clientIP: "192.0.2.1") }
         for _ in 0..<4 {
             h.clock.advance(by: 61)
             #expect(try h.requestToken("l@example.com") != nil)
@@ -152,10 +152,10 @@ struct RecoveryHarness {
         let h = try RecoveryHarness()
         try h.accounts.createAccount(email: "w@example.com", password: password)
         let token = try #require(try h.requestToken("w@example.com"))
-        let error = #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: Redacted("short")) }
+        let error = #expect(throws: LatchkeyError.self) { try h.service.resetPassword(token: token, newPassword: Redacted("short"), clientIP: "192.0.2.1") }
         #expect(error?.code == .weakPassword)
         #expect(error?.reasons.contains("too_short") == true)
-        #expect(throws: Never.self) { try h.service.validate(token: token) }
+        #expect(throws: Never.self) { try h.service.validate(token: token, clientIP: "192.0.2.1") }
     }
 
     @Test("a reset queues a 'password changed' notice without a token")
@@ -163,7 +163,7 @@ struct RecoveryHarness {
         let h = try RecoveryHarness()
         try h.accounts.createAccount(email: "c@example.com", password: password)
         let token = try #require(try h.requestToken("c@example.com"))
-        try h.service.resetPassword(token: token, newPassword: newPassword)
+        try h.service.resetPassword(token: token, newPassword: newPassword, clientIP: "192.0.2.1")
         let bodies = try h.outboxBodies()
         #expect(bodies.count == 2)
         #expect(bodies.filter { $0.contains("#token=") }.count == 1)
@@ -177,7 +177,7 @@ struct RecoveryHarness {
         #expect(try h.mailedLinks().last?.hasPrefix("com.example.app:/reset#token=") == true)
         for bad in ["https://app.example.com/reset2", "https://app.example.com:444/reset", "com.example.app:/RESET", "javascript:alert(1)"] {
             let error = #expect(throws: LatchkeyError.self) {
-                try h.service.parseRequest(email: "nobody@example.com", resetURL: bad, locale: nil, acceptLanguage: nil)
+                try h.service.requestReset(email: "nobody@example.com", resetURL: bad, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
             }
             #expect(error?.code == .resetURLNotAllowed)
         }
@@ -188,7 +188,7 @@ struct RecoveryHarness {
         let h = try RecoveryHarness()
         try h.accounts.createAccount(email: "secret.person@example.com", password: password)
         let token = try #require(try h.requestToken("secret.person@example.com"))
-        try h.service.resetPassword(token: token, newPassword: newPassword)
+        try h.service.resetPassword(token: token, newPassword: newPassword, clientIP: "192.0.2.1")
         let joined = h.logs.lines.joined(separator: "\n")
         #expect(joined.contains("reset_token_issued"))
         #expect(!joined.contains("secret.person"))

@@ -27,7 +27,7 @@ import Testing
         let second = randomDigest()
 
         let result = try store.rotateRefreshToken(
-            presentedDigest: first.digest, newDigest: second, now: fixture.clock.now(), idleTTL: Self.idle)
+            presentedDigest: first.digest, newDigest: second, now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
         guard case .rotated(let successor, let owner) = result else {
             Issue.record("expected a rotation, got \(result)")
             return
@@ -56,19 +56,19 @@ import Testing
         let other = try #require(try startFamily(in: fixture, for: account))
         let second = randomDigest()
         let now = fixture.clock.now()
-        guard case .rotated = try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: second, now: now, idleTTL: Self.idle)
+        guard case .rotated = try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: second, now: now, idleTTL: Self.idle, accepts: { _ in true })
         else {
             Issue.record("the first rotation failed")
             return
         }
 
-        #expect(try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle) == .reused)
-        #expect(try store.rotateRefreshToken(presentedDigest: second, newDigest: randomDigest(), now: now, idleTTL: Self.idle) == .invalid)
+        #expect(try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true }) == .reused)
+        #expect(try store.rotateRefreshToken(presentedDigest: second, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true }) == .invalid)
         #expect(
             try fixture.integer(
                 "SELECT COUNT(*) AS value FROM sessions WHERE family_id = '\(first.familyID)' AND revoked_at IS NULL") == 0)
         // Another login of the same account is not affected.
-        guard case .rotated = try store.rotateRefreshToken(presentedDigest: other.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle)
+        guard case .rotated = try store.rotateRefreshToken(presentedDigest: other.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true })
         else {
             Issue.record("the other family was revoked too")
             return
@@ -89,7 +89,7 @@ import Testing
         runOnThreads(20) { index in
             do {
                 let result = try (index.isMultiple(of: 2) ? store : another).rotateRefreshToken(
-                    presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle)
+                    presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true })
                 if case .rotated = result { rotated.add(1, ordering: .relaxed) }
             } catch {
                 failures.withLock { $0.append("\(error)") }
@@ -112,7 +112,7 @@ import Testing
         fixture.clock.advance(by: Self.idle)
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: idleToken.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                presentedDigest: idleToken.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
                 == .invalid)
 
         var current = try #require(try startFamily(in: fixture, for: account)).digest
@@ -121,7 +121,7 @@ import Testing
             fixture.clock.advance(by: step)
             let next = randomDigest()
             let result = try store.rotateRefreshToken(
-                presentedDigest: current, newDigest: next, now: fixture.clock.now(), idleTTL: Self.idle)
+                presentedDigest: current, newDigest: next, now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
             guard case .rotated = result else {
                 Issue.record("rotation within the absolute lifetime failed: \(result)")
                 return
@@ -131,7 +131,7 @@ import Testing
         fixture.clock.advance(by: 1)
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: current, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                presentedDigest: current, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
                 == .invalid)
     }
 
@@ -152,7 +152,7 @@ import Testing
                 notification: { try message(to: $0.email) }) != nil)
 
         #expect(
-            try store.rotateRefreshToken(presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle)
+            try store.rotateRefreshToken(presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true })
                 == .invalid)
         // A login that checked the old password before the reset cannot start a family after it.
         #expect(try startFamily(in: fixture, for: account) == nil)
@@ -167,7 +167,7 @@ import Testing
         #expect(try store.setStatus(.disabled, email: account.email))
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
                 == .invalid)
     }
 
@@ -177,11 +177,11 @@ import Testing
         let store = try fixture.migratedStore()
         let account = try createAccount(in: fixture)
         let token = try #require(try startFamily(in: fixture, for: account))
-        #expect(try store.revokeFamily(containing: token.digest, now: fixture.clock.now()))
-        #expect(try !store.revokeFamily(containing: randomDigest(), now: fixture.clock.now()))
+        #expect(try store.revokeFamily(containing: token.digest, now: fixture.clock.now(), accepts: { _ in true }))
+        #expect(try !store.revokeFamily(containing: randomDigest(), now: fixture.clock.now(), accepts: { _ in true }))
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle)
+                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
                 == .invalid)
     }
 

@@ -98,6 +98,10 @@ package final class TokenService: Sendable {
         var email: String?
     }
 
+    /// How far ahead of this server's clock another instance's clock may be: a token issued
+    /// up to this many seconds "in the future" is accepted. Expiry gets no leeway.
+    static let clockSkew: TimeInterval = 60
+
     /// The longest authorization code or refresh token looked at; longer ones never match.
     package static let maximumOpaqueTokenLength = 512
 
@@ -180,21 +184,28 @@ package final class TokenService: Sendable {
         -> IssuedTokens
     {
         guard refreshToken.exposed.utf8.count <= Self.maximumOpaqueTokenLength,
-            let digest = OpaqueToken.wellFormedDigest(refreshToken),
-            let record = try store.refreshToken(digest: digest), record.clientID == clientID
+            let digest = OpaqueToken.wellFormedDigest(refreshToken)
         else { throw Self.invalidToken }
-        if let requestedScope, !Set(requestedScope).isSubset(of: Set(record.scope)) {
-            throw LatchkeyError(.invalidScope, "A refresh cannot add scopes that were not granted.")
-        }
         let now = clock.now()
         let successor = SecureRandom.token()
+        var refusal = Self.invalidToken
         let result = try store.rotateRefreshToken(
-            presentedDigest: digest, newDigest: OpaqueToken.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime)
+            presentedDigest: digest, newDigest: OpaqueToken.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime
+        ) { presented in
+            guard presented.clientID == clientID else { return false }
+            if let requestedScope, !Set(requestedScope).isSubset(of: Set(presented.scope)) {
+                refusal = LatchkeyError(.invalidScope, "A refresh cannot add scopes that were not granted.")
+                return false
+            }
+            return true
+        }
         switch result {
         case .rotated(let record, _):
             return try tokens(for: record, refreshToken: successor, now: now)
         case .reused:
             throw Self.invalidToken.with(cause: .refreshTokenReused)
+        case .refused:
+            throw refusal
         case .invalid:
             throw Self.invalidToken
         }
@@ -206,12 +217,34 @@ package final class TokenService: Sendable {
     package func revoke(_ token: Redacted<String>, clientID: String?) throws {
         let now = clock.now()
         if token.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(token) {
-            if let record = try store.refreshToken(digest: digest), record.clientID == clientID {
-                try store.revokeFamily(id: record.familyID, now: now)
-            }
+            try store.revokeFamily(containing: digest, now: now) { $0.clientID == clientID }
         } else if let verified = try verifyAccessToken(token), verified.claims.client_id == clientID {
             try store.revokeFamily(id: verified.claims.sid, now: now)
         }
+    }
+
+    /// What the token is, if it is a refresh token or an access token valid now (RFC 7662);
+    /// ``Introspection/inactive`` for anything else, never why.
+    package func introspect(_ token: Redacted<String>) throws -> Introspection {
+        if token.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(token) {
+            guard let (record, account) = try store.usableRefreshToken(digest: digest, now: clock.now()) else { return .inactive }
+            return Introspection(refreshToken: record, account: account, issuer: settings.issuer)
+        }
+        guard let verified = try verifyAccessToken(token) else { return .inactive }
+        return Introspection(accessToken: verified.claims)
+    }
+
+    /// `/userinfo`: the account `accessToken` acts for. Throws `invalid_token` unless the token
+    /// is valid now, `insufficient_scope` unless it has the `openid` scope.
+    package func userInfo(accessToken: Redacted<String>) throws -> UserInfo {
+        guard let verified = try verifyAccessToken(accessToken) else {
+            throw LatchkeyError(.invalidToken, "The access token is invalid or expired.")
+        }
+        let scope = verified.claims.scope.split(separator: " ")
+        guard scope.contains("openid") else {
+            throw LatchkeyError(.insufficientScope, "The access token lacks the openid scope.")
+        }
+        return UserInfo(sub: verified.account.id, email: scope.contains("email") ? verified.account.email : nil)
     }
 
     /// The access token's claims and account if its signature verifies with a published key
@@ -222,8 +255,8 @@ package final class TokenService: Sendable {
         let now = clock.now()
         guard let verified = try? JWS.verify(compact: token.exposed, keys: keyRing.verificationKeys(now: now)), verified.header.typ == "at+jwt",
             let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: verified.payload),
-            claims.iss == settings.issuer, claims.aud == settings.audience,
-            Double(claims.exp) > now.timeIntervalSince1970, Double(claims.iat) <= now.timeIntervalSince1970 + 60
+            (try? JWTClaims.decode(from: verified.payload).validate(
+                now: now, issuer: settings.issuer, audience: settings.audience, leeway: Self.clockSkew, expiryLeeway: 0)) != nil
         else { return nil }
         guard let account = try store.liveFamilyAccount(familyID: claims.sid, now: now),
             account.id == claims.sub, account.credentialVersion == claims.cv

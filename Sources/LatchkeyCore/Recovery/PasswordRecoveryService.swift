@@ -3,11 +3,17 @@ package import LatchkeyCrypto
 
 /// The password-reset flow: request a link by email, check a link, set a new password.
 ///
+/// Each route of the flow is one call here, which holds every limit that applies to it:
+/// every call counts against the client's budget (``Settings/clientPolicy``; beyond it
+/// `rate_limited` with a retry-after that doubles while the client keeps trying), so token
+/// guesses are bounded too.
+///
 /// Promises:
-/// - ``requestReset(_:)`` behaves identically for known, unknown, disabled and
-///   per-account-limited addresses: it validates, counts the request against the
-///   address's limit and queues it; the account lookup, token and mail happen later in
-///   ``processQueuedRequests()`` (a background worker), off the response path.
+/// - ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` behaves identically
+///   for known, unknown, disabled and per-account-limited addresses: it validates, counts
+///   the request against the address's limit and queues it; the account lookup, token and
+///   mail happen later in ``processQueuedRequests()`` (a background worker), off the
+///   response path.
 /// - Tokens are 32 bytes from the OS CSPRNG; only their SHA-256 is stored; a new token
 ///   supersedes the account's older ones; consuming one is a single atomic statement.
 /// - Every failure of a token says the same thing (`invalid_token`), whatever the cause.
@@ -42,13 +48,33 @@ package final class PasswordRecoveryService: Sendable {
         package var resetURLAllowList: [String]
         /// The key for hashing addresses into rate-limit keys and logs.
         package var addressKey: Redacted<Data>
+        /// Every call of the flow from one client (an IPv4 address or an IPv6 /64) counts here.
+        package var clientPolicy: RateLimitPolicy
+        /// Reset requests from one IP or for one email domain in ten minutes that trigger an
+        /// abuse warning in the log.
+        package var abuseWarningThreshold: Int
 
-        /// Creates settings.
-        package init(tokenTTL: TimeInterval, defaultResetURL: String, resetURLAllowList: [String], addressKey: Redacted<Data>) {
+        /// Creates settings; the client budget defaults to 20 calls per 10 minutes, the abuse
+        /// warning to 50 requests.
+        package init(
+            tokenTTL: TimeInterval, defaultResetURL: String, resetURLAllowList: [String], addressKey: Redacted<Data>,
+            clientPolicy: RateLimitPolicy = Self.defaultClientPolicy, abuseWarningThreshold: Int = 100
+        ) {
             self.tokenTTL = tokenTTL
             self.defaultResetURL = defaultResetURL
             self.resetURLAllowList = resetURLAllowList
             self.addressKey = addressKey
+            self.clientPolicy = clientPolicy
+            self.abuseWarningThreshold = abuseWarningThreshold
+        }
+
+        /// 20 calls per 10 minutes; then blocked for at least a minute, doubling up to an hour.
+        package static let defaultClientPolicy = clientPolicy(.init(limit: 20, seconds: 600))
+
+        /// The client budget for `window`: blocked for at least a minute beyond it, doubling
+        /// on each further attempt up to an hour.
+        package static func clientPolicy(_ window: RateLimitPolicy.Window) -> RateLimitPolicy {
+            RateLimitPolicy(windows: [window], basePenalty: 60, maximumPenalty: 3600)
         }
     }
 
@@ -66,6 +92,7 @@ package final class PasswordRecoveryService: Sendable {
     private let settings: Settings
     private let allowList: ResetURLAllowList
     private let queue: ResetRequestQueue
+    private let abuse: AbuseMonitor
     private let logger: Logger
     private let metrics: ServerMetrics
 
@@ -84,30 +111,32 @@ package final class PasswordRecoveryService: Sendable {
         self.settings = settings
         self.allowList = ResetURLAllowList(settings.resetURLAllowList)
         self.queue = ResetRequestQueue(capacity: queueCapacity)
+        self.abuse = AbuseMonitor(threshold: settings.abuseWarningThreshold)
         self.logger = logger
         self.metrics = metrics
     }
 
-    /// Checks the fields of a reset request and returns it, or throws `invalid_email` /
-    /// `reset_url_not_allowed`. Looks nothing up.
-    package func parseRequest(email: String, resetURL: String?, locale: String?, acceptLanguage: String?) throws -> ResetRequest {
-        let address = try EmailAddress(email)
-        if let resetURL, !allowList.allows(resetURL) {
-            throw LatchkeyError(.resetURLNotAllowed, "This reset link address is not allowed.")
-        }
-        let cleanLocale = locale.map { String($0.prefix(35)) }
-        let cleanLanguage = acceptLanguage.map { String($0.prefix(256)) }
-        return ResetRequest(email: address, resetURL: resetURL, locale: cleanLocale, acceptLanguage: cleanLanguage)
-    }
-
-    /// Accepts a well-formed request: counts it against the address's limit and, within the
-    /// limit, queues it for ``processQueuedRequests()``. Returns nothing and throws nothing
-    /// that depends on the account, so callers answer every address the same way: it
-    /// throws only `rate_limiter_unavailable`, when the shared limiter cannot be reached.
-    package func requestReset(_ request: ResetRequest) throws {
+    /// `POST /auth/password/request`: counts the call against the client's budget, checks
+    /// the fields (`invalid_email`, `reset_url_not_allowed`; nothing is looked up), notes
+    /// floods from one IP or email domain in the log, counts the request against the
+    /// address's limit and, within it, queues it for ``processQueuedRequests()``. Nothing it
+    /// does or throws depends on the account, so every address gets the same answer: beyond
+    /// the field checks it throws only `rate_limited` (the client's budget) and
+    /// `rate_limiter_unavailable` (the shared limiter cannot be reached).
+    package func requestReset(email: String, resetURL: String?, locale: String?, acceptLanguage: String?, clientIP: String) throws {
+        try admit(clientIP)
+        let request = try parseRequest(email: email, resetURL: resetURL, locale: locale, acceptLanguage: acceptLanguage)
         let key = addressKey(request.email)
+        let now = clock.now()
+        if abuse.record("ip:" + IPAddress.rateLimitKey(clientIP), now: now) {
+            logger.warning("reset_abuse_suspected", ["source": "ip", "ip": .string(IPAddress.truncatedForLogs(clientIP))])
+        }
+        if abuse.record("domain:" + request.email.domain, now: now) {
+            logger.warning("reset_abuse_suspected", ["source": "email_domain", "domain": .string(request.email.domain)])
+        }
+        logger.info("reset_requested", ["address": .string(key), "ip": .string(IPAddress.truncatedForLogs(clientIP))])
         metrics.resetRequests.increment()
-        let decision = try limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: clock.now())
+        let decision = try limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: now)
         guard decision == .allowed else {
             logger.info("reset_request_limited", ["address": .string(key)])
             return
@@ -115,6 +144,28 @@ package final class PasswordRecoveryService: Sendable {
         if !queue.push(request) {
             logger.warning("reset_queue_full", ["address": .string(key)])
         }
+    }
+
+    /// Counts a call of the flow against the client's budget; throws `rate_limited` with the
+    /// seconds to wait beyond it.
+    private func admit(_ clientIP: String) throws {
+        let decision = try limiter.consume(
+            "reset-ip:" + IPAddress.rateLimitKey(clientIP), policy: settings.clientPolicy, now: clock.now())
+        if case .limited(let retryAfter) = decision {
+            logger.info("reset_ip_limited", ["ip": .string(IPAddress.truncatedForLogs(clientIP)), "retry_after": .int(retryAfter)])
+            throw LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again.", retryAfter: retryAfter)
+        }
+    }
+
+    /// The fields of a reset request, checked; throws `invalid_email` / `reset_url_not_allowed`.
+    private func parseRequest(email: String, resetURL: String?, locale: String?, acceptLanguage: String?) throws -> ResetRequest {
+        let address = try EmailAddress(email)
+        if let resetURL, !allowList.allows(resetURL) {
+            throw LatchkeyError(.resetURLNotAllowed, "This reset link address is not allowed.")
+        }
+        let cleanLocale = locale.map { String($0.prefix(35)) }
+        let cleanLanguage = acceptLanguage.map { String($0.prefix(256)) }
+        return ResetRequest(email: address, resetURL: resetURL, locale: cleanLocale, acceptLanguage: cleanLanguage)
     }
 
     /// Issues tokens and queues mail for every request waiting in the queue; returns how many
@@ -163,9 +214,11 @@ package final class PasswordRecoveryService: Sendable {
         logger.info("reset_token_issued", ["address": .string(key)])
     }
 
-    /// Tells whether `token` can still be used, without using it. Throws `invalid_token`
-    /// (one message for every cause) otherwise.
-    package func validate(token: Redacted<String>) throws -> TokenStatus {
+    /// `POST /auth/password/validate`: tells whether `token` can still be used, without using
+    /// it. Counts against the client's budget (`rate_limited` beyond it); throws
+    /// `invalid_token` (one message for every cause) when the token is not usable.
+    package func validate(token: Redacted<String>, clientIP: String) throws -> TokenStatus {
+        try admit(clientIP)
         guard let digest = OpaqueToken.wellFormedDigest(token),
               let (record, account) = try store.usableResetToken(digest: digest, now: clock.now()) else {
             throw Self.invalidToken
@@ -174,12 +227,16 @@ package final class PasswordRecoveryService: Sendable {
         return TokenStatus(emailHint: hint, expiresAt: record.expiresAt)
     }
 
-    /// Sets a new password with a usable token. Checks the token, then the password policy
-    /// (a rejected password leaves the token usable), then consumes the token atomically,
-    /// stores the new Argon2id hash, revokes every session and queues a notice to the account.
-    package func resetPassword(token: Redacted<String>, newPassword: Redacted<String>) throws {
+    /// `POST /auth/password/reset`: sets a new password with a usable token. Counts against
+    /// the client's budget (`rate_limited` beyond it); checks the token, then the password
+    /// policy (a rejected password leaves the token usable), then consumes the token
+    /// atomically, stores the new Argon2id hash, revokes every session and queues a notice to
+    /// the account.
+    package func resetPassword(token: Redacted<String>, newPassword: Redacted<String>, clientIP: String) throws {
+        try admit(clientIP)
         guard let digest = OpaqueToken.wellFormedDigest(token),
               let (_, account) = try store.usableResetToken(digest: digest, now: clock.now()) else {
+            logger.info("reset_token_rejected", ["ip": .string(IPAddress.truncatedForLogs(clientIP))])
             throw Self.invalidToken
         }
         let email = try EmailAddress(account.email)
@@ -191,7 +248,10 @@ package final class PasswordRecoveryService: Sendable {
                 .passwordChanged(resetPageURL: settings.defaultResetURL),
                 to: account.email, language: language, id: UUID().uuidString.lowercased())
         }
-        guard let changed else { throw Self.invalidToken }
+        guard let changed else {
+            logger.info("reset_token_rejected", ["ip": .string(IPAddress.truncatedForLogs(clientIP))])
+            throw Self.invalidToken
+        }
         logger.info("password_reset_completed", ["address": .string(addressKey(email)), "credential_version": .int(changed.credentialVersion)])
     }
 

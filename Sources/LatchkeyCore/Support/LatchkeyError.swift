@@ -72,6 +72,8 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         package static let requestNotSupported = Code("request_not_supported", .badRequest)
         /// OpenID Connect: the authorization request names a `request_uri`.
         package static let requestURINotSupported = Code("request_uri_not_supported", .badRequest)
+        /// A protected resource: the access token lacks a scope the resource requires.
+        package static let insufficientScope = Code("insufficient_scope", .forbidden)
         /// The request needs a signed-in browser (a session cookie) or a valid form token.
         package static let forbidden = Code("forbidden", .forbidden)
         /// The configuration is invalid; the message names the setting.
@@ -170,6 +172,11 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         self.retryAfter = retryAfter
         self.cause = cause
         self.detail = detail
+    }
+
+    /// The shared rate limiter (Redis) failed; the client may retry in five seconds.
+    package static func rateLimiterUnavailable(_ message: String, detail: String? = nil) -> LatchkeyError {
+        LatchkeyError(.rateLimiterUnavailable, message, retryAfter: 5, detail: detail)
     }
 
     /// The same error with another cause (the code, message and everything else kept).

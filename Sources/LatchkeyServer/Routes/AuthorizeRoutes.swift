@@ -33,14 +33,25 @@ struct AuthorizeRoutes {
     private var cookiePath: String { secureCookies ? "/" : "/oauth" }
 
     var routes: [Route] {
-        [
-            Route("GET", "/oauth/authorize", name: "oauth_authorize") { request in
+        // A failure nothing above answers more precisely is an error page, never a redirect.
+        let errorPage = ErrorShape.page { error, headers in
+            let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: headers["Accept-Language"], accountLocale: nil)
+            return Self.errorPage(error, language: language)
+        }
+        return [
+            Route("GET", "/oauth/authorize", name: "oauth_authorize", errorShape: errorPage) { request in
                 try authorize(request)
             },
-            Route("POST", "/oauth/authorize", name: "oauth_authorize_form", body: .form) { request in
+            Route("POST", "/oauth/authorize", name: "oauth_authorize_form", body: .form, errorShape: errorPage) { request in
                 try submit(request)
             },
         ]
+    }
+
+    /// The error page for `error`: the generic sentence and the error's own message.
+    private static func errorPage(_ error: LatchkeyError, language: SupportedLanguage) -> HTTPResponse {
+        let text = SignInPageText.forLanguage(language)
+        return HTTPResponse(SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: error.httpStatus))
     }
 
     private func authorize(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -201,8 +212,7 @@ struct AuthorizeRoutes {
         logger.info("authorize_rejected", [
             "reason": .string(error.cause?.rawValue ?? error.code.rawValue), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
         ])
-        let text = SignInPageText.forLanguage(language)
-        return HTTPResponse(SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: 400))
+        return Self.errorPage(error, language: language)
     }
 
     /// Renders a page with a form token for the browser's CSRF cookie, setting a new cookie

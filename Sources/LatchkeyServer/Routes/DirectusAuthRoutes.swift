@@ -1,7 +1,6 @@
 import LatchkeyCore
-import LatchkeyHTTP
-import Foundation
 import LatchkeyCrypto
+import LatchkeyHTTP
 
 /// `POST /auth/login`, `/auth/refresh` and `/auth/logout`, compatible with Directus's
 /// JSON mode: success is `{"data": {"access_token", "refresh_token", "expires"}}` with
@@ -12,76 +11,90 @@ import LatchkeyCrypto
 /// `REQUESTS_EXCEEDED` with `Retry-After`. Refresh and logout accept only first-party
 /// tokens (issued here, not to an OAuth client).
 struct DirectusAuthRoutes {
+    let login: FirstPartyLogin
     let tokens: TokenService
-    let passwordLogin: PasswordLogin
-    let clock: any WallClock
-    let logger: Logger
-
-    static let invalidCredentials = LatchkeyError(.invalidCredentials, "Invalid user credentials.")
 
     var routes: [Route] {
         [
             Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus) { request in
-                try login(request)
+                let body = try request.decodeJSON(LoginBody.self)
+                return .json(DirectusTokens(try login.signIn(email: body.email, password: body.password, clientIP: request.clientIP)))
             },
             Route("POST", "/auth/refresh", name: "directus_refresh", body: .json, errorShape: .directus) { request in
-                try refresh(request)
+                let body = try request.decodeJSON(RefreshBody.self)
+                return .json(DirectusTokens(try tokens.refresh(body.refreshToken, clientID: nil)))
             },
             Route("POST", "/auth/logout", name: "directus_logout", body: .json, errorShape: .directus) { request in
-                try logout(request)
+                let body = try request.decodeJSON(LogoutBody.self)
+                try tokens.revoke(body.refreshToken, clientID: nil)
+                return HTTPResponse(status: 204)
             },
         ]
     }
+}
 
-    private func login(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        let email = try body.string("email", maxLength: 320)
-        let password = PasswordPolicy.normalized(try body.secret("password", maxLength: 4096))
-        if let mode = try body.optionalString("mode", maxLength: 16), mode != "json" {
-            throw LatchkeyError(.invalidRequest, "Only \"json\" mode is supported.")
-        }
-        let account: Account
-        switch try passwordLogin.attempt(email: email, password: password, clientIP: request.clientIP, now: clock.now()) {
-        case .authenticated(let authenticated):
-            account = authenticated
-        case .rejected:
-            throw Self.invalidCredentials
-        case .limited(let retryAfter):
-            return .directusError(
-                LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again."), retryAfter: retryAfter)
-        }
-        let issued: TokenService.IssuedTokens
-        do {
-            issued = try tokens.issue(for: account, clientID: nil, scope: [])
-        } catch let error as LatchkeyError where error.code == .invalidToken {
-            // The password changed or the account was disabled while we checked.
-            throw Self.invalidCredentials
-        }
-        logger.info("login_succeeded", ["account": .string(account.id)])
-        return Self.tokenResponse(issued)
+/// `{email, password, mode?}`.
+private struct LoginBody: Decodable {
+    let email: String
+    let password: Redacted<String>
+
+    private enum CodingKeys: String, CodingKey { case email, password, mode }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        email = try fields.text(.email, maxBytes: 320)
+        password = try fields.secret(.password, maxBytes: 4096)
+        try requireJSONMode(try fields.optionalText(.mode, maxBytes: 16))
+    }
+}
+
+/// `{refresh_token, mode?}`.
+private struct RefreshBody: Decodable {
+    let refreshToken: Redacted<String>
+
+    private enum CodingKeys: String, CodingKey {
+        case refreshToken = "refresh_token", mode
     }
 
-    private func refresh(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        if let mode = try body.optionalString("mode", maxLength: 16), mode != "json" {
-            throw LatchkeyError(.invalidRequest, "Only \"json\" mode is supported.")
-        }
-        let token = try body.secret("refresh_token", maxLength: 512)
-        return Self.tokenResponse(try tokens.refresh(token, clientID: nil))
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        try requireJSONMode(try fields.optionalText(.mode, maxBytes: 16))
+        refreshToken = try fields.secret(.refreshToken, maxBytes: 512)
+    }
+}
+
+/// `{refresh_token}`.
+private struct LogoutBody: Decodable {
+    let refreshToken: Redacted<String>
+
+    private enum CodingKeys: String, CodingKey {
+        case refreshToken = "refresh_token"
     }
 
-    private func logout(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        try tokens.revoke(try body.secret("refresh_token", maxLength: 512), clientID: nil)
-        return HTTPResponse(status: 204)
+    init(from decoder: any Decoder) throws {
+        refreshToken = try decoder.container(keyedBy: CodingKeys.self).secret(.refreshToken, maxBytes: 512)
     }
+}
 
-    private static func tokenResponse(_ issued: TokenService.IssuedTokens) -> HTTPResponse {
-        .json(200, [
-            "data": [
-                "access_token": issued.accessToken.exposed, "refresh_token": issued.refreshToken.exposed,
-                "expires": Int(issued.expiresIn * 1000),
-            ]
-        ])
+/// Only Directus's `json` mode (tokens in the body) is served.
+private func requireJSONMode(_ mode: String?) throws {
+    if let mode, mode != "json" {
+        throw LatchkeyError(.invalidRequest, "Only \"json\" mode is supported.")
+    }
+}
+
+/// `{"data": {"access_token", "refresh_token", "expires"}}`, `expires` in milliseconds.
+private struct DirectusTokens: Encodable {
+    struct Data: Encodable {
+        let access_token: String
+        let refresh_token: String
+        let expires: Int
+    }
+    let data: Data
+
+    init(_ issued: TokenService.IssuedTokens) {
+        data = Data(
+            access_token: issued.accessToken.exposed, refresh_token: issued.refreshToken.exposed,
+            expires: Int(issued.expiresIn * 1000))
     }
 }

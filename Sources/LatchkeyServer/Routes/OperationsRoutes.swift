@@ -1,28 +1,32 @@
+import Foundation
 import LatchkeyCore
 import LatchkeyHTTP
-import Foundation
 
 /// `/healthz` (the process answers), `/readyz` (the database answers), `/metrics`
 /// (Prometheus text) and `/openapi.json` (the API description).
 struct OperationsRoutes {
-    let store: any Store
-    let metrics: ServerMetrics
+    let status: ServerStatus
     /// Clients allowed to read `/metrics`; everyone else gets 404, because mail counters
     /// move when a reset is requested for an existing account.
     let metricsClients: [String]
 
+    private struct Status: Encodable { let status: String }
+
     var routes: [Route] {
-        [
-            Route("GET", "/healthz", name: "healthz") { _ in .json(200, ["status": "ok"]) },
-            Route("GET", "/readyz", name: "readyz") { _ in
-                store.isReady() ? .json(200, ["status": "ready"]) : .json(503, ["status": "unavailable"])
-            },
+        let healthy = HTTPResponse.json(Status(status: "ok"))
+        let ready = HTTPResponse.json(Status(status: "ready"))
+        let unavailable = HTTPResponse.json(Status(status: "unavailable"), status: 503)
+        let allowed = metricsClients.compactMap { IPAddress($0) }
+        return [
+            Route("GET", "/healthz", name: "healthz") { _ in healthy },
+            Route("GET", "/readyz", name: "readyz") { _ in status.isReady ? ready : unavailable },
             Route("GET", "/metrics", name: "metrics") { request in
-                guard let client = IPAddress(request.clientIP), metricsClients.contains(where: { IPAddress($0) == client }) else {
+                guard let client = IPAddress(request.clientIP), allowed.contains(client) else {
                     throw LatchkeyError(.notFound, "There is nothing at this address.")
                 }
-                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
-                             body: Data(metrics.render(outboxDepth: try? store.pendingMailCount()).utf8))
+                return HTTPResponse(
+                    status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
+                    body: Data(status.metricsExposition().utf8))
             },
             Route("GET", "/openapi.json", name: "openapi", cacheable: true) { _ in
                 HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(OpenAPIDocument.json.utf8))

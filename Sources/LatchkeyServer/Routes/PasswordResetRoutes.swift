@@ -1,21 +1,13 @@
-import LatchkeyCore
-import LatchkeyHTTP
 import Foundation
+import LatchkeyCore
 import LatchkeyCrypto
+import LatchkeyHTTP
 
 /// `POST /auth/password/request`, `/validate` and `/reset`: the JSON API of the reset flow.
-///
-/// Every request on these routes counts against the client IP's budget (default 20 per
-/// 10 minutes); beyond it the answer is 429 with `Retry-After`, the wait doubling on each
-/// further attempt up to an hour — the same for every address, so failed token guesses
-/// are bounded too.
+/// Each route decodes its body and makes one call to ``PasswordRecoveryService``, which holds
+/// every limit (the client's budget, the address's).
 struct PasswordResetRoutes {
     let service: PasswordRecoveryService
-    let limiter: any RateLimiter
-    let ipPolicy: RateLimitPolicy
-    let clock: any WallClock
-    let abuse: AbuseMonitor
-    let logger: Logger
 
     /// The one body every well-formed reset request gets, known account or not.
     static let acceptedBody = Data(#"{"message":"If an account exists for this address, we have sent a link to reset its password."}"#.utf8)
@@ -23,67 +15,77 @@ struct PasswordResetRoutes {
     var routes: [Route] {
         [
             Route("POST", "/auth/password/request", name: "password_request", body: .json) { request in
-                try limited(request) ?? requestReset(request)
+                let body = try request.decodeJSON(ResetRequestBody.self)
+                try service.requestReset(
+                    email: body.email, resetURL: body.resetURL, locale: body.locale,
+                    acceptLanguage: request.headers["Accept-Language"], clientIP: request.clientIP)
+                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Self.acceptedBody)
             },
             Route("POST", "/auth/password/validate", name: "password_validate", body: .json) { request in
-                try limited(request) ?? validate(request)
+                let body = try request.decodeJSON(TokenBody.self)
+                let status = try service.validate(token: body.token, clientIP: request.clientIP)
+                return .json(TokenStatusReply(valid: true, email_hint: status.emailHint, expires_at: Timestamp.iso8601(status.expiresAt)))
             },
             Route("POST", "/auth/password/reset", name: "password_reset", body: .json) { request in
-                try limited(request) ?? reset(request)
+                let body = try request.decodeJSON(NewPasswordBody.self)
+                try service.resetPassword(token: body.token, newPassword: body.password, clientIP: request.clientIP)
+                return .json(MessageReply(message: "Your password has been changed."))
             },
         ]
     }
+}
 
-    private func limited(_ request: HTTPRequest) throws -> HTTPResponse? {
-        switch try limiter.consume("reset-ip:" + IPAddress.rateLimitKey(request.clientIP), policy: ipPolicy, now: clock.now()) {
-        case .allowed:
-            return nil
-        case .limited(let retryAfter):
-            logger.info("reset_ip_limited", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP)), "retry_after": .int(retryAfter)])
-            return .rateLimited(retryAfter: retryAfter)
-        }
+/// `{email, reset_url?, locale?}`.
+private struct ResetRequestBody: Decodable {
+    let email: String
+    let resetURL: String?
+    let locale: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case email, resetURL = "reset_url", locale
     }
 
-    private func requestReset(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        let parsed = try service.parseRequest(
-            email: try body.string("email", maxLength: 320),
-            resetURL: try body.optionalString("reset_url", maxLength: 2048),
-            locale: try body.optionalString("locale", maxLength: 35),
-            acceptLanguage: request.headers["Accept-Language"])
-        let now = clock.now()
-        if abuse.record("ip:" + IPAddress.rateLimitKey(request.clientIP), now: now) {
-            logger.warning("reset_abuse_suspected", ["source": "ip", "ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
-        }
-        if abuse.record("domain:" + parsed.email.domain, now: now) {
-            logger.warning("reset_abuse_suspected", ["source": "email_domain", "domain": .string(parsed.email.domain)])
-        }
-        logger.info("reset_requested", [
-            "address": .string(service.addressKey(parsed.email)), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
-        ])
-        try service.requestReset(parsed)
-        return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Self.acceptedBody)
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        email = try fields.text(.email, maxBytes: 320)
+        resetURL = try fields.optionalText(.resetURL, maxBytes: 2048)
+        locale = try fields.optionalText(.locale, maxBytes: 35)
     }
+}
 
-    private func validate(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        let status = try service.validate(token: try body.secret("token", maxLength: 512))
-        return .json(200, [
-            "valid": true, "email_hint": status.emailHint,
-            "expires_at": ISO8601DateFormatter().string(from: status.expiresAt),
-        ])
-    }
+/// `{token}`.
+private struct TokenBody: Decodable {
+    let token: Redacted<String>
 
-    private func reset(_ request: HTTPRequest) throws -> HTTPResponse {
-        let body = try JSONBody(request)
-        let token = try body.secret("token", maxLength: 512)
-        let password = try body.secret("password", maxLength: 4096)
-        do {
-            try service.resetPassword(token: token, newPassword: password)
-        } catch let error as LatchkeyError where error.code == .invalidToken {
-            logger.info("reset_token_rejected", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
-            throw error
-        }
-        return .json(200, ["message": "Your password has been changed."])
+    private enum CodingKeys: String, CodingKey { case token }
+
+    init(from decoder: any Decoder) throws {
+        token = try decoder.container(keyedBy: CodingKeys.self).secret(.token, maxBytes: 512)
     }
+}
+
+/// `{token, password}`.
+private struct NewPasswordBody: Decodable {
+    let token: Redacted<String>
+    let password: Redacted<String>
+
+    private enum CodingKeys: String, CodingKey { case token, password }
+
+    init(from decoder: any Decoder) throws {
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        token = try fields.secret(.token, maxBytes: 512)
+        password = try fields.secret(.password, maxBytes: 4096)
+    }
+}
+
+/// `{valid, email_hint, expires_at}`.
+private struct TokenStatusReply: Encodable {
+    let valid: Bool
+    let email_hint: String
+    let expires_at: String
+}
+
+/// `{message}`.
+private struct MessageReply: Encodable {
+    let message: String
 }

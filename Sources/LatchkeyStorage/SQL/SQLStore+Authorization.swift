@@ -22,7 +22,7 @@ extension SQLStore {
     }
 
     package func redeemAuthorizationCode(
-        digest: Data, now: Date, refreshToken: InitialRefreshToken, matches: (AuthorizationCodeRecord) -> Bool
+        digest: Data, now: Date, refreshToken: InitialRefreshToken, accepts: (AuthorizationCodeRecord) -> Bool
     ) throws -> AuthorizationCodeRedemption {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
         let digestValue = SQLValue.text(StorageEncoding.hex(digest))
@@ -64,7 +64,7 @@ extension SQLStore {
                 authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time")),
                 createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
                 expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
-            guard matches(code) else {
+            guard accepts(code) else {
                 try connection.execute("UPDATE authorization_codes SET family_id = NULL WHERE code_digest = ?", [digestValue])
                 return .rejected
             }
@@ -121,72 +121,5 @@ extension SQLStore {
         guard let row = rows.first else { return nil }
         return BrowserSession(
             account: try Self.account(from: row), authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time")))
-    }
-
-    package func refreshToken(digest: Data) throws -> RefreshTokenRecord? {
-        let rows = try database.read { connection in
-            try connection.query(
-                "SELECT \(Self.refreshTokenColumns) FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
-                [.text(StorageEncoding.hex(digest))])
-        }
-        return try rows.first.map(Self.refreshToken(from:))
-    }
-
-    package func usableRefreshToken(digest: Data, now: Date) throws -> (token: RefreshTokenRecord, account: Account)? {
-        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
-        let rows = try database.read { connection in
-            try connection.query(
-                """
-                SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
-                       s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
-                       a.id, a.email, a.password_hash, a.status, a.locale, a.created_at
-                FROM sessions s JOIN accounts a ON a.id = s.account_id
-                WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
-                  AND s.expires_at > ? AND s.absolute_expires_at > ?
-                  AND a.status = 'active' AND a.credential_version = s.credential_version
-                """,
-                [.text(StorageEncoding.hex(digest)), nowValue, nowValue])
-        }
-        guard let row = rows.first else { return nil }
-        let token = RefreshTokenRecord(
-            digest: digest, accountID: try row.text("account_id"), familyID: try row.text("family_id"),
-            clientID: try row.optionalText("client_id"),
-            scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
-            credentialVersion: Int(try row.integer("credential_version")),
-            createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
-            expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
-            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
-        return (token, try Self.account(from: row))
-    }
-
-    package func liveFamilyAccount(familyID: String, now: Date) throws -> Account? {
-        let rows = try database.read { connection in
-            try connection.query(
-                """
-                SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
-                FROM accounts a
-                WHERE a.status = 'active' AND EXISTS (
-                    SELECT 1 FROM sessions s
-                    WHERE s.family_id = ? AND s.kind = 'refresh_family' AND s.account_id = a.id
-                      AND s.revoked_at IS NULL AND s.absolute_expires_at > ?
-                      AND s.credential_version = a.credential_version)
-                """,
-                [.text(familyID), .integer(StorageEncoding.milliseconds(now))])
-        }
-        return try rows.first.map(Self.account(from:))
-    }
-
-    package func revokeFamily(id familyID: String, now: Date) throws {
-        try database.transaction { connection in
-            // The account first, as every writer of its tokens does (see lockAccount).
-            _ = try connection.query(
-                """
-                SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
-                WHERE s.family_id = ? AND s.kind = 'refresh_family'
-                \(database.dialect.shareLock(of: "a"))
-                """,
-                [.text(familyID)])
-            try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
-        }
     }
 }

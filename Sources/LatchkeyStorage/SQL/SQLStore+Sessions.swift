@@ -35,24 +35,14 @@ extension SQLStore {
             absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)))
     }
 
-    package func rotateRefreshToken(presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval) throws
-        -> RefreshTokenRotation
-    {
+    package func rotateRefreshToken(
+        presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval, accepts: (RefreshTokenRecord) -> Bool
+    ) throws -> RefreshTokenRotation {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
         let presented = SQLValue.text(StorageEncoding.hex(presentedDigest))
         return try database.transaction { connection -> RefreshTokenRotation in
-            // The account first, locked for share as in createRefreshToken: a racing reset then waits
-            // for this rotation and revokes its successor, or this waits for the reset and
-            // finds the credential version changed. Taken before the token row, as every
-            // writer does (see lockAccount), so the two queue instead of deadlocking.
-            let owner = try connection.query(
-                """
-                SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
-                WHERE s.token_digest = ? AND s.kind = 'refresh_family'
-                \(database.dialect.shareLock(of: "a"))
-                """,
-                [presented])
-            guard !owner.isEmpty else { return .invalid }
+            guard let presentedToken = try lockedRefreshToken(presented, using: connection) else { return .invalid }
+            guard accepts(presentedToken) else { return .refused }
             // One conditional UPDATE: racing callers wait for the row lock and then find used_at set.
             let consumed = try connection.query(
                 """
@@ -96,20 +86,89 @@ extension SQLStore {
     }
 
     @discardableResult
-    package func revokeFamily(containing digest: Data, now: Date) throws -> Bool {
+    package func revokeFamily(containing digest: Data, now: Date, accepts: (RefreshTokenRecord) -> Bool) throws -> Bool {
+        try database.transaction { connection in
+            guard let token = try lockedRefreshToken(.text(StorageEncoding.hex(digest)), using: connection), accepts(token)
+            else { return false }
+            try Self.revokeFamily(token.familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+            return true
+        }
+    }
+
+    /// The refresh token with the hex digest `digest`, in whatever state, with its account
+    /// locked for share first, as every writer of its tokens does (see lockAccount): a racing
+    /// reset then waits for the caller's change and revokes what it made, or the caller waits
+    /// for the reset and finds the credential version changed. Taken before the token row, so
+    /// the two queue instead of deadlocking.
+    func lockedRefreshToken(_ digest: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws
+        -> RefreshTokenRecord?
+    {
+        let rows = try connection.query(
+            """
+            SELECT \(Self.refreshTokenColumns)
+            FROM accounts a JOIN sessions s ON s.account_id = a.id
+            WHERE s.token_digest = ? AND s.kind = 'refresh_family'
+            \(database.dialect.shareLock(of: "a"))
+            """,
+            [digest])
+        return try rows.first.map(Self.refreshToken(from:))
+    }
+
+    package func usableRefreshToken(digest: Data, now: Date) throws -> (token: RefreshTokenRecord, account: Account)? {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
-        return try database.transaction { connection in
-            // The account first, as every writer of its tokens does (see lockAccount).
-            let known = try connection.query(
+        let rows = try database.read { connection in
+            try connection.query(
                 """
-                SELECT s.family_id FROM sessions s JOIN accounts a ON a.id = s.account_id
-                WHERE s.token_digest = ? AND s.kind = 'refresh_family'
+                SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
+                       s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
+                       a.id, a.email, a.password_hash, a.status, a.locale, a.created_at
+                FROM sessions s JOIN accounts a ON a.id = s.account_id
+                WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
+                  AND s.expires_at > ? AND s.absolute_expires_at > ?
+                  AND a.status = 'active' AND a.credential_version = s.credential_version
+                """,
+                [.text(StorageEncoding.hex(digest)), nowValue, nowValue])
+        }
+        guard let row = rows.first else { return nil }
+        let token = RefreshTokenRecord(
+            digest: digest, accountID: try row.text("account_id"), familyID: try row.text("family_id"),
+            clientID: try row.optionalText("client_id"),
+            scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
+            credentialVersion: Int(try row.integer("credential_version")),
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
+            expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+        return (token, try Self.account(from: row))
+    }
+
+    package func liveFamilyAccount(familyID: String, now: Date) throws -> Account? {
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
+                FROM accounts a
+                WHERE a.status = 'active' AND EXISTS (
+                    SELECT 1 FROM sessions s
+                    WHERE s.family_id = ? AND s.kind = 'refresh_family' AND s.account_id = a.id
+                      AND s.revoked_at IS NULL AND s.absolute_expires_at > ?
+                      AND s.credential_version = a.credential_version)
+                """,
+                [.text(familyID), .integer(StorageEncoding.milliseconds(now))])
+        }
+        return try rows.first.map(Self.account(from:))
+    }
+
+    package func revokeFamily(id familyID: String, now: Date) throws {
+        try database.transaction { connection in
+            // The account first, as every writer of its tokens does (see lockAccount).
+            _ = try connection.query(
+                """
+                SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
+                WHERE s.family_id = ? AND s.kind = 'refresh_family'
                 \(database.dialect.shareLock(of: "a"))
                 """,
-                [.text(StorageEncoding.hex(digest))])
-            guard let familyID = try known.first?.text("family_id") else { return false }
-            try Self.revokeFamily(familyID, now: nowValue, using: connection)
-            return true
+                [.text(familyID)])
+            try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
         }
     }
 
@@ -129,9 +188,9 @@ extension SQLStore {
             ])
     }
 
-    /// The columns ``refreshToken(from:)`` reads.
+    /// The columns ``refreshToken(from:)`` reads, of the `sessions` table aliased `s`.
     static var refreshTokenColumns: String {
-        "token_digest, account_id, family_id, client_id, scope, credential_version, created_at, expires_at, absolute_expires_at"
+        "s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version, s.created_at, s.expires_at, s.absolute_expires_at"
     }
 
     /// The refresh token in a row holding ``refreshTokenColumns``.

@@ -1,0 +1,19 @@
+package import Foundation
+
+/// Accounts: creation, lookup, listing, status.
+package protocol AccountStore: Sendable {
+    /// Inserts a new account. Throws `account_exists` when the email is taken.
+    func createAccount(_ account: Account) throws
+    /// The account with this normalised email, if any.
+    func account(email: String) throws -> Account?
+    /// The account with this id, if any.
+    func account(id: String) throws -> Account?
+    /// Every account, oldest first.
+    func allAccounts() throws -> [Account]
+    /// Sets the status of the account with this email; false when there is none.
+    func setStatus(_ status: Account.Status, email: String) throws -> Bool
+    /// Replaces the account's password hash with `newHash` (the same password, hashed with
+    /// newer parameters) only if it is still `currentHash`, so it never undoes a concurrent
+    /// reset; the credential version is unchanged. Returns whether it was replaced.
+    func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool
+}

@@ -1,0 +1,120 @@
+package import Foundation
+
+/// An authorization code as stored: only the SHA-256 digest of the code, with everything
+/// the token endpoint must check when it is redeemed.
+package struct AuthorizationCodeRecord: Sendable, Equatable {
+    /// SHA-256 of the code's bytes as sent (the base64url string's UTF-8).
+    package let digest: Data
+    /// The client the code was issued to.
+    package let clientID: String
+    /// The account that signed in.
+    package let accountID: String
+    /// The redirect URI exactly as the authorization request named it.
+    package let redirectURI: String
+    /// The PKCE S256 challenge (43 base64url characters).
+    package let codeChallenge: String
+    /// The scopes granted.
+    package let scope: [String]
+    /// The OpenID Connect nonce to put in the ID token, if the client sent one.
+    package let nonce: String?
+    /// The account's credential version when the person signed in.
+    package let credentialVersion: Int
+    /// When the person last entered their password.
+    package let authTime: Date
+    /// When the code was issued.
+    package let createdAt: Date
+    /// When it stops working.
+    package let expiresAt: Date
+
+    /// Creates a record value.
+    package init(
+        digest: Data, clientID: String, accountID: String, redirectURI: String, codeChallenge: String, scope: [String],
+        nonce: String?, credentialVersion: Int, authTime: Date, createdAt: Date, expiresAt: Date
+    ) {
+        self.digest = digest
+        self.clientID = clientID
+        self.accountID = accountID
+        self.redirectURI = redirectURI
+        self.codeChallenge = codeChallenge
+        self.scope = scope
+        self.nonce = nonce
+        self.credentialVersion = credentialVersion
+        self.authTime = authTime
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// The refresh token a redeemed authorization code starts its family with.
+package struct InitialRefreshToken: Sendable, Equatable {
+    /// SHA-256 of the new refresh token.
+    package let digest: Data
+    /// The new family's id.
+    package let familyID: String
+    /// When the token stops working unless rotated first.
+    package let idleExpiresAt: Date
+    /// When the family stops working.
+    package let absoluteExpiresAt: Date
+
+    /// Creates the value.
+    package init(digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date) {
+        self.digest = digest
+        self.familyID = familyID
+        self.idleExpiresAt = idleExpiresAt
+        self.absoluteExpiresAt = absoluteExpiresAt
+    }
+}
+
+/// What presenting an authorization code did.
+package enum AuthorizationCodeRedemption: Sendable, Equatable {
+    /// The code was consumed and a refresh-token family started for `account`.
+    case redeemed(code: AuthorizationCodeRecord, account: Account, refreshToken: RefreshTokenRecord)
+    /// The code was consumed, but the request did not match it (client, redirect URI, PKCE
+    /// verifier): nothing was issued and the code is spent.
+    case rejected
+    /// The code had already been used: the family started from it is now revoked.
+    case replayed
+    /// Unknown or expired, or its account is disabled or changed its password since.
+    case invalid
+}
+
+/// A signed-in browser (the `/oauth/authorize` pages), as the session cookie's digest finds it.
+package struct BrowserSession: Sendable, Equatable {
+    /// The signed-in account, as it is now.
+    package let account: Account
+    /// When the person entered their password.
+    package let authTime: Date
+
+    /// Creates the value.
+    package init(account: Account, authTime: Date) {
+        self.account = account
+        self.authTime = authTime
+    }
+}
+
+/// Authorization codes and browser sessions. A password reset ends every browser session of
+/// the account.
+package protocol AuthorizationStore: Sendable {
+    /// Stores a new authorization code.
+    func createAuthorizationCode(_ code: AuthorizationCodeRecord) throws
+
+    /// In one transaction: consumes the code with `digest` if it is unused and unexpired at
+    /// `now` (one conditional update: of racing callers exactly one wins); asks `accepts`
+    /// whether the request fits it (when not: ``AuthorizationCodeRedemption/rejected``, and
+    /// the code stays spent);
+    /// checks the account is still active with the code's credential version; and starts
+    /// the refresh-token family `refreshToken` (recorded on the code). A code presented
+    /// again revokes that family (``AuthorizationCodeRedemption/replayed``).
+    func redeemAuthorizationCode(
+        digest: Data, now: Date, refreshToken: InitialRefreshToken, accepts: (AuthorizationCodeRecord) -> Bool
+    ) throws -> AuthorizationCodeRedemption
+
+    /// Stores a browser session for the account if it is active with `credentialVersion`;
+    /// false (nothing stored) otherwise.
+    func createBrowserSession(digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date) throws
+        -> Bool
+
+    /// The live browser session with this cookie digest: unexpired and unrevoked at `now`,
+    /// its account active and with the credential version it signed in with.
+    func browserSession(digest: Data, now: Date) throws -> BrowserSession?
+}
