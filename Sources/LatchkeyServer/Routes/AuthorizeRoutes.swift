@@ -81,7 +81,7 @@ struct AuthorizeRoutes {
     private func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormParameters(body: request)
         let language = self.language(request, uiLocales: try? form.optional("ui_locales", maxLength: 64))
-        let text = SignInPageText.forLanguage(language)
+        let text = language.catalogue.signInPage
         guard authorization.isValidFormToken(
             try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(csrfCookie).map(Redacted.init))
         else {
@@ -201,7 +201,7 @@ struct AuthorizeRoutes {
         logger.info("authorize_rejected", [
             "reason": .string(error.cause?.rawValue ?? error.code.rawValue), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
         ])
-        let text = SignInPageText.forLanguage(language)
+        let text = language.catalogue.signInPage
         return HTTPResponse(SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: 400))
     }
 
