@@ -23,7 +23,7 @@ package enum ResetPage {
     package static let stylesheetDocument = WebDocument.asset(stylesheet, contentType: "text/css; charset=utf-8")
 
     static func html(language: SupportedLanguage) -> String {
-        let text = ResetPageText.forLanguage(language)
+        let text = language.catalogue.resetPage
         let direction = language.direction
         let messages: [String: String] = [
             "mismatch": text.mismatch, "invalid_token": text.invalidLink, "too_short": text.tooShort,

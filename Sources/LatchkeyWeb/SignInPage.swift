@@ -10,7 +10,7 @@ package enum SignInPage {
         request: AuthorizationRequest, formToken: String, language: SupportedLanguage, email: String?, problem: String?,
         status: Int
     ) -> WebDocument {
-        let text = SignInPageText.forLanguage(language)
+        let text = language.catalogue.signInPage
         let body = """
             <h1>\(text.signInTitle.htmlEscaped)</h1>
             <p>\(text.signInTo.htmlEscaped) <strong dir="ltr">\(request.client.id.htmlEscaped)</strong></p>
@@ -32,7 +32,7 @@ package enum SignInPage {
     package static func consent(
         request: AuthorizationRequest, account: Account, formToken: String, language: SupportedLanguage
     ) -> WebDocument {
-        let text = SignInPageText.forLanguage(language)
+        let text = language.catalogue.signInPage
         let scopes = request.scope.isEmpty ? "" : """
             <p>\(text.scopesIntro.htmlEscaped)</p>
             <ul>\(request.scope.map { "<li dir=\"ltr\">\($0.htmlEscaped)</li>" }.joined())</ul>
@@ -53,7 +53,7 @@ package enum SignInPage {
 
     /// An error page that sends the person back to the app; never a redirect.
     package static func error(_ message: String, language: SupportedLanguage, status: Int) -> WebDocument {
-        let text = SignInPageText.forLanguage(language)
+        let text = language.catalogue.signInPage
         let body = """
             <h1>\(text.errorTitle.htmlEscaped)</h1>
             <p class="problem" role="alert">\(message.htmlEscaped)</p>

@@ -255,7 +255,7 @@ import LatchkeyTestSupport
             return String(decoding: response.body, as: UTF8.self).replacingOccurrences(of: email, with: "")
         }
         #expect(bodies[0] == bodies[1])
-        #expect(bodies[0].contains(SignInPageText.english.invalidCredentials))
+        #expect(bodies[0].contains(SupportedLanguage.en.catalogue.signInPage.invalidCredentials))
     }
 
     @Test("a signed-in browser gets a code at once for a claimed https redirect, but must confirm for a private-use scheme; prompt=login asks again; prompt=none without a session is login_required")

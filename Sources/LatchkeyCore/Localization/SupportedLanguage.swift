@@ -2,8 +2,13 @@ import Foundation
 
 /// A language the server writes its mail and web pages in.
 ///
-/// Every user-facing text exists in each case; ``negotiate(explicit:acceptLanguage:accountLocale:)``
-/// picks one from what a request and an account say, falling back to English.
+/// Each case has a ``catalogue`` with every user-facing text and the direction they run
+/// in; ``negotiate(explicit:acceptLanguage:accountLocale:)`` picks one from what a request
+/// and an account say, falling back to English.
+///
+/// Adding a language is a case here (its raw value the BCP 47 primary subtag), its arm in
+/// ``catalogue``, and one catalogue file under `Localization/Languages/` (see
+/// ``TextCatalogue``).
 package enum SupportedLanguage: String, CaseIterable, Sendable {
     /// English.
     case en
@@ -18,11 +23,21 @@ package enum SupportedLanguage: String, CaseIterable, Sendable {
     /// ignored, so a huge header costs no more than a normal one.
     static let acceptLanguageEntryLimit = 32
 
+    /// Every text of every surface in this language, and its direction.
+    package var catalogue: TextCatalogue {
+        switch self {
+        case .en: .english
+        case .pt: .portuguese
+        case .es: .spanish
+        case .ar: .arabic
+        }
+    }
+
     /// Whether text in this language runs right to left.
-    package var isRightToLeft: Bool { self == .ar }
+    package var isRightToLeft: Bool { catalogue.direction == .rightToLeft }
 
     /// The HTML `dir` attribute value: `rtl` or `ltr`.
-    package var direction: String { isRightToLeft ? "rtl" : "ltr" }
+    package var direction: String { catalogue.direction.rawValue }
 
     /// The language of a BCP 47 tag such as `pt-BR`, `es_MX` or `AR`, judged by its primary
     /// subtag; nil when the tag names no supported language.

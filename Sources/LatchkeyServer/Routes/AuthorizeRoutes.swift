@@ -50,7 +50,7 @@ struct AuthorizeRoutes {
 
     /// The error page for `error`: the generic sentence and the error's own message.
     private static func errorPage(_ error: LatchkeyError, language: SupportedLanguage) -> HTTPResponse {
-        let text = SignInPageText.forLanguage(language)
+        let text = language.catalogue.signInPage
         return HTTPResponse(SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: error.httpStatus))
     }
 
@@ -92,7 +92,7 @@ struct AuthorizeRoutes {
     private func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormParameters(body: request)
         let language = self.language(request, uiLocales: try? form.optional("ui_locales", maxLength: 64))
-        let text = SignInPageText.forLanguage(language)
+        let text = language.catalogue.signInPage
         guard authorization.isValidFormToken(
             try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(csrfCookie).map(Redacted.init))
         else {

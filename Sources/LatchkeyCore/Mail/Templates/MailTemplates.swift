@@ -33,26 +33,26 @@ package struct MailTemplates: Sendable {
                 throw LatchkeyError(.invalidConfiguration, "A reset link must stay valid for at least one minute.")
             }
             try Self.checkLink(link.exposed, name: "reset link")
-            let copy = PasswordResetCopy(language: language, validMinutes: validMinutes)
-            layout = MailLayout(language: language, title: copy.subject, blocks: [
-                .paragraph(copy.greeting),
-                .paragraph(copy.requested),
-                .paragraph(copy.instruction),
-                .button(label: copy.button, url: link.exposed),
-                .paragraph(copy.validity),
-                .paragraph(copy.ignore),
-                .linkFallback(label: copy.linkFallback, url: link.exposed),
+            let text = language.catalogue.passwordResetMail
+            layout = MailLayout(language: language, title: text.subject, blocks: [
+                .paragraph(text.greeting),
+                .paragraph(text.requested),
+                .paragraph(text.instruction),
+                .button(label: text.button, url: link.exposed),
+                .paragraph(text.validity(validMinutes)),
+                .paragraph(text.ignore),
+                .linkFallback(label: text.linkFallback, url: link.exposed),
             ])
         case .passwordChanged(let resetPageURL):
             try Self.checkLink(resetPageURL, name: "reset page URL")
-            let copy = PasswordChangedCopy(language: language)
-            layout = MailLayout(language: language, title: copy.subject, blocks: [
-                .paragraph(copy.greeting),
-                .paragraph(copy.changed),
-                .paragraph(copy.ifYou),
-                .paragraph(copy.ifNotYou),
-                .button(label: copy.button, url: resetPageURL),
-                .linkFallback(label: copy.linkFallback, url: resetPageURL),
+            let text = language.catalogue.passwordChangedMail
+            layout = MailLayout(language: language, title: text.subject, blocks: [
+                .paragraph(text.greeting),
+                .paragraph(text.changed),
+                .paragraph(text.ifYou),
+                .paragraph(text.ifNotYou),
+                .button(label: text.button, url: resetPageURL),
+                .linkFallback(label: text.linkFallback, url: resetPageURL),
             ])
         }
         return try MailMessage(

@@ -1,0 +1,30 @@
+/// Every text the server shows a person, in one language, and the direction it runs in:
+/// one value per surface (the two mails, the reset page, the sign-in pages).
+///
+/// Each language's catalogue is one file under `Localization/Languages/` (`English.swift`,
+/// `Portuguese.swift`, …). Every field of every surface is required, so a catalogue that
+/// misses a text does not compile; nothing falls back to English at run time.
+///
+/// Adding a language:
+/// 1. a case in ``SupportedLanguage`` and its arm in ``SupportedLanguage/catalogue`` (the
+///    compiler asks for it);
+/// 2. one file `Localization/Languages/<Language>.swift` with
+///    `extension TextCatalogue { static let <language> = TextCatalogue(…) }`, its direction
+///    and every text.
+///
+/// Nothing else: the mail templates and pages read their texts from here, and the tests
+/// iterate `SupportedLanguage.allCases`, so they check the new language too. (The client
+/// SDK's error texts are its own, in `LatchkeyClient/Errors/ClientErrorText.swift`: the SDK
+/// shares no code with the server.)
+package struct TextCatalogue: Sendable {
+    /// The direction the language's text runs in.
+    package let direction: TextDirection
+    /// The "reset your password" mail.
+    package let passwordResetMail: PasswordResetMailText
+    /// The "your password was changed" mail.
+    package let passwordChangedMail: PasswordChangedMailText
+    /// The web reset page (`/reset-password`).
+    package let resetPage: ResetPageText
+    /// The pages of `/oauth/authorize`: sign-in, consent and errors.
+    package let signInPage: SignInPageText
+}
