@@ -49,7 +49,7 @@ enum ClientCommands {
 
         let callback = try listener.waitForCallback(path: path, timeout: timeout)
         let response = try runAsync { try await client.completeSignIn(callback: callback, for: request) }
-        try store.save(client.storedTokens(response))
+        try store.save(client.storedTokens(response, for: request))
         try ClientProfile(clientID: clientID, metadata: metadata).save(in: store)
         FileHandle.standardError.write(Data("signed in\n".utf8))
     }

@@ -2,6 +2,12 @@ import Foundation
 import LatchkeyClient
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A server with one account, signed in through the first-party routes, with the stored
 /// access token already expired so that the next `validAccessToken()` must refresh.
 struct SignedInFixture {
@@ -15,7 +21,7 @@ struct SignedInFixture {
             try server.createUser("jane@example.com")
             let login = FirstPartyLogin(baseURL: server.baseURL)
             let fresh = try await login.signIn(email: "jane@example.com", password: ClientSecret(LatchkeyServerProcess.goodPassword))
-            let expired = StoredTokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: Date())
+            let expired = StoredTokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: wholeSeconds(from: 0))
             return SignedInFixture(server: server, login: login, tokens: expired)
         } catch {
             server.stop()
@@ -34,13 +40,16 @@ struct SignedInFixture {
     }
 }
 
-/// Collects a session's events as they arrive.
+/// Collects a session's events as they arrive, from one subscription.
 actor EventLog {
     private(set) var events: [AuthSessionEvent] = []
 
-    init(_ session: AuthSession) {
-        let stream = session.events
-        Task { await self.follow(stream) }
+    /// A log of a new subscription to `session`'s events.
+    static func following(_ session: AuthSession) async -> EventLog {
+        let log = EventLog()
+        let stream = await session.events()
+        Task { await log.follow(stream) }
+        return log
     }
 
     private func follow(_ stream: AsyncStream<AuthSessionEvent>) async {
@@ -61,7 +70,7 @@ actor EventLog {
         defer { fixture.server.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
 
         let tokens = try await withThrowingTaskGroup(of: ClientSecret.self) { group in
             for _ in 0..<50 { group.addTask { try await session.validAccessToken() } }
@@ -72,7 +81,7 @@ actor EventLog {
         #expect(tokens[0] != fixture.tokens.accessToken)
         #expect(store.load()?.accessToken == tokens[0])
         #expect(try await fixture.refreshes() == (1, 0))
-        #expect(try await events.first(1) == [.refreshed])
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .refreshed])
 
         // A fresh token is handed out without a request.
         #expect(try await session.validAccessToken() == tokens[0])
@@ -89,14 +98,14 @@ actor EventLog {
         defer { fixture.server.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
         try await fixture.login.signOut(try #require(fixture.tokens.refreshToken))
 
         let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
         #expect(error?.code == .sessionExpired)
         #expect(error?.kind == .needsUserAction)
         #expect(store.load() == nil)
-        #expect(try await events.first(1) == [.signedOut(.sessionEnded)])
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .signedOut(.sessionEnded)])
         let again = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
         #expect(again?.reasons == ["not_signed_in"])
     }
@@ -184,13 +193,18 @@ actor EventLog {
     func signOutDuringRefresh() async throws {
         let fixture = try await SignedInFixture.start()
         defer { fixture.server.stop() }
-        // Read 1 is the freshness check, read 2 the refresh's own; the store is cleared right after it.
-        let store = InterleavingTokenStore(fixture.tokens, changedAfterRead: 2) { $0.clear() }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        // Read 1 is the freshness check, read 2 the refresh's own; another writer clears
+        // the store right after it, while the request is on the wire.
+        store.afterRead(2) { try? store.file.clear() }
         let session = fixture.session(store)
 
         let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
         #expect(error?.reasons == ["not_signed_in"])
-        #expect(store.load() == nil)
+        #expect(try store.load() == nil)
+        #expect(await !session.hasUnsavedTokens)
         #expect(try await fixture.refreshes() == (1, 0))
     }
 
@@ -198,12 +212,15 @@ actor EventLog {
     func signInDuringRefresh() async throws {
         let fixture = try await SignedInFixture.start()
         defer { fixture.server.stop() }
-        let newLogin = StoredTokens(accessToken: ClientSecret("a-new"), refreshToken: ClientSecret("r-new"), expiresAt: Date() + 3600)
-        let store = InterleavingTokenStore(fixture.tokens, changedAfterRead: 2) { $0.save(newLogin) }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let newLogin = StoredTokens(accessToken: ClientSecret("a-new"), refreshToken: ClientSecret("r-new"), expiresAt: wholeSeconds(from: 3600))
+        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        store.afterRead(2) { try? store.file.save(newLogin) }
         let session = fixture.session(store)
 
         #expect(try await session.validAccessToken() == newLogin.accessToken)
-        #expect(store.load() == newLogin)
+        #expect(try store.load() == newLogin)
         #expect(try await fixture.refreshes() == (1, 0))
     }
 
@@ -213,12 +230,12 @@ actor EventLog {
         defer { fixture.server.stop() }
         let store = InMemoryTokenStore()
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
         try await session.signIn(fixture.tokens)
         #expect(try await session.isSignedIn())
         try await session.signOut()
         #expect(store.load() == nil)
-        #expect(try await events.first(2) == [.signedIn, .signedOut(.userRequested)])
+        #expect(try await events.first(3) == [.current(.signedOut), .signedIn, .signedOut(.userRequested)])
         let refused = await #expect(throws: LatchkeyClientError.self) {
             try await fixture.login.refresh(try #require(fixture.tokens.refreshToken))
         }
@@ -231,7 +248,7 @@ actor EventLog {
         defer { fixture.server.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
         let recovery = PasswordRecovery(baseURL: fixture.server.baseURL)
         try await recovery.requestReset(email: "jane@example.com")
         let mail = try #require(try await fixture.server.waitForMails(to: "jane@example.com").first)
@@ -240,6 +257,178 @@ actor EventLog {
             .parse(URL(string: "https://127.0.0.1/reset-password#" + (link.fragment ?? ""))!).token
         try await session.completePasswordReset(recovery, token: resetToken, newPassword: ClientSecret("violet tractor quietly juggles mountains"))
         #expect(store.load() == nil)
-        #expect(try await events.first(1) == [.passwordRecovered])
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .passwordRecovered])
+    }
+
+    @Test("a rotation the store cannot save (Keychain locked) stays in memory, is used, and is saved later: the login survives")
+    func unsavedRotation() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        let session = fixture.session(store)
+        store.setSavesFail(true)
+
+        let renewed = try await session.validAccessToken()
+        #expect(renewed != fixture.tokens.accessToken)
+        #expect(try store.load() == fixture.tokens)
+        #expect(await session.hasUnsavedTokens)
+        #expect(try await session.validAccessToken() == renewed)
+        // Still locked: a forced refresh goes on from the unsaved refresh token, never the
+        // stale stored one (which the server would take for reuse and end the login).
+        let again = try await session.accessToken(replacing: renewed)
+        #expect(try await fixture.refreshes() == (2, 0))
+        #expect(try store.load() == fixture.tokens)
+
+        store.setSavesFail(false)
+        #expect(try await session.validAccessToken() == again)
+        #expect(await !session.hasUnsavedTokens)
+        #expect(try store.load()?.accessToken == again)
+        _ = try await session.accessToken(replacing: again)
+        #expect(try await fixture.refreshes() == (3, 0))
+    }
+
+    @Test("unsaved tokens are dropped, not saved, when another writer changed the store meanwhile")
+    func unsavedLosesToAnotherWriter() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        let session = fixture.session(store)
+        store.setSavesFail(true)
+        _ = try await session.validAccessToken()
+        #expect(await session.hasUnsavedTokens)
+
+        let elsewhere = StoredTokens(accessToken: ClientSecret("a-other"), refreshToken: ClientSecret("r-other"), expiresAt: wholeSeconds(from: 3600))
+        try store.file.save(elsewhere)
+        store.setSavesFail(false)
+        #expect(try await session.validAccessToken() == elsewhere.accessToken)
+        #expect(await !session.hasUnsavedTokens)
+        #expect(try store.load() == elsewhere)
+    }
+
+    @Test("when the background time runs out mid-refresh, the store lock is released at once and the result saved later")
+    func backgroundExpiration() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        let activity = RecordingBackgroundActivity()
+        let session = AuthSession(store: store, refresher: .firstParty(fixture.login), backgroundActivity: activity)
+        let lockFile = temporary.url.appendingPathComponent(FileTokenStore.lockFileName).path
+        let lockFreeBeforeExpiry = Flag(), lockFreeAfterExpiry = Flag()
+        // Read 2 runs holding the lock, just before the refresh request.
+        store.afterRead(2) {
+            lockFreeBeforeExpiry.set(canTakeLock(at: lockFile))
+            activity.expireRunning()
+            lockFreeAfterExpiry.set(canTakeLock(at: lockFile))
+        }
+
+        let renewed = try await session.validAccessToken()
+        #expect(!lockFreeBeforeExpiry.value)
+        #expect(lockFreeAfterExpiry.value)
+        #expect(renewed != fixture.tokens.accessToken)
+        #expect(try store.load() == fixture.tokens)  // not written without the lock
+        #expect(await session.hasUnsavedTokens)
+        #expect(activity.running == 0)
+
+        await session.saveUnsavedTokens()
+        #expect(try store.load()?.accessToken == renewed)
+        #expect(activity.names == ["Latchkey token refresh", "Latchkey token save"])
+        #expect(activity.running == 0)
+        _ = try await session.accessToken(replacing: renewed)
+        #expect(try await fixture.refreshes() == (2, 0))
+    }
+
+    @Test("any number of subscribers get every event, each starting with the state when it subscribed")
+    func multipleSubscribers() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let session = fixture.session(InMemoryTokenStore())
+        let first = await EventLog.following(session)
+        try await session.signIn(fixture.tokens)
+        let second = await EventLog.following(session)
+        _ = try await session.validAccessToken()
+        try await session.signOut()
+        #expect(try await first.first(4) == [.current(.signedOut), .signedIn, .refreshed, .signedOut(.userRequested)])
+        #expect(try await second.first(3) == [.current(.signedIn(subject: nil)), .refreshed, .signedOut(.userRequested)])
+        #expect(await session.state() == .signedOut)
+    }
+
+    @Test("sign-out works when the stored tokens are corrupted: the file is removed and signedOut reported")
+    func signOutCorrupted() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = FileTokenStore(directory: temporary.url)
+        try store.save(StoredTokens(accessToken: ClientSecret("a"), refreshToken: nil, expiresAt: Date()))
+        try Data("{not json".utf8).write(to: store.fileURL)
+        let port = try LatchkeyServerProcess.freeLoopbackPort()
+        let session = AuthSession(store: store, refresher: .firstParty(FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)))
+        #expect(await session.state() == .unavailable(LatchkeyClientError(.tokenStoreCorrupted)))
+        let events = await EventLog.following(session)
+
+        try await session.signOut()
+        #expect(!FileManager.default.fileExists(atPath: store.fileURL.path))
+        #expect(try await events.first(2) == [.current(.unavailable(LatchkeyClientError(.tokenStoreCorrupted))), .signedOut(.userRequested)])
+    }
+
+    @Test("a password reset the server accepted is reported as done even when the local tokens cannot be removed")
+    func resetSucceedsWhenClearFails() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.server.stop() }
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        store.setClearsFail(true)
+        let session = fixture.session(store)
+        let events = await EventLog.following(session)
+        let recovery = PasswordRecovery(baseURL: fixture.server.baseURL)
+        try await recovery.requestReset(email: "jane@example.com")
+        let mail = try #require(try await fixture.server.waitForMails(to: "jane@example.com").first)
+        let token = try #require(LatchkeyServerProcess.resetLink(in: mail).fragment?.split(separator: "=").last.map(String.init))
+
+        try await session.completePasswordReset(recovery, token: ClientSecret(token), newPassword: ClientSecret("violet tractor quietly juggles mountains"))
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .passwordRecovered])
+        #expect(try fixture.server.passwordMatches("jane@example.com", "violet tractor quietly juggles mountains"))
+        // The tokens left behind are dead: the next use ends the session and removes them.
+        store.setClearsFail(false)
+        let ended = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(ended?.code == .sessionExpired)
+        #expect(try store.load() == nil)
+    }
+}
+
+/// Now plus `offset` seconds, in whole seconds, so that tokens expiring then compare equal
+/// after a trip through a store's JSON (seconds since 1970 as a floating-point number).
+func wholeSeconds(from offset: TimeInterval) -> Date {
+    Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + offset).rounded(.down))
+}
+
+/// Whether an exclusive `flock` on `path` can be taken right now (it is released again).
+func canTakeLock(at path: String) -> Bool {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+}
+
+/// A Boolean set from one thread and read from another.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state = false
+
+    func set(_ value: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        state = value
+    }
+
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return state
     }
 }

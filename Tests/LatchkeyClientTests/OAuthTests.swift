@@ -36,6 +36,24 @@ private func query(_ url: URL) -> [String: String] {
         #expect(AuthorizationServerMetadata.metadataURL(forIssuer: URL(string: issuer)!).absoluteString == expected)
     }
 
+    @Test("metadata stored with the tokens round-trips in its RFC 8414 form and is checked again when read back")
+    func codable() throws {
+        let original = try metadata()
+        let data = try JSONEncoder().encode(original)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["token_endpoint"] as? String == "https://id.example.com/oauth/token")
+        #expect(object["introspection_endpoint"] == nil)
+        #expect(try JSONDecoder().decode(AuthorizationServerMetadata.self, from: data) == original)
+        #expect(try AuthorizationServerMetadata(json: data, expectedIssuer: issuer) == original)
+
+        var tampered = object
+        tampered["token_endpoint"] = "http://id.example.com/t"
+        let insecure = try JSONSerialization.data(withJSONObject: tampered)
+        #expect(throws: LatchkeyClientError(.invalidConfiguration, reasons: ["insecure_endpoint"])) {
+            try JSONDecoder().decode(AuthorizationServerMetadata.self, from: insecure)
+        }
+    }
+
     @Test("published metadata is read field by field")
     func parse() throws {
         let parsed = try AuthorizationServerMetadata(json: Data(Self.good.utf8), expectedIssuer: issuer)
@@ -199,10 +217,11 @@ private func query(_ url: URL) -> [String: String] {
         #expect(claims.expiresAt == Date(timeIntervalSince1970: 1_800_000_600))
     }
 
-    @Test("clock skew up to the leeway is tolerated on both ends")
+    @Test("clock skew is tolerated: 60 s past exp, and an iat up to 600 s ahead of the device's clock (as AppAuth)")
     func leeway() throws {
         try validate([:], now: Self.now.addingTimeInterval(600 + 59))
-        try validate(["iat": 1_800_000_059])
+        try validate(["iat": 1_800_000_599, "exp": 1_800_001_200])
+        #expect(IDTokenClaims.defaultIssuedAtLeeway == 600)
     }
 
     @Test("each failed claim check names its claim", arguments: [
@@ -211,7 +230,7 @@ private func query(_ url: URL) -> [String: String] {
         (["aud": ["ios-app", "api"]], "id_token_audience"),
         (["azp": "other-app"], "id_token_audience"),
         (["exp": 1_799_999_939], "id_token_expired"),
-        (["iat": 1_800_000_061], "id_token_issued_in_future"),
+        (["iat": 1_800_000_601, "exp": 1_800_001_200], "id_token_issued_in_future"),
         (["nonce": "replayed"], "id_token_nonce"),
     ] as [([String: any Sendable], String)])
     func failed(changes: [String: any Sendable], reason: String) throws {
