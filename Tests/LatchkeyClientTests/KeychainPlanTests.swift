@@ -166,4 +166,25 @@ import Testing
     func localAuthentication(code: Int, reason: String) {
         #expect(UserAuthenticationStatus.error(forCode: code) == LatchkeyClientError(.userAuthenticationFailed, reasons: [reason]))
     }
+
+    @Test("the gate's availability: the biometry kind when it can run, the reason when it cannot", arguments: [
+        (true, nil, 2, BiometricAvailability.available(.faceID)),
+        (true, nil, 1, .available(.touchID)),
+        (true, nil, 4, .available(.opticID)),
+        (true, nil, 0, .available(.none)),
+        (false, -7, 2, .unavailable(LatchkeyClientError(.userAuthenticationFailed, reasons: ["unavailable"]))),
+        (false, -5, 0, .unavailable(LatchkeyClientError(.userAuthenticationFailed, reasons: ["unavailable"]))),
+        (false, -8, 2, .unavailable(LatchkeyClientError(.userAuthenticationFailed, reasons: ["locked_out"]))),
+    ] as [(Bool, Int?, Int, BiometricAvailability)])
+    func biometricAvailability(canEvaluate: Bool, code: Int?, biometry: Int, expected: BiometricAvailability) {
+        #expect(BiometricAvailability(canEvaluate: canEvaluate, errorCode: code, biometryTypeRawValue: biometry) == expected)
+    }
+
+    @Test("an empty reason is refused before LocalAuthentication sees it (it would raise and end the app)", arguments: ["", "  \n"])
+    func emptyReason(reason: String) throws {
+        #expect(throws: LatchkeyClientError(.invalidConfiguration, reasons: ["empty_reason"])) {
+            try BiometricAvailability.checkedReason(reason)
+        }
+        #expect(try BiometricAvailability.checkedReason("Confirm it is you") == "Confirm it is you")
+    }
 }
