@@ -8,6 +8,8 @@ public struct SessionRefresher: Sendable {
     }
 
     private let method: Method
+    /// With ``matchingTokens(oauth:firstParty:)``: the login for tokens without metadata.
+    private var firstPartyForPlainTokens: FirstPartyLogin?
 
     /// Refresh with `grant_type=refresh_token` at the token endpoint; sign out by revoking
     /// the refresh token at the revocation endpoint. The endpoints are those of the
@@ -23,13 +25,21 @@ public struct SessionRefresher: Sendable {
         SessionRefresher(method: .firstParty(login))
     }
 
+    /// For an app offering both sign-ins: tokens stored with server metadata (from the
+    /// browser sign-in, ``OAuthClient/storedTokens(_:for:)``) are refreshed and revoked as
+    /// ``oauth(_:metadata:)`` does, tokens without it (from ``FirstPartyLogin``) as
+    /// ``firstParty(_:)`` does.
+    public static func matchingTokens(oauth: OAuthClient, firstParty: FirstPartyLogin) -> SessionRefresher {
+        SessionRefresher(method: .oauth(oauth, nil), firstPartyForPlainTokens: firstParty)
+    }
+
     /// The tokens that follow `tokens`, whose refresh token is `refreshToken`.
     ///
     /// - Throws: `session_expired` when the server rejects the refresh token;
     ///   `invalid_configuration` (`missing_metadata`) for OAuth tokens stored without
     ///   metadata when none was configured; any other error leaves the token as it was.
     func refresh(_ tokens: StoredTokens, with refreshToken: ClientSecret) async throws -> StoredTokens {
-        switch method {
+        switch resolved(for: tokens) {
         case .oauth(let client, let configured):
             let metadata = try Self.metadata(tokens, configured)
             return client.storedTokens(try await client.refresh(refreshToken, metadata: metadata), following: tokens, metadata: metadata)
@@ -41,10 +51,16 @@ public struct SessionRefresher: Sendable {
     /// Ends the login of `tokens` (their refresh token) on the server.
     func revoke(_ tokens: StoredTokens) async throws {
         guard let refreshToken = tokens.refreshToken else { return }
-        switch method {
+        switch resolved(for: tokens) {
         case .oauth(let client, let configured): try await client.revoke(refreshToken, metadata: Self.metadata(tokens, configured))
         case .firstParty(let login): try await login.signOut(refreshToken)
         }
+    }
+
+    /// The method for `tokens`: with ``matchingTokens(oauth:firstParty:)`` decided by them.
+    private func resolved(for tokens: StoredTokens) -> Method {
+        guard let login = firstPartyForPlainTokens, tokens.metadata == nil else { return method }
+        return .firstParty(login)
     }
 
     private static func metadata(_ tokens: StoredTokens, _ configured: AuthorizationServerMetadata?) throws -> AuthorizationServerMetadata {
