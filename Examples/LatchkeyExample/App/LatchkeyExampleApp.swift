@@ -63,7 +63,11 @@ struct LatchkeyExampleApp: App {
                 },
                 backgroundActivity: ApplicationBackgroundTask(),
                 confirmIdentity: {
-                    try await BiometricGate(reason: "Confirm it is you before changing your password.").authenticate()
+                    // A device without a passcode has nothing to check: the gate guards this
+                    // screen, not the account (the link also works in Safari).
+                    let gate = BiometricGate(reason: "Confirm it is you before changing your password.")
+                    if case .unavailable = gate.availability() { return }
+                    try await gate.authenticate()
                 })
             model?.start()
         } catch {
