@@ -10,10 +10,12 @@ import Testing
 
 /// A server with one account, signed in through the first-party routes, with the stored
 /// access token already expired so that the next `validAccessToken()` must refresh.
+/// A directory for file stores comes with it; ``stop()`` ends the server and removes it.
 struct SignedInFixture {
     let server: LatchkeyServerProcess
     let login: FirstPartyLogin
     let tokens: StoredTokens
+    let directory: TemporaryDirectory
 
     static func start() async throws -> SignedInFixture {
         let server = try await LatchkeyServerProcess()
@@ -22,11 +24,21 @@ struct SignedInFixture {
             let login = FirstPartyLogin(baseURL: server.baseURL)
             let fresh = try await login.signIn(email: "jane@example.com", password: ClientSecret(LatchkeyServerProcess.goodPassword))
             let expired = StoredTokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: wholeSeconds(from: 0))
-            return SignedInFixture(server: server, login: login, tokens: expired)
+            return SignedInFixture(server: server, login: login, tokens: expired, directory: try TemporaryDirectory())
         } catch {
             server.stop()
             throw error
         }
+    }
+
+    func stop() {
+        server.stop()
+        directory.cleanUp()
+    }
+
+    /// A ``ControlledTokenStore`` in the fixture's directory, holding the signed-in tokens.
+    func controlledStore() throws -> ControlledTokenStore {
+        try ControlledTokenStore(directory: directory.url, initial: tokens)
     }
 
     func session(_ store: any TokenStore) -> AuthSession {
@@ -67,7 +79,7 @@ actor EventLog {
     @Test("50 concurrent validAccessToken() calls make exactly one refresh, and all get its token")
     func singleFlight() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
         let events = await EventLog.following(session)
@@ -95,7 +107,7 @@ actor EventLog {
     @Test("a session whose login was revoked is signed out: tokens removed, signedOut event, session_expired")
     func revokedFamily() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
         let events = await EventLog.following(session)
@@ -147,10 +159,8 @@ actor EventLog {
     @Test("a caller cancelled during the refresh does not lose the tokens: the refresh finishes and is saved")
     func cancelledCaller() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        let store = FileTokenStore(directory: temporary.url)
+        defer { fixture.stop() }
+        let store = FileTokenStore(directory: fixture.directory.url)
         try store.save(fixture.tokens)
         let session = fixture.session(store)
 
@@ -173,12 +183,10 @@ actor EventLog {
     @Test("two sessions on one file store (two lock holders) refresh once, and the login survives")
     func twoSessionsOneFileStore() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        try FileTokenStore(directory: temporary.url).save(fixture.tokens)
-        let first = fixture.session(FileTokenStore(directory: temporary.url))
-        let second = fixture.session(FileTokenStore(directory: temporary.url))
+        defer { fixture.stop() }
+        try FileTokenStore(directory: fixture.directory.url).save(fixture.tokens)
+        let first = fixture.session(FileTokenStore(directory: fixture.directory.url))
+        let second = fixture.session(FileTokenStore(directory: fixture.directory.url))
 
         async let a = first.validAccessToken()
         async let b = second.validAccessToken()
@@ -192,10 +200,8 @@ actor EventLog {
     @Test("a sign-out while the refresh request runs is not undone: the refreshed tokens are not saved")
     func signOutDuringRefresh() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
         // Read 1 is the freshness check, read 2 the refresh's own; another writer clears
         // the store right after it, while the request is on the wire.
         store.afterRead(2) { try? store.file.clear() }
@@ -211,11 +217,9 @@ actor EventLog {
     @Test("a new sign-in while the refresh request runs wins over the refresh")
     func signInDuringRefresh() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
+        defer { fixture.stop() }
         let newLogin = StoredTokens(accessToken: ClientSecret("a-new"), refreshToken: ClientSecret("r-new"), expiresAt: wholeSeconds(from: 3600))
-        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        let store = try fixture.controlledStore()
         store.afterRead(2) { try? store.file.save(newLogin) }
         let session = fixture.session(store)
 
@@ -227,7 +231,7 @@ actor EventLog {
     @Test("sign-out revokes the login on the server, removes the tokens and reports it")
     func signOut() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore()
         let session = fixture.session(store)
         let events = await EventLog.following(session)
@@ -245,7 +249,7 @@ actor EventLog {
     @Test("a completed password reset clears the local session and reports passwordRecovered")
     func passwordRecovered() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
         let events = await EventLog.following(session)
@@ -263,10 +267,8 @@ actor EventLog {
     @Test("a rotation the store cannot save (Keychain locked) stays in memory, is used, and is saved later: the login survives")
     func unsavedRotation() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
         let session = fixture.session(store)
         store.setSavesFail(true)
 
@@ -292,10 +294,8 @@ actor EventLog {
     @Test("unsaved tokens are dropped, not saved, when another writer changed the store meanwhile")
     func unsavedLosesToAnotherWriter() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
         let session = fixture.session(store)
         store.setSavesFail(true)
         _ = try await session.validAccessToken()
@@ -312,13 +312,11 @@ actor EventLog {
     @Test("when the background time runs out mid-refresh, the store lock is released at once and the result saved later")
     func backgroundExpiration() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
         let activity = RecordingBackgroundActivity()
         let session = AuthSession(store: store, refresher: .firstParty(fixture.login), backgroundActivity: activity)
-        let lockFile = temporary.url.appendingPathComponent(FileTokenStore.lockFileName).path
+        let lockFile = fixture.directory.url.appendingPathComponent(FileTokenStore.lockFileName).path
         let lockFreeBeforeExpiry = Flag(), lockFreeAfterExpiry = Flag()
         // Read 2 runs holding the lock, just before the refresh request.
         store.afterRead(2) {
@@ -346,7 +344,7 @@ actor EventLog {
     @Test("any number of subscribers get every event, each starting with the state when it subscribed")
     func multipleSubscribers() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let session = fixture.session(InMemoryTokenStore())
         let first = await EventLog.following(session)
         try await session.signIn(fixture.tokens)
@@ -378,10 +376,8 @@ actor EventLog {
     @Test("a password reset the server accepted is reported as done even when the local tokens cannot be removed")
     func resetSucceedsWhenClearFails() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        let store = try ControlledTokenStore(directory: temporary.url, initial: fixture.tokens)
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
         store.setClearsFail(true)
         let session = fixture.session(store)
         let events = await EventLog.following(session)
