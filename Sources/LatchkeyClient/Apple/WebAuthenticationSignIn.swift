@@ -17,8 +17,6 @@
         private let anchor: ASPresentationAnchor
         private let prefersEphemeralSession: Bool
         private let flow = WebAuthenticationFlow()
-        // Held while it runs: the system does not keep the session alive by itself.
-        private var session: ASWebAuthenticationSession?
 
         /// A presenter over `anchor` (the app's key window). With
         /// `prefersEphemeralSession` no cookies are shared with Safari, so no single sign-on.
@@ -37,7 +35,10 @@
         ///   14.4); `CancellationError` when the calling task is cancelled (the sheet closes).
         public func callbackURL(for request: AuthorizationRequest) async throws -> URL {
             let callback = try WebAuthenticationCallback(redirectURI: request.redirectURI)
-            defer { session = nil }
+            // Holds this sign-in's session while it runs (the system does not keep it alive)
+            // and for a cancellation that arrives after the wait ended: it closes this
+            // session, never a later one.
+            let presented = PresentedSession()
             return try await flow.callbackURL(
                 start: { finish in
                     // `@Sendable`, so not main-actor isolated: Swift 6 would trap if the
@@ -52,11 +53,11 @@
                     }
                     session.presentationContextProvider = self
                     session.prefersEphemeralWebBrowserSession = prefersEphemeralSession
-                    self.session = session
+                    presented.session = session
                     return session.start()
                 },
-                cancel: { [weak self] in
-                    Task { @MainActor in self?.session?.cancel() }
+                cancel: {
+                    Task { @MainActor in presented.session?.cancel() }
                 })
         }
 
@@ -82,5 +83,11 @@
         public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
             MainActor.assumeIsolated { anchor }
         }
+    }
+
+    /// The session of one sign-in.
+    @MainActor
+    private final class PresentedSession {
+        var session: ASWebAuthenticationSession?
     }
 #endif
