@@ -125,6 +125,20 @@ let package = Package(
             dependencies: ["LatchkeyClient", "LatchkeyTestSupport"],
             swiftSettings: strictSettings
         ),
+        // The SwiftUI sample app's logic (Examples/LatchkeyExample): portable, so it builds
+        // and is tested on Linux with the rest; the app's views stay thin.
+        .target(
+            name: "LatchkeyExampleModel",
+            dependencies: ["LatchkeyClient"],
+            path: "Examples/LatchkeyExample/Model",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyExampleModelTests",
+            dependencies: ["LatchkeyExampleModel", "LatchkeyClient"],
+            path: "Examples/LatchkeyExample/ModelTests",
+            swiftSettings: strictSettings
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -84,6 +84,20 @@ def start_login(env, timeout):
     return login, login.stdout.readline().strip()
 
 
+def sign_in_at(browser, url):
+    """Plays the browser: opens the authorization URL, submits the sign-in form as Jane, and
+    returns where the server redirects (the loopback callback, not followed)."""
+    page = browser.get(url, timeout=10)
+    assert page.status_code == 200
+    form = LoginForm()
+    form.feed(page.text)
+    assert form.method == "post" and "csrf_token" in form.fields
+    form.fields.update({"email": "jane@example.com", "password": GOOD_PASSWORD})
+    answer = browser.post(urllib.parse.urljoin(page.url, form.action), data=form.fields, allow_redirects=False, timeout=30)
+    assert answer.status_code in (302, 303), answer.text[:500]
+    return answer.headers["Location"]
+
+
 def test_oauth_login_through_loopback_redirect(server, tmp_path):
     metadata = requests.get(server.base + "/.well-known/oauth-authorization-server", timeout=10)
     assert metadata.status_code == 200
@@ -103,15 +117,7 @@ def test_oauth_login_through_loopback_redirect(server, tmp_path):
         assert redirect_uri.startswith("http://127.0.0.1:") and redirect_uri.endswith("/callback")
 
         browser = requests.Session()
-        page = browser.get(url, timeout=10)
-        assert page.status_code == 200
-        form = LoginForm()
-        form.feed(page.text)
-        assert form.method == "post" and "csrf_token" in form.fields
-        form.fields.update({"email": "jane@example.com", "password": GOOD_PASSWORD})
-        answer = browser.post(urllib.parse.urljoin(page.url, form.action), data=form.fields, allow_redirects=False, timeout=30)
-        assert answer.status_code in (302, 303), answer.text[:500]
-        location = answer.headers["Location"]
+        location = sign_in_at(browser, url)
         assert location.startswith(redirect_uri + "?")
         returned = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
         assert returned["state"] == params["state"]
@@ -158,22 +164,34 @@ def test_oauth_login_through_loopback_redirect(server, tmp_path):
     assert refused.json()["error"] == "invalid_grant"
 
 
-def test_login_callback_with_wrong_state_is_refused(server, tmp_path):
+def test_login_ignores_a_callback_with_another_state_and_keeps_waiting(server, tmp_path):
+    """Another local program can reach the loopback port: a callback that is not the answer
+    to this sign-in (wrong or missing state) gets an error page and changes nothing; the
+    real answer that follows completes the login."""
+    server.create_user("jane@example.com")
     server.cli("clients", "create", "cli-test", "--redirect-uri", "http://127.0.0.1/callback", "--first-party")
     env = client_env(server, tmp_path)
-    login, url = start_login(env, timeout=30)
+    login, url = start_login(env, timeout=60)
     try:
         redirect_uri = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)["redirect_uri"][0]
-        forged = redirect_uri + "?" + urllib.parse.urlencode({"code": "attacker-code", "state": "forged", "iss": server.base})
-        assert requests.get(forged, timeout=10).status_code == 200
-        _, errors = login.communicate(timeout=30)
-        assert login.returncode == 1
-        assert "state_mismatch" in errors
+        for forged in ({"code": "attacker-code", "state": "forged", "iss": server.base}, {"code": "attacker-code"}):
+            answer = requests.get(redirect_uri + "?" + urllib.parse.urlencode(forged), timeout=10)
+            assert answer.status_code == 400
+            assert "not for the sign-in in progress" in answer.text
+        time.sleep(0.5)
+        assert login.poll() is None
+        assert not (tmp_path / "state" / "latchkey" / "tokens.json").exists()
+
+        location = sign_in_at(requests.Session(), url)
+        assert requests.get(location, timeout=10).status_code == 200
+        _, errors = login.communicate(timeout=60)
+        assert login.returncode == 0, errors
     finally:
         if login.poll() is None:
             login.kill()
             login.wait()
-    assert not (tmp_path / "state" / "latchkey" / "tokens.json").exists()
+    assert client(env, "token").returncode == 0
+    assert refresh_count(server, "oauth_token", 400) == 0
 
 
 def test_login_listener_drops_a_connection_that_dribbles_its_request(server, tmp_path):
@@ -226,7 +244,12 @@ def test_reset_through_the_client_commands(server, tmp_path):
     [mail] = server.wait_for_mails("jane@example.com", 1)
     link = f"{server.base}/reset-password#token={server.token_in(mail)}"
     new_password = "violet tractor quietly juggles mountains"
-    done = client(env, "reset", "complete", link, stdin=new_password + "\n")
+    # The link (it holds the token) is refused as an argument, where `ps` would show it.
+    in_argv = client(env, "reset", "complete", link, stdin=new_password + "\n")
+    assert in_argv.returncode == 2
+    assert link not in in_argv.stderr
+    done = client(env, "reset", "complete", stdin=link + "\n" + new_password + "\n")
     assert done.returncode == 0, done.stderr
     assert server.password_matches("jane@example.com", new_password)
     assert new_password not in done.stdout + done.stderr
+    assert server.token_in(mail) not in done.stdout + done.stderr

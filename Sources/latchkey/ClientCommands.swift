@@ -47,9 +47,9 @@ enum ClientCommands {
         FileHandle.standardOutput.write(Data((request.url.absoluteString + "\n").utf8))
         if !parsed.flags.contains("--no-browser") { openBrowser(request.url) }
 
-        let callback = try listener.waitForCallback(path: path, timeout: timeout)
+        let callback = try listener.waitForCallback(path: path, timeout: timeout, accepting: request.isAnswer)
         let response = try runAsync { try await client.completeSignIn(callback: callback, for: request) }
-        try store.save(client.storedTokens(response))
+        try store.save(client.storedTokens(response, for: request))
         try ClientProfile(clientID: clientID, metadata: metadata).save(in: store)
         FileHandle.standardError.write(Data("signed in\n".utf8))
     }
@@ -84,15 +84,36 @@ enum ClientCommands {
             try runAsync { try await recovery.requestReset(email: email) }
             print("If an account exists for \(email), a reset link is on its way.")
         case "complete":
-            let link = try onePositional(parsed, "LINK")
-            guard let url = URL(string: link), let host = issuer.host else { throw CommandFailure.usage("LINK is not a URL") }
+            // The link carries the reset token: never an argument, where `ps` and the
+            // shell history would show it.
+            guard parsed.positional.isEmpty else {
+                throw CommandFailure.usage("reset complete reads the link from the first line of standard input, not from an argument")
+            }
+            let (link, password) = try readLinkAndPassword()
+            guard let url = URL(string: link), let host = issuer.host else {
+                throw CommandFailure.failure("the first line of standard input is not a link")
+            }
             let token = try ResetLinkParser(universalLinkHosts: [host], customSchemes: [], allowsInsecureLoopback: true).parse(url).token
-            let password = ClientSecret(try readPassword().exposed)
             try runAsync { try await recovery.resetPassword(token: token, newPassword: password) }
             print("Your password has been changed. Sign in again with the new password.")
         default:
             throw CommandFailure.usage("unknown subcommand 'reset \(subcommand)'; run `latchkey reset --help`")
         }
+    }
+
+    /// The reset link (first line of standard input, surrounding whitespace trimmed) and
+    /// the new password (second line, as typed).
+    static func readLinkAndPassword() throws -> (link: String, password: ClientSecret) {
+        let data = FileHandle.standardInput.readData(ofLength: 8192 + 1)
+        guard data.count <= 8192, let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure.failure("standard input must be UTF-8 text of at most 8192 bytes: the link, then the new password")
+        }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        let link = lines.first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        guard lines.count >= 2, !link.isEmpty, !lines[1].isEmpty else {
+            throw CommandFailure.failure("standard input must hold the link on the first line and the new password on the second")
+        }
+        return (link, ClientSecret(String(lines[1])))
     }
 
     /// `--issuer`, else `LATCHKEY_ISSUER`.

@@ -72,7 +72,7 @@ enum Help {
       token                                 Print a valid access token, refreshing it when needed
       logout                                Revoke the session on the server and forget it
       reset request EMAIL                   Ask for a password reset mail
-      reset complete LINK                   Set a new password (read from standard input) with the link from the mail
+      reset complete                        Set a new password with the link from the mail (both read from standard input)
 
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
     Settings: see the README's configuration table (LATCHKEY_DATA_DIR, LATCHKEY_LISTEN, ...).
@@ -162,10 +162,12 @@ enum Help {
       latchkey reset request EMAIL [--issuer URL]
           Asks the server to mail a reset link to EMAIL. The answer is the same whether
           or not the account exists.
-      latchkey reset complete LINK [--issuer URL]
-          Sets a new password, read from standard input (one line), with the link from
-          the mail (https://ISSUER-HOST/reset-password#token=...; http only for a loopback
-          issuer). Every session of the account ends.
+      latchkey reset complete [--issuer URL]
+          Sets a new password with the link from the mail. Standard input holds the link
+          on its first line (https://ISSUER-HOST/reset-password#token=...; http only for a
+          loopback issuer) and the new password on its second; neither is ever an argument,
+          where other users and the shell history would see it. Every session of the
+          account ends.
     """
 
     static let users = """

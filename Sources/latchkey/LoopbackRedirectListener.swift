@@ -13,7 +13,9 @@ import Foundation
 /// It lives in the executable, not in LatchkeyClient, because Foundation on Linux offers
 /// no server sockets and the SDK must stay Foundation-only; this is the one type here
 /// that touches POSIX sockets. It binds the loopback interface only, reads at most
-/// ``maximumRequestSize`` bytes per connection, and ignores requests for other paths.
+/// ``maximumRequestSize`` bytes per connection, and ignores requests for other paths and
+/// callbacks that are not the answer to the sign-in in progress (another local program
+/// can reach the port too): those get an error page, and the listener keeps waiting.
 final class LoopbackRedirectListener {
     /// The largest request head read from the browser.
     static let maximumRequestSize = 8192
@@ -52,9 +54,11 @@ final class LoopbackRedirectListener {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    /// Waits up to `timeout` seconds for a `GET` of `path` and returns its full URL
-    /// (`http://127.0.0.1:<port><target>`). Other requests get a 404 and are ignored.
-    func waitForCallback(path: String, timeout: TimeInterval) throws -> URL {
+    /// Waits up to `timeout` seconds for a `GET` of `path` whose full URL
+    /// (`http://127.0.0.1:<port><target>`) `accepting` takes — the answer to this sign-in
+    /// (``AuthorizationRequest/isAnswer(_:)``: its `state`) — and returns it. Requests for
+    /// other paths get a 404, callbacks `accepting` refuses a 400; both are ignored.
+    func waitForCallback(path: String, timeout: TimeInterval, accepting: (URL) -> Bool) throws -> URL {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             let remaining = deadline.timeIntervalSinceNow
@@ -78,6 +82,10 @@ final class LoopbackRedirectListener {
                 let callback = URL(string: "http://127.0.0.1:\(port)" + target)
             else {
                 respond(connection, status: "404 Not Found", body: "Not found.")
+                continue
+            }
+            guard accepting(callback) else {
+                respond(connection, status: "400 Bad Request", body: "This response is not for the sign-in in progress; it was ignored.")
                 continue
             }
             respond(connection, status: "200 OK", body: "Sign-in received. You can close this window and return to the terminal.")

@@ -3,12 +3,20 @@ import LatchkeyClient
 import LatchkeyTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A server with one account, signed in through the first-party routes, with the stored
 /// access token already expired so that the next `validAccessToken()` must refresh.
+/// A directory for file stores comes with it; ``stop()`` ends the server and removes it.
 struct SignedInFixture {
     let server: LatchkeyServerProcess
     let login: FirstPartyLogin
     let tokens: StoredTokens
+    let directory: TemporaryDirectory
 
     static func start() async throws -> SignedInFixture {
         let server = try await LatchkeyServerProcess()
@@ -16,12 +24,22 @@ struct SignedInFixture {
             try server.createUser("jane@example.com")
             let login = FirstPartyLogin(baseURL: server.baseURL)
             let fresh = try await login.signIn(email: "jane@example.com", password: ClientSecret(LatchkeyServerProcess.goodPassword))
-            let expired = StoredTokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: Date())
-            return SignedInFixture(server: server, login: login, tokens: expired)
+            let expired = StoredTokens(accessToken: fresh.accessToken, refreshToken: fresh.refreshToken, expiresAt: wholeSeconds(from: 0))
+            return SignedInFixture(server: server, login: login, tokens: expired, directory: try TemporaryDirectory())
         } catch {
             server.stop()
             throw error
         }
+    }
+
+    func stop() {
+        server.stop()
+        directory.cleanUp()
+    }
+
+    /// A ``ControlledTokenStore`` in the fixture's directory, holding the signed-in tokens.
+    func controlledStore() throws -> ControlledTokenStore {
+        try ControlledTokenStore(directory: directory.url, initial: tokens)
     }
 
     func session(_ store: any TokenStore) -> AuthSession {
@@ -35,13 +53,16 @@ struct SignedInFixture {
     }
 }
 
-/// Collects a session's events as they arrive.
+/// Collects a session's events as they arrive, from one subscription.
 actor EventLog {
     private(set) var events: [AuthSessionEvent] = []
 
-    init(_ session: AuthSession) {
-        let stream = session.events
-        Task { await self.follow(stream) }
+    /// A log of a new subscription to `session`'s events.
+    static func following(_ session: AuthSession) async -> EventLog {
+        let log = EventLog()
+        let stream = await session.events()
+        Task { await log.follow(stream) }
+        return log
     }
 
     private func follow(_ stream: AsyncStream<AuthSessionEvent>) async {
@@ -59,10 +80,10 @@ actor EventLog {
     @Test("50 concurrent validAccessToken() calls make exactly one refresh, and all get its token")
     func singleFlight() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
 
         let tokens = try await withThrowingTaskGroup(of: ClientSecret.self) { group in
             for _ in 0..<50 { group.addTask { try await session.validAccessToken() } }
@@ -73,7 +94,7 @@ actor EventLog {
         #expect(tokens[0] != fixture.tokens.accessToken)
         #expect(store.load()?.accessToken == tokens[0])
         #expect(try await fixture.refreshes() == (1, 0))
-        #expect(try await events.first(1) == [.refreshed])
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .refreshed])
 
         // A fresh token is handed out without a request.
         #expect(try await session.validAccessToken() == tokens[0])
@@ -87,17 +108,17 @@ actor EventLog {
     @Test("a session whose login was revoked is signed out: tokens removed, signedOut event, session_expired")
     func revokedFamily() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
         try await fixture.login.signOut(try #require(fixture.tokens.refreshToken))
 
         let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
         #expect(error?.code == .sessionExpired)
         #expect(error?.kind == .needsUserAction)
         #expect(store.load() == nil)
-        #expect(try await events.first(1) == [.signedOut(.sessionEnded)])
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .signedOut(.sessionEnded)])
         let again = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
         #expect(again?.reasons == ["not_signed_in"])
     }
@@ -139,10 +160,8 @@ actor EventLog {
     @Test("a caller cancelled during the refresh does not lose the tokens: the refresh finishes and is saved")
     func cancelledCaller() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        let store = FileTokenStore(directory: temporary.url)
+        defer { fixture.stop() }
+        let store = FileTokenStore(directory: fixture.directory.url)
         try store.save(fixture.tokens)
         let session = fixture.session(store)
 
@@ -165,12 +184,10 @@ actor EventLog {
     @Test("two sessions on one file store (two lock holders) refresh once, and the login survives")
     func twoSessionsOneFileStore() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let temporary = try TemporaryDirectory()
-        defer { temporary.cleanUp() }
-        try FileTokenStore(directory: temporary.url).save(fixture.tokens)
-        let first = fixture.session(FileTokenStore(directory: temporary.url))
-        let second = fixture.session(FileTokenStore(directory: temporary.url))
+        defer { fixture.stop() }
+        try FileTokenStore(directory: fixture.directory.url).save(fixture.tokens)
+        let first = fixture.session(FileTokenStore(directory: fixture.directory.url))
+        let second = fixture.session(FileTokenStore(directory: fixture.directory.url))
 
         async let a = first.validAccessToken()
         async let b = second.validAccessToken()
@@ -184,42 +201,46 @@ actor EventLog {
     @Test("a sign-out while the refresh request runs is not undone: the refreshed tokens are not saved")
     func signOutDuringRefresh() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        // Read 1 is the freshness check, read 2 the refresh's own; the store is cleared right after it.
-        let store = InterleavingTokenStore(fixture.tokens, changedAfterRead: 2) { $0.clear() }
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
+        // Read 1 is the freshness check, read 2 the refresh's own; another writer clears
+        // the store right after it, while the request is on the wire.
+        store.afterRead(2) { try? store.file.clear() }
         let session = fixture.session(store)
 
         let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
         #expect(error?.reasons == ["not_signed_in"])
-        #expect(store.load() == nil)
+        #expect(try store.load() == nil)
+        #expect(await !session.hasUnsavedTokens)
         #expect(try await fixture.refreshes() == (1, 0))
     }
 
     @Test("a new sign-in while the refresh request runs wins over the refresh")
     func signInDuringRefresh() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
-        let newLogin = StoredTokens(accessToken: ClientSecret("a-new"), refreshToken: ClientSecret("r-new"), expiresAt: Date() + 3600)
-        let store = InterleavingTokenStore(fixture.tokens, changedAfterRead: 2) { $0.save(newLogin) }
+        defer { fixture.stop() }
+        let newLogin = StoredTokens(accessToken: ClientSecret("a-new"), refreshToken: ClientSecret("r-new"), expiresAt: wholeSeconds(from: 3600))
+        let store = try fixture.controlledStore()
+        store.afterRead(2) { try? store.file.save(newLogin) }
         let session = fixture.session(store)
 
         #expect(try await session.validAccessToken() == newLogin.accessToken)
-        #expect(store.load() == newLogin)
+        #expect(try store.load() == newLogin)
         #expect(try await fixture.refreshes() == (1, 0))
     }
 
     @Test("sign-out revokes the login on the server, removes the tokens and reports it")
     func signOut() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore()
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
         try await session.signIn(fixture.tokens)
         #expect(try await session.isSignedIn())
         try await session.signOut()
         #expect(store.load() == nil)
-        #expect(try await events.first(2) == [.signedIn, .signedOut(.userRequested)])
+        #expect(try await events.first(3) == [.current(.signedOut), .signedIn, .signedOut(.userRequested)])
         let refused = await #expect(throws: LatchkeyClientError.self) {
             try await fixture.login.refresh(try #require(fixture.tokens.refreshToken))
         }
@@ -229,10 +250,10 @@ actor EventLog {
     @Test("a completed password reset clears the local session and reports passwordRecovered")
     func passwordRecovered() async throws {
         let fixture = try await SignedInFixture.start()
-        defer { fixture.server.stop() }
+        defer { fixture.stop() }
         let store = InMemoryTokenStore(fixture.tokens)
         let session = fixture.session(store)
-        let events = EventLog(session)
+        let events = await EventLog.following(session)
         let recovery = PasswordRecovery(baseURL: fixture.server.baseURL)
         try await recovery.requestReset(email: "jane@example.com")
         let mail = try #require(try await fixture.server.waitForMails(to: "jane@example.com").first)
@@ -241,6 +262,170 @@ actor EventLog {
             .parse(URL(string: "https://127.0.0.1/reset-password#" + (link.fragment ?? ""))!).token
         try await session.completePasswordReset(recovery, token: resetToken, newPassword: ClientSecret("violet tractor quietly juggles mountains"))
         #expect(store.load() == nil)
-        #expect(try await events.first(1) == [.passwordRecovered])
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .passwordRecovered])
+    }
+
+    @Test("a rotation the store cannot save (Keychain locked) stays in memory, is used, and is saved later: the login survives")
+    func unsavedRotation() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
+        let session = fixture.session(store)
+        store.setSavesFail(true)
+
+        let renewed = try await session.validAccessToken()
+        #expect(renewed != fixture.tokens.accessToken)
+        #expect(try store.load() == fixture.tokens)
+        #expect(await session.hasUnsavedTokens)
+        #expect(try await session.validAccessToken() == renewed)
+        // Still locked: a forced refresh goes on from the unsaved refresh token, never the
+        // stale stored one (which the server would take for reuse and end the login).
+        let again = try await session.accessToken(replacing: renewed)
+        #expect(try await fixture.refreshes() == (2, 0))
+        #expect(try store.load() == fixture.tokens)
+
+        store.setSavesFail(false)
+        #expect(try await session.validAccessToken() == again)
+        #expect(await !session.hasUnsavedTokens)
+        #expect(try store.load()?.accessToken == again)
+        _ = try await session.accessToken(replacing: again)
+        #expect(try await fixture.refreshes() == (3, 0))
+    }
+
+    @Test("unsaved tokens are dropped, not saved, when another writer changed the store meanwhile")
+    func unsavedLosesToAnotherWriter() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
+        let session = fixture.session(store)
+        store.setSavesFail(true)
+        _ = try await session.validAccessToken()
+        #expect(await session.hasUnsavedTokens)
+
+        let elsewhere = StoredTokens(accessToken: ClientSecret("a-other"), refreshToken: ClientSecret("r-other"), expiresAt: wholeSeconds(from: 3600))
+        try store.file.save(elsewhere)
+        store.setSavesFail(false)
+        #expect(try await session.validAccessToken() == elsewhere.accessToken)
+        #expect(await !session.hasUnsavedTokens)
+        #expect(try store.load() == elsewhere)
+    }
+
+    @Test("when the background time runs out mid-refresh, the store lock is released at once and the result saved later")
+    func backgroundExpiration() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
+        let activity = RecordingBackgroundActivity()
+        let session = AuthSession(store: store, refresher: .firstParty(fixture.login), backgroundActivity: activity)
+        let lockFile = fixture.directory.url.appendingPathComponent(FileTokenStore.lockFileName).path
+        let lockFreeBeforeExpiry = Flag(), lockFreeAfterExpiry = Flag()
+        // Read 2 runs holding the lock, just before the refresh request.
+        store.afterRead(2) {
+            lockFreeBeforeExpiry.set(canTakeLock(at: lockFile))
+            activity.expireRunning()
+            lockFreeAfterExpiry.set(canTakeLock(at: lockFile))
+        }
+
+        let renewed = try await session.validAccessToken()
+        #expect(!lockFreeBeforeExpiry.value)
+        #expect(lockFreeAfterExpiry.value)
+        #expect(renewed != fixture.tokens.accessToken)
+        #expect(try store.load() == fixture.tokens)  // not written without the lock
+        #expect(await session.hasUnsavedTokens)
+        #expect(activity.running == 0)
+
+        await session.saveUnsavedTokens()
+        #expect(try store.load()?.accessToken == renewed)
+        #expect(activity.names == ["Latchkey token refresh", "Latchkey token save"])
+        #expect(activity.running == 0)
+        _ = try await session.accessToken(replacing: renewed)
+        #expect(try await fixture.refreshes() == (2, 0))
+    }
+
+    @Test("any number of subscribers get every event, each starting with the state when it subscribed")
+    func multipleSubscribers() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.stop() }
+        let session = fixture.session(InMemoryTokenStore())
+        let first = await EventLog.following(session)
+        try await session.signIn(fixture.tokens)
+        let second = await EventLog.following(session)
+        _ = try await session.validAccessToken()
+        try await session.signOut()
+        #expect(try await first.first(4) == [.current(.signedOut), .signedIn, .refreshed, .signedOut(.userRequested)])
+        #expect(try await second.first(3) == [.current(.signedIn(subject: nil)), .refreshed, .signedOut(.userRequested)])
+        #expect(await session.state() == .signedOut)
+    }
+
+    @Test("sign-out works when the stored tokens are corrupted: the file is removed and signedOut reported")
+    func signOutCorrupted() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = FileTokenStore(directory: temporary.url)
+        try store.save(StoredTokens(accessToken: ClientSecret("a"), refreshToken: nil, expiresAt: Date()))
+        try Data("{not json".utf8).write(to: store.fileURL)
+        let port = try LatchkeyServerProcess.freeLoopbackPort()
+        let session = AuthSession(store: store, refresher: .firstParty(FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)))
+        #expect(await session.state() == .unavailable(LatchkeyClientError(.tokenStoreCorrupted)))
+        let events = await EventLog.following(session)
+
+        try await session.signOut()
+        #expect(!FileManager.default.fileExists(atPath: store.fileURL.path))
+        #expect(try await events.first(2) == [.current(.unavailable(LatchkeyClientError(.tokenStoreCorrupted))), .signedOut(.userRequested)])
+    }
+
+    @Test("a password reset the server accepted is reported as done even when the local tokens cannot be removed")
+    func resetSucceedsWhenClearFails() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
+        store.setClearsFail(true)
+        let session = fixture.session(store)
+        let events = await EventLog.following(session)
+        let recovery = PasswordRecovery(baseURL: fixture.server.baseURL)
+        try await recovery.requestReset(email: "jane@example.com")
+        let mail = try #require(try await fixture.server.waitForMails(to: "jane@example.com").first)
+        let token = try #require(LatchkeyServerProcess.resetLink(in: mail).fragment?.split(separator: "=").last.map(String.init))
+
+        try await session.completePasswordReset(recovery, token: ClientSecret(token), newPassword: ClientSecret("violet tractor quietly juggles mountains"))
+        #expect(try await events.first(2) == [.current(.signedIn(subject: nil)), .passwordRecovered])
+        #expect(try fixture.server.passwordMatches("jane@example.com", "violet tractor quietly juggles mountains"))
+        // The tokens left behind are dead: the next use ends the session and removes them.
+        store.setClearsFail(false)
+        let ended = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(ended?.code == .sessionExpired)
+        #expect(try store.load() == nil)
+    }
+}
+
+/// Now plus `offset` seconds, in whole seconds, so that tokens expiring then compare equal
+/// after a trip through a store's JSON (seconds since 1970 as a floating-point number).
+func wholeSeconds(from offset: TimeInterval) -> Date {
+    Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + offset).rounded(.down))
+}
+
+/// Whether an exclusive `flock` on `path` can be taken right now (it is released again).
+func canTakeLock(at path: String) -> Bool {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    return flock(descriptor, LOCK_EX | LOCK_NB) == 0
+}
+
+/// A Boolean set from one thread and read from another.
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state = false
+
+    func set(_ value: Bool) {
+        lock.lock()
+        defer { lock.unlock() }
+        state = value
+    }
+
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return state
     }
 }

@@ -101,13 +101,21 @@ import Testing
         let link = try LatchkeyServerProcess.resetLink(in: mail).absoluteString
         let newPassword = "violet tractor quietly juggles mountains"
 
-        let weak = try setup.run(["reset", "complete", link], stdin: "short\n")
+        // The link is never an argument: refused before anything is sent, without echoing it.
+        let inArgv = try setup.run(["reset", "complete", link], stdin: newPassword + "\n")
+        #expect(inArgv.status == 2)
+        #expect(!inArgv.stderr.contains(link))
+        let passwordOnly = try setup.run(["reset", "complete"], stdin: link + "\n")
+        #expect(passwordOnly.status == 1)
+        #expect(passwordOnly.stderr.contains("second"))
+
+        let weak = try setup.run(["reset", "complete"], stdin: link + "\nshort\n")
         #expect(weak.status == 1)
         #expect(weak.stderr.contains("weak_password: too_short"))
-        let done = try setup.run(["reset", "complete", link], stdin: newPassword + "\n")
+        let done = try setup.run(["reset", "complete"], stdin: link + "\r\n" + newPassword + "\n")
         #expect(done.status == 0, "\(done.stderr)")
         #expect(try setup.server.passwordMatches("jane@example.com", newPassword))
-        let reused = try setup.run(["reset", "complete", link], stdin: newPassword + "\n")
+        let reused = try setup.run(["reset", "complete"], stdin: link + "\n" + newPassword + "\n")
         #expect(reused.stderr.contains("invalid_token"))
     }
 }

@@ -21,6 +21,14 @@ import Testing
         #expect(error.status == status)
     }
 
+    @Test("as a LocalizedError, an error describes itself with its message in the person's language")
+    func localizedError() {
+        let error = LatchkeyClientError(.weakPassword, reasons: ["too_short"])
+        let expected = error.message(for: ClientLanguage(preferredLanguages: Locale.preferredLanguages))
+        #expect(error.errorDescription == expected)
+        #expect((error as any Error).localizedDescription == expected)
+    }
+
     @Test("a Latchkey weak_password reply keeps the rule codes and names them in the message")
     func weakPasswordReasons() {
         let error = LatchkeyClientError.from(status: 400, body: Self.body(

@@ -61,11 +61,45 @@ import Testing
         #expect(replay?.reasons == ["invalid_grant"])
     }
 
+    @Test("the stored sign-in keeps the ID token's subject and the server metadata, and survives a restart without discovery")
+    func storedSignIn() async throws {
+        let signedIn = try await Self.signIn()
+        defer { signedIn.server.stop() }
+        let tokens = signedIn.client.storedTokens(signedIn.response, for: signedIn.request)
+        let subject = try IDTokenClaims(idToken: try #require(signedIn.response.idToken)).subject
+        #expect(tokens.subject == subject)
+        #expect(tokens.metadata == signedIn.metadata)
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        try FileTokenStore(directory: temporary.url).save(StoredTokens(
+            accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: Date(), subject: tokens.subject,
+            metadata: tokens.metadata))
+
+        // "After a restart": a new client and session, no discovery, an expired access token.
+        let client = OAuthClient(issuer: signedIn.server.baseURL, clientID: "sdk-test")
+        let session = AuthSession(store: FileTokenStore(directory: temporary.url), refresher: .oauth(client))
+        #expect(await session.state() == .signedIn(subject: subject))
+        let renewed = try await session.validAccessToken()
+        #expect(renewed != tokens.accessToken)
+        let stored = try #require(try FileTokenStore(directory: temporary.url).load())
+        #expect(stored.subject == subject)
+        #expect(stored.metadata == signedIn.metadata)
+        #expect(try await signedIn.server.requestCount(route: "oauth_token", status: 200) == 2)
+
+        // Without stored or configured metadata an OAuth session cannot refresh, and says why.
+        let bare = AuthSession(
+            store: InMemoryTokenStore(StoredTokens(accessToken: renewed, refreshToken: stored.refreshToken, expiresAt: Date())),
+            refresher: .oauth(client))
+        await #expect(throws: LatchkeyClientError(.invalidConfiguration, reasons: ["missing_metadata"])) {
+            try await bare.validAccessToken()
+        }
+    }
+
     @Test("AuthSession refreshes at the token endpoint; data(for:) retries a GET once after a 401")
     func sessionOverOAuth() async throws {
         let signedIn = try await Self.signIn()
         defer { signedIn.server.stop() }
-        let tokens = signedIn.client.storedTokens(signedIn.response)
+        let tokens = signedIn.client.storedTokens(signedIn.response, for: signedIn.request)
         // An access token the server does not accept, not yet expired: the API answers 401.
         let store = InMemoryTokenStore(StoredTokens(
             accessToken: ClientSecret("not-a-token"), refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt))

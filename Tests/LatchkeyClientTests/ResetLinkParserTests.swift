@@ -22,6 +22,15 @@ import Testing
         #expect(parsed.token.exposed == Self.token)
     }
 
+    @Test("any plausible token length is accepted: 16 to 512 base64url characters, dots too (Directus's JWTs)", arguments: [
+        String(token.prefix(16)), String(token.dropLast()), token + "A", String(repeating: "x", count: 512),
+        "eyJhbGciOiJIUzI1NiJ9.eyJlbWFpbCI6ImphbmVAZXhhbXBsZS5jb20ifQ.c2lnbmF0dXJl",
+    ])
+    func plausibleLengths(token: String) throws {
+        let parsed = try parser.parse(try #require(URL(string: "https://auth.example.com/reset-password#token=\(token)")))
+        #expect(parsed.token.exposed == token)
+    }
+
     @Test("links that are not this app's reset links are rejected with the reason", arguments: [
         ("http://auth.example.com/reset-password#token=\(token)", "insecure_scheme"),
         ("ftp://auth.example.com/reset-password#token=\(token)", "wrong_scheme"),
@@ -37,8 +46,9 @@ import Testing
         ("https://auth.example.com/reset-password#code=\(token)", "missing_token"),
         ("https://auth.example.com/reset-password#token=", "malformed_token"),
         ("https://auth.example.com/reset-password#token", "malformed_token"),
-        ("https://auth.example.com/reset-password#token=\(token.dropLast())", "malformed_token"),
-        ("https://auth.example.com/reset-password#token=\(token)A", "malformed_token"),
+        ("https://auth.example.com/reset-password#token=\(token.prefix(15))", "malformed_token"),
+        ("https://auth.example.com/reset-password#token=\(String(repeating: "a", count: 513))", "malformed_token"),
+        ("https://auth.example.com/reset-password#token=\(token.dropLast())%20", "malformed_token"),
         ("https://auth.example.com/reset-password#token=\(token.dropLast())%2B", "malformed_token"),
         ("https://auth.example.com/reset-password#token=\(token.dropLast())+", "malformed_token"),
         ("https://auth.example.com/reset-password#token=\(token)&token=\(token)", "conflicting_tokens"),

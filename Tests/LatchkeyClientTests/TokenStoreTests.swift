@@ -76,6 +76,26 @@ private let otherTokens = StoredTokens(
         #expect(!String(describing: sampleTokens).contains("access-1"))
     }
 
+    @Test("tokens saved before subject and metadata were stored still load; new ones keep both")
+    func formatCompatibility() throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.cleanUp() }
+        let store = FileTokenStore(directory: temporary.url)
+        try FileManager.default.createDirectory(at: temporary.url, withIntermediateDirectories: true)
+        try Data(#"{"access_token":"a","refresh_token":"r","expires_at":1790000000}"#.utf8).write(to: store.fileURL)
+        let old = try #require(try store.load())
+        #expect(old.subject == nil && old.metadata == nil && old.refreshToken == ClientSecret("r"))
+
+        let metadata = try AuthorizationServerMetadata(
+            issuer: URL(string: "https://id.example.com")!, authorizationEndpoint: URL(string: "https://id.example.com/a")!,
+            tokenEndpoint: URL(string: "https://id.example.com/t")!)
+        let full = StoredTokens(
+            accessToken: ClientSecret("a"), refreshToken: nil, expiresAt: Date(timeIntervalSince1970: 1_790_000_000),
+            subject: "user-1", metadata: metadata)
+        try store.save(full)
+        #expect(try store.load() == full)
+    }
+
     @Test("a save replaces the file by rename: a reader of the old file still sees whole old tokens, no temp file stays")
     func atomicReplace() throws {
         let temporary = try TemporaryDirectory()

@@ -41,18 +41,25 @@ public struct KeychainOptions: Sendable, Equatable {
     public var accessibility: Accessibility
     /// Whether reading needs Face ID, Touch ID or the passcode; default none.
     public var userPresence: UserPresence
-    /// The sentence the system shows when it asks for Face ID or the passcode.
+    /// The sentence the system shows when it asks for Face ID or the passcode (the
+    /// `localizedReason` of the store's authentication context).
     public var authenticationPrompt: String?
     /// Delete a stored item on the first launch after the app was (re)installed: iOS keeps
     /// Keychain items when an app is deleted, so a reinstalled app would otherwise find
     /// the previous person's session. Off by default.
     public var wipeOnReinstall: Bool
+    /// The App Group (`group.com.example.shared`, in the App Groups entitlement of the
+    /// app and of each extension sharing the item through ``accessGroup``). Its container
+    /// holds the lock file that lets the app and its extensions take turns refreshing
+    /// (so the session is refreshed once, never twice with one refresh token) and the
+    /// install marker they share. Without it the store locks nothing across processes.
+    public var appGroup: String?
 
     /// Options with the given values; the defaults suit a typical app.
     public init(
         service: String = "dev.latchkey.tokens", account: String = "default", accessGroup: String? = nil,
         accessibility: Accessibility = .whenUnlockedThisDeviceOnly, userPresence: UserPresence = .none,
-        authenticationPrompt: String? = nil, wipeOnReinstall: Bool = false
+        authenticationPrompt: String? = nil, wipeOnReinstall: Bool = false, appGroup: String? = nil
     ) {
         self.service = service
         self.account = account
@@ -61,5 +68,6 @@ public struct KeychainOptions: Sendable, Equatable {
         self.userPresence = userPresence
         self.authenticationPrompt = authenticationPrompt
         self.wipeOnReinstall = wipeOnReinstall
+        self.appGroup = appGroup
     }
 }

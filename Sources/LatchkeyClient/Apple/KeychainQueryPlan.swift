@@ -1,6 +1,7 @@
-/// The Keychain queries ``KeychainTokenStore`` runs, as plain values: every decision about
-/// attributes is made here, in portable code that the Linux tests cover, and the Apple-only
-/// store merely translates each ``Attribute`` to its `kSec…` constant.
+/// The Keychain queries ``KeychainTokenStore`` runs and every choice between them, as
+/// plain values: the decisions are made here, in portable code that the Linux tests
+/// cover, and the Apple-only store merely translates each ``Attribute`` to its `kSec…`
+/// constant and runs the calls the plan names.
 ///
 /// Decisions:
 /// - The item is a generic password identified by service, account and (if set) access
@@ -8,8 +9,14 @@
 /// - Without user presence the item gets `kSecAttrAccessible`; with it, a
 ///   `SecAccessControl` carrying the accessibility and the flag instead (setting both is
 ///   `errSecParam`). User presence requires a *ThisDeviceOnly* accessibility.
-/// - Saving updates the existing item's data and adds the item only when there is none
-///   (update-or-add), so its protection attributes are fixed when it is created.
+/// - The item carries its protection as a tag (``protectionTag``, in `kSecAttrGeneric`),
+///   read without the data and without any prompt (``auditQuery``), so a change of
+///   options is noticed and the item rewritten with the new protection (``loadAction(for:isFirstLaunchAfterInstall:)``).
+/// - Reading an access-controlled item uses the store's one authentication context
+///   (`kSecUseAuthenticationContext`): once the person passed Face ID, further reads do
+///   not ask again until the store is told to (``KeychainTokenStore/requireAuthentication()``).
+/// - An access-controlled item is never updated in place (`SecItemUpdate` on it asks for
+///   Face ID): saving deletes it and adds the new one, which asks for nothing.
 public struct KeychainQueryPlan: Sendable, Equatable {
     /// One entry of a Keychain query or attribute dictionary.
     public enum Attribute: Sendable, Hashable {
@@ -29,12 +36,51 @@ public struct KeychainQueryPlan: Sendable, Equatable {
         case accessible(KeychainOptions.Accessibility)
         /// `kSecAttrAccessControl`: `SecAccessControlCreateWithFlags(accessibility, flag)`.
         case accessControl(KeychainOptions.Accessibility, KeychainOptions.UserPresence)
+        /// `kSecAttrGeneric`: the tag naming the protection the item was written with.
+        case protectionTag(String)
         /// `kSecReturnData: true`.
         case returnData
+        /// `kSecReturnAttributes: true`.
+        case returnAttributes
         /// `kSecMatchLimit: kSecMatchLimitOne`.
         case matchLimitOne
-        /// The prompt for Face ID or the passcode (an `LAContext`'s `localizedReason`).
-        case authenticationPrompt(String)
+        /// `kSecUseAuthenticationContext`: the store's shared `LAContext`, whose
+        /// `localizedReason` is ``KeychainOptions/authenticationPrompt``.
+        case authenticationContext
+        /// `kSecUseAuthenticationContext`: an `LAContext` with `interactionNotAllowed`,
+        /// so the query can never show a prompt.
+        case noInteraction
+    }
+
+    /// What the Keychain holds for the item, as read by ``auditQuery``.
+    public enum ItemState: Sendable, Equatable {
+        /// No item.
+        case absent
+        /// An item, with the ``protectionTag`` it was written with (nil: written without
+        /// one, by an earlier version of the SDK).
+        case present(protectionTag: String?)
+    }
+
+    /// What ``KeychainTokenStore/load()`` does with an item that is present.
+    public enum LoadAction: Sendable, Equatable {
+        /// Read it.
+        case read
+        /// Delete it unread: the app was reinstalled and wipes what a previous install left.
+        case wipe
+        /// Read it and write it back with the current protection (the options changed).
+        case migrate
+    }
+
+    /// How ``KeychainTokenStore/save(_:)`` writes.
+    public enum SaveMethod: Sendable, Equatable {
+        /// `SecItemAdd` (on `errSecDuplicateItem` — another writer added it first — the
+        /// store replaces the item instead).
+        case add
+        /// `SecItemUpdate` of the data: a plain item with the current protection.
+        case update
+        /// `SecItemDelete` then `SecItemAdd`: an access-controlled item (updating it would
+        /// ask for Face ID) or one written with other protection.
+        case replace
     }
 
     /// The options the plan was made from.
@@ -63,23 +109,54 @@ public struct KeychainQueryPlan: Sendable, Equatable {
         return attributes + [.notSynchronizable, .dataProtectionKeychain]
     }
 
-    /// Reads the item's data (`SecItemCopyMatching`).
+    /// Reads the item's attributes, never its data, never with a prompt
+    /// (`SecItemCopyMatching`): whether it exists and with which protection. It succeeds
+    /// only while the item's data-protection class is available, so a result proves the
+    /// device has been unlocked since it started.
+    public var auditQuery: [Attribute] {
+        identity + [.returnAttributes, .matchLimitOne, .noInteraction]
+    }
+
+    /// Reads the item's data (`SecItemCopyMatching`); an access-controlled item through
+    /// the shared authentication context.
     public var loadQuery: [Attribute] {
-        var attributes = identity + [.returnData, .matchLimitOne]
-        if options.userPresence != .none, let prompt = options.authenticationPrompt {
-            attributes.append(.authenticationPrompt(prompt))
-        }
-        return attributes
+        identity + [.returnData, .matchLimitOne] + (options.userPresence == .none ? [] : [.authenticationContext])
     }
 
     /// Creates the item (`SecItemAdd`); the store adds `kSecValueData`.
     public var addAttributes: [Attribute] {
-        identity + [protection]
+        identity + [protection, .protectionTag(protectionTag)]
     }
 
     /// The item's protection: accessibility alone, or an access control with the flag.
     public var protection: Attribute {
         options.userPresence == .none
             ? .accessible(options.accessibility) : .accessControl(options.accessibility, options.userPresence)
+    }
+
+    /// The tag the item is written with: version, accessibility and user presence, e.g.
+    /// `latchkey-protection-1 whenUnlockedThisDeviceOnly none`.
+    public var protectionTag: String {
+        "latchkey-protection-1 \(options.accessibility.rawValue) \(options.userPresence.rawValue)"
+    }
+
+    /// What loading does with a present item written with `storedTag`: wipe it on the
+    /// first launch after an install when ``KeychainOptions/wipeOnReinstall`` is set,
+    /// migrate it when its protection is not the current one, else read it.
+    ///
+    /// Only for an item ``auditQuery`` found: that the Keychain answered proves the
+    /// device's protected data is available, so neither a prewarm before the first unlock
+    /// nor a locked device can make this wipe a live session.
+    public func loadAction(for storedTag: String?, isFirstLaunchAfterInstall: Bool) -> LoadAction {
+        if options.wipeOnReinstall, isFirstLaunchAfterInstall { return .wipe }
+        return storedTag == protectionTag ? .read : .migrate
+    }
+
+    /// How to save over `state`.
+    public func saveMethod(over state: ItemState) -> SaveMethod {
+        switch state {
+        case .absent: .add
+        case .present(let tag): tag == protectionTag && options.userPresence == .none ? .update : .replace
+        }
     }
 }

@@ -94,6 +94,12 @@ enum ClientErrorText {
             .es: "Este enlace no sirve para restablecer la contraseña. Abre el enlace más reciente de tu correo.",
             .ar: "لا يمكن استخدام هذا الرابط لإعادة تعيين كلمة المرور. يُرجى فتح أحدث رابط في بريدك الإلكتروني.",
         ],
+        "untrusted_server": [
+            .en: "A secure connection to the service could not be made. If you are on a public or work network, try another one.",
+            .pt: "Não foi possível criar uma conexão segura com o serviço. Se estiver numa rede pública ou do trabalho, tente outra.",
+            .es: "No se pudo establecer una conexión segura con el servicio. Si estás en una red pública o del trabajo, prueba otra.",
+            .ar: "تعذّر إنشاء اتصال آمن بالخدمة. إن كنت على شبكة عامة أو شبكة عمل، فجرّب شبكة أخرى.",
+        ],
         "token_store_corrupted": [
             .en: "Your saved sign-in could not be read. Please sign in again.",
             .pt: "Não foi possível ler o seu login salvo. Entre de novo, por favor.",

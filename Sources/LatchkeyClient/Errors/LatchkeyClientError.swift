@@ -62,6 +62,11 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let userAuthenticationFailed = Code("user_authentication_failed", .needsUserAction)
         /// An opened link is not a valid reset link; ``LatchkeyClientError/reasons`` says why.
         public static let invalidLink = Code("invalid_link", .needsUserAction)
+        /// The server's certificate was not trusted: it failed the system's TLS checks, or
+        /// its public key is not among the pinned ones (``PublicKeyPins``) — someone on this
+        /// network may be intercepting, or the server's keys changed without the app.
+        /// Another network may work; ``LatchkeyClientError/reasons`` names the failure.
+        public static let untrustedServer = Code("untrusted_server", .needsUserAction)
         /// The stored sign-in cannot be read (corrupted file); signing in again fixes it.
         public static let tokenStoreCorrupted = Code("token_store_corrupted", .needsUserAction)
         /// The server rejected the request as malformed or not allowed (a client bug or
@@ -78,7 +83,7 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let all: [Code] = [
             .rateLimited, .serverUnavailable, .networkUnavailable, .tokenStoreLocked, .invalidToken,
             .weakPassword, .invalidEmail, .invalidCredentials, .sessionExpired, .authorizationFailed,
-            .signInCancelled, .userAuthenticationFailed, .invalidLink, .tokenStoreCorrupted,
+            .signInCancelled, .userAuthenticationFailed, .invalidLink, .untrustedServer, .tokenStoreCorrupted,
             .requestRejected, .unexpectedResponse, .invalidConfiguration, .tokenStoreFailed,
         ]
     }

@@ -6,7 +6,11 @@ extension LatchkeyClientError {
     /// Conditions that pass by themselves (offline, timed out, host unreachable or
     /// refusing, connection lost) are `network_unavailable` (retryable), with a reason
     /// naming the condition (`offline`, `timed_out`, `cannot_connect`, `connection_lost`,
-    /// `cannot_find_host`); anything else (TLS failure, bad URL, redirect loop) is
+    /// `cannot_find_host`); a certificate the client did not trust — the system's TLS
+    /// checks, or a session delegate that cancelled the connection at its trust challenge,
+    /// as ``PinnedSessionDelegate`` does when no pin matches (a `cancelled` error that
+    /// reaches this function was not the caller's cancellation) — is `untrusted_server`
+    /// with reason `url_error_<code>`; anything else (bad URL, redirect loop) is
     /// `unexpected_response` with reason `url_error_<code>`.
     public static func from(urlError: URLError) -> LatchkeyClientError {
         let reason: String? =
@@ -19,6 +23,13 @@ extension LatchkeyClientError {
             default: nil
             }
         if let reason { return LatchkeyClientError(.networkUnavailable, reasons: [reason]) }
+        let untrusted: Set<URLError.Code> = [
+            .cancelled, .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+        ]
+        if untrusted.contains(urlError.code) {
+            return LatchkeyClientError(.untrustedServer, reasons: ["url_error_\(urlError.code.rawValue)"])
+        }
         return LatchkeyClientError(.unexpectedResponse, reasons: ["url_error_\(urlError.code.rawValue)"])
     }
 }

@@ -3,7 +3,7 @@
 public struct ResetLink: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
-    /// The reset token to send to `validate` and `reset`; 43 base64url characters.
+    /// The reset token to send to `validate` and `reset` (43 base64url characters from Latchkey).
     public let token: ClientSecret
 
     /// A link holding `token`; ``ResetLinkParser`` is the way to get one from a URL.

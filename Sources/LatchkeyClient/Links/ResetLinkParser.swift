@@ -9,10 +9,13 @@ public import Foundation
 /// with ``LatchkeyClientError`` `invalid_link` whose single reason says why:
 /// `insecure_scheme` (http), `wrong_scheme`, `wrong_host`, `wrong_path`, `user_info`,
 /// `missing_token`, `conflicting_tokens` (two different or repeated tokens) or
-/// `malformed_token` (not 43 base64url characters).
+/// `malformed_token` (not a plausible token: see ``plausibleTokenLengths``).
 public struct ResetLinkParser: Sendable {
-    /// The length of a reset token: 32 random bytes in base64url without padding.
-    public static let tokenLength = 43
+    /// The token lengths accepted: from 16 characters (96 bits in base64url, less than
+    /// any sound server issues) to ``PasswordRecovery/maximumTokenLength``. Latchkey's
+    /// tokens are 43 characters (32 random bytes), but a server configured otherwise, or
+    /// Directus (whose reset tokens are JWTs), sends other lengths; the server judges.
+    public static let plausibleTokenLengths = 16...PasswordRecovery.maximumTokenLength
 
     private let universalLinkHosts: Set<String>
     private let path: String
@@ -65,7 +68,10 @@ public struct ResetLinkParser: Sendable {
             + Self.tokens(in: components.percentEncodedQuery)
         guard let token = candidates.first else { throw Self.invalid("missing_token") }
         guard candidates.allSatisfy({ $0 == token }) else { throw Self.invalid("conflicting_tokens") }
-        guard token.utf8.count == Self.tokenLength, Base64URL.isAlphabet(token) else {
+        // base64url, plus `.` for the JWTs Directus sends; nothing that needs percent-encoding.
+        guard Self.plausibleTokenLengths.contains(token.utf8.count),
+            token.split(separator: ".", omittingEmptySubsequences: false).allSatisfy(Base64URL.isAlphabet)
+        else {
             throw Self.invalid("malformed_token")
         }
         return ResetLink(token: ClientSecret(token))

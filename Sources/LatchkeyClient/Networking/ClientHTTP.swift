@@ -36,7 +36,9 @@ struct ClientHTTP: Sendable {
         do {
             (data, response) = try await session.data(for: request)
         } catch let error as URLError {
-            if error.code == .cancelled || Task.isCancelled { throw CancellationError() }
+            // A `cancelled` error the caller did not ask for comes from the session's delegate
+            // refusing the server's certificate (see `from(urlError:)`).
+            if Task.isCancelled { throw CancellationError() }
             throw LatchkeyClientError.from(urlError: error)
         } catch is CancellationError {
             throw CancellationError()

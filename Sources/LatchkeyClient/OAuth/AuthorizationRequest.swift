@@ -100,6 +100,19 @@ public struct AuthorizationRequest: Sendable {
         return ClientSecret(code)
     }
 
+    /// Whether `callback` answers this request: it is sent to the redirect URI (as in
+    /// check 1 of ``authorizationCode(from:)``) and carries this request's `state`, once.
+    /// A receiver that can be reached by others (a loopback listener) uses it to ignore
+    /// stray or forged callbacks and keep waiting, instead of failing the sign-in; the
+    /// callback it accepts still goes through every check of ``authorizationCode(from:)``.
+    public func isAnswer(_ callback: URL) -> Bool {
+        guard Self.sameEndpoint(callback, redirectURI),
+            let components = URLComponents(url: callback, resolvingAgainstBaseURL: false)
+        else { return false }
+        let states = (components.queryItems ?? []).filter { $0.name == "state" }
+        return states.count == 1 && Self.constantTimeEquals(states[0].value ?? "", state)
+    }
+
     private static func sameEndpoint(_ callback: URL, _ expected: URL) -> Bool {
         guard callback.scheme?.lowercased() == expected.scheme?.lowercased(),
             callback.host?.lowercased() == expected.host?.lowercased(),

@@ -7,7 +7,10 @@ public import Foundation
 /// is ignored), every endpoint is `https` (or `http` on a loopback host, for local
 /// development), and the server supports PKCE `S256`. Anything else is refused with
 /// ``LatchkeyClientError`` `invalid_configuration`, whose reason names the problem.
-public struct AuthorizationServerMetadata: Sendable, Equatable {
+///
+/// `Codable` in its RFC 8414 form (only the members below), so it can be stored with the
+/// tokens (``StoredTokens/metadata``); decoding checks it again as above.
+public struct AuthorizationServerMetadata: Sendable, Equatable, Codable {
     /// The issuer identifier; also the `iss` of ID tokens and authorization responses.
     public let issuer: URL
     /// Where the browser is sent to sign in.
@@ -83,6 +86,55 @@ public struct AuthorizationServerMetadata: Sendable, Equatable {
             userinfoEndpoint: Self.url(object["userinfo_endpoint"]), jwksURI: Self.url(object["jwks_uri"]),
             codeChallengeMethodsSupported: (object["code_challenge_methods_supported"] as? [Any] ?? []).compactMap { $0 as? String },
             authorizationResponseIssParameterSupported: object["authorization_response_iss_parameter_supported"] as? Bool ?? false)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case issuer
+        case authorizationEndpoint = "authorization_endpoint"
+        case tokenEndpoint = "token_endpoint"
+        case revocationEndpoint = "revocation_endpoint"
+        case introspectionEndpoint = "introspection_endpoint"
+        case userinfoEndpoint = "userinfo_endpoint"
+        case jwksURI = "jwks_uri"
+        case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+    }
+
+    /// Decodes the RFC 8414 form and checks it like ``init(issuer:authorizationEndpoint:tokenEndpoint:revocationEndpoint:introspectionEndpoint:userinfoEndpoint:jwksURI:codeChallengeMethodsSupported:authorizationResponseIssParameterSupported:)``.
+    ///
+    /// - Throws: a `DecodingError` for a missing member, or ``LatchkeyClientError``
+    ///   `invalid_configuration` for metadata that fails the checks.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func required(_ key: CodingKeys) throws -> URL {
+            guard let url = Self.url(try container.decode(String.self, forKey: key)) else {
+                throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not a URL")
+            }
+            return url
+        }
+        func optional(_ key: CodingKeys) throws -> URL? { Self.url(try container.decodeIfPresent(String.self, forKey: key)) }
+        try self.init(
+            issuer: required(.issuer), authorizationEndpoint: required(.authorizationEndpoint),
+            tokenEndpoint: required(.tokenEndpoint), revocationEndpoint: optional(.revocationEndpoint),
+            introspectionEndpoint: optional(.introspectionEndpoint), userinfoEndpoint: optional(.userinfoEndpoint),
+            jwksURI: optional(.jwksURI),
+            codeChallengeMethodsSupported: container.decode([String].self, forKey: .codeChallengeMethodsSupported),
+            authorizationResponseIssParameterSupported:
+                container.decodeIfPresent(Bool.self, forKey: .authorizationResponseIssParameterSupported) ?? false)
+    }
+
+    /// Encodes the RFC 8414 form: URLs as strings, absent endpoints left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(issuer.absoluteString, forKey: .issuer)
+        try container.encode(authorizationEndpoint.absoluteString, forKey: .authorizationEndpoint)
+        try container.encode(tokenEndpoint.absoluteString, forKey: .tokenEndpoint)
+        try container.encodeIfPresent(revocationEndpoint?.absoluteString, forKey: .revocationEndpoint)
+        try container.encodeIfPresent(introspectionEndpoint?.absoluteString, forKey: .introspectionEndpoint)
+        try container.encodeIfPresent(userinfoEndpoint?.absoluteString, forKey: .userinfoEndpoint)
+        try container.encodeIfPresent(jwksURI?.absoluteString, forKey: .jwksURI)
+        try container.encode(codeChallengeMethodsSupported, forKey: .codeChallengeMethodsSupported)
+        try container.encode(authorizationResponseIssParameterSupported, forKey: .authorizationResponseIssParameterSupported)
     }
 
     /// Whether `iss` (from a response or an ID token) names this issuer.

@@ -58,24 +58,31 @@ public struct IDTokenClaims: Sendable, Equatable {
         self.email = payload["email"] as? String
     }
 
+    /// How far in the future `iat` may lie by default: 600 seconds, the ±10 minutes
+    /// AppAuth-iOS allows (`kOIDAuthorizationSessionIATMaxSkew`), because a phone's clock
+    /// may run minutes behind the server's and OpenID Connect Core §3.1.3.7 (rule 10)
+    /// leaves the range to the client.
+    public static let defaultIssuedAtLeeway: TimeInterval = 600
+
     /// Checks the claims (OpenID Connect Core §3.1.3.7): `iss` is `metadata`'s issuer;
     /// `aud` contains `clientID` (and with several audiences `azp` is `clientID`); the
-    /// token has not expired and was not issued in the future, each judged at `now`
-    /// with `leeway` seconds of clock skew allowed; `nonce` equals `expectedNonce` when
-    /// one is given.
+    /// token has not expired at `now` (with `leeway` seconds of clock skew allowed) and
+    /// was not issued more than `issuedAtLeeway` seconds after `now`; `nonce` equals
+    /// `expectedNonce` when one is given.
     ///
     /// - Throws: ``LatchkeyClientError`` `authorization_failed` with reason
     ///   `id_token_issuer`, `id_token_audience`, `id_token_expired`,
     ///   `id_token_issued_in_future` or `id_token_nonce`.
     public func validate(
-        metadata: AuthorizationServerMetadata, clientID: String, expectedNonce: String?, now: Date, leeway: TimeInterval = 60
+        metadata: AuthorizationServerMetadata, clientID: String, expectedNonce: String?, now: Date, leeway: TimeInterval = 60,
+        issuedAtLeeway: TimeInterval = defaultIssuedAtLeeway
     ) throws {
         guard metadata.isIssuer(issuer) else { throw Self.failed("id_token_issuer") }
         guard audiences.contains(clientID) else { throw Self.failed("id_token_audience") }
         if audiences.count > 1, authorizedParty != clientID { throw Self.failed("id_token_audience") }
         if let authorizedParty, authorizedParty != clientID { throw Self.failed("id_token_audience") }
         guard now.addingTimeInterval(-leeway) < expiresAt else { throw Self.failed("id_token_expired") }
-        guard issuedAt <= now.addingTimeInterval(leeway) else { throw Self.failed("id_token_issued_in_future") }
+        guard issuedAt <= now.addingTimeInterval(issuedAtLeeway) else { throw Self.failed("id_token_issued_in_future") }
         if let expectedNonce, nonce != expectedNonce { throw Self.failed("id_token_nonce") }
     }
 

@@ -17,20 +17,25 @@ public struct OAuthClient: Sendable {
     public let clientID: String
     /// The scopes to request (default `openid`).
     public let scopes: [String]
-    /// Clock skew allowed when checking ID token times.
+    /// Clock skew allowed when checking an ID token's expiry.
     public let leeway: TimeInterval
+    /// How far in the future an ID token's `iat` may be (the server's clock ahead of
+    /// the device's); 600 seconds, as AppAuth allows.
+    public let issuedAtLeeway: TimeInterval
     private let http: ClientHTTP
     private let now: @Sendable () -> Date
 
     /// A client of `issuer`. `now` is the clock used for token expiry and ID token checks.
     public init(
         issuer: URL, clientID: String, scopes: [String] = ["openid"], leeway: TimeInterval = 60,
+        issuedAtLeeway: TimeInterval = IDTokenClaims.defaultIssuedAtLeeway,
         session: URLSession = .shared, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.issuer = issuer
         self.clientID = clientID
         self.scopes = scopes
         self.leeway = leeway
+        self.issuedAtLeeway = issuedAtLeeway
         self.http = ClientHTTP(session: session)
         self.now = now
     }
@@ -60,7 +65,7 @@ public struct OAuthClient: Sendable {
     }
 
     /// Redeems an authorization `code` at the token endpoint (`grant_type=authorization_code`
-    /// with `code_verifier`), then checks the ID token (``IDTokenClaims/validate(metadata:clientID:expectedNonce:now:leeway:)``
+    /// with `code_verifier`), then checks the ID token (``IDTokenClaims/validate(metadata:clientID:expectedNonce:now:leeway:issuedAtLeeway:)``
     /// with the request's nonce) if one came back.
     ///
     /// - Throws: `authorization_failed` (`invalid_grant` for a used, expired or foreign
@@ -78,7 +83,7 @@ public struct OAuthClient: Sendable {
         }
         if let idToken = response.idToken {
             try IDTokenClaims(idToken: idToken).validate(
-                metadata: request.metadata, clientID: clientID, expectedNonce: request.nonce, now: now(), leeway: leeway)
+                metadata: request.metadata, clientID: clientID, expectedNonce: request.nonce, now: now(), leeway: leeway, issuedAtLeeway: issuedAtLeeway)
         }
         return response
     }
@@ -97,7 +102,7 @@ public struct OAuthClient: Sendable {
         guard let idToken = response.idToken else { return response }
         do {
             try IDTokenClaims(idToken: idToken).validate(
-                metadata: metadata, clientID: clientID, expectedNonce: nil, now: now(), leeway: leeway)
+                metadata: metadata, clientID: clientID, expectedNonce: nil, now: now(), leeway: leeway, issuedAtLeeway: issuedAtLeeway)
             return response
         } catch {
             return TokenResponse(
@@ -121,9 +126,17 @@ public struct OAuthClient: Sendable {
         guard reply.isSuccess else { throw reply.error }
     }
 
-    /// The tokens `response` stands for, as received now.
-    public func storedTokens(_ response: TokenResponse, previousRefreshToken: ClientSecret? = nil) -> StoredTokens {
-        response.storedTokens(receivedAt: now(), previousRefreshToken: previousRefreshToken)
+    /// The tokens of a completed sign-in, as received now, with the ID token's subject
+    /// and the request's server metadata (see ``TokenResponse/storedTokens(receivedAt:previousRefreshToken:metadata:)``):
+    /// what ``AuthSession/signIn(_:)`` stores.
+    public func storedTokens(_ response: TokenResponse, for request: AuthorizationRequest) -> StoredTokens {
+        response.storedTokens(receivedAt: now(), metadata: request.metadata)
+    }
+
+    /// The tokens a refresh reply stands for, as received now, following `previous`.
+    func storedTokens(_ response: TokenResponse, following previous: StoredTokens, metadata: AuthorizationServerMetadata) -> StoredTokens {
+        response.storedTokens(receivedAt: now(), previousRefreshToken: previous.refreshToken, metadata: metadata)
+            .succeeding(previous)
     }
 
     private func tokenRequest(

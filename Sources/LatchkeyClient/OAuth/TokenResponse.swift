@@ -47,10 +47,16 @@ public struct TokenResponse: Sendable, Equatable {
     }
 
     /// The tokens to store, the expiry counted from `receivedAt` (``assumedLifetime``
-    /// without `expires_in`); `previousRefreshToken` is kept when the reply has none.
-    public func storedTokens(receivedAt: Date, previousRefreshToken: ClientSecret? = nil) -> StoredTokens {
+    /// without `expires_in`); `previousRefreshToken` is kept when the reply has none. The
+    /// subject is the ID token's `sub` when an ID token came (the caller has checked it:
+    /// ``OAuthClient`` drops one that fails), and `metadata` is stored with the tokens so
+    /// the session can refresh after a restart without discovery.
+    public func storedTokens(
+        receivedAt: Date, previousRefreshToken: ClientSecret? = nil, metadata: AuthorizationServerMetadata? = nil
+    ) -> StoredTokens {
         StoredTokens(
             accessToken: accessToken, refreshToken: refreshToken ?? previousRefreshToken,
-            expiresAt: receivedAt.addingTimeInterval(expiresIn ?? Self.assumedLifetime))
+            expiresAt: receivedAt.addingTimeInterval(expiresIn ?? Self.assumedLifetime),
+            subject: idToken.flatMap { try? IDTokenClaims(idToken: $0).subject }, metadata: metadata)
     }
 }

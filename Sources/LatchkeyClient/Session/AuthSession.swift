@@ -7,34 +7,51 @@ public import Foundation
 /// and signs requests with it.
 ///
 /// Promises:
-/// - ``validAccessToken()`` refreshes only when the stored access token is within
+/// - ``validAccessToken()`` refreshes only when the access token is within
 ///   `refreshLeeway` of its expiry; however many callers ask at once, one refresh
 ///   request is made and all of them get its result.
-/// - A caller that is cancelled while a refresh runs never loses the stored tokens: the
-///   refresh runs in its own task, which no caller's cancellation stops, and it saves the
-///   new tokens before anyone gets them.
-/// - With a ``LockingTokenStore`` (``FileTokenStore``), the store's lock is held from
-///   reading the tokens to saving the refreshed ones, and the tokens are read again once
-///   the lock is held, so two processes sharing the store never present the same
+/// - A caller that is cancelled while a refresh runs never loses the tokens: the refresh
+///   runs in its own task, which no caller's cancellation stops.
+/// - A rotation is never dropped on the floor: once the server has answered a refresh,
+///   the new tokens are the session's, even when the store cannot take them right now
+///   (the Keychain locks about ten seconds after the screen does; the background time
+///   ran out). They are then kept in memory, used, and saved on the session's next call
+///   (or ``saveUnsavedTokens()``) — unless the store was changed meanwhile (a sign-out or
+///   sign-in elsewhere), which wins.
+/// - With a ``LockingTokenStore`` (``FileTokenStore``; ``KeychainTokenStore`` with a lock
+///   file in the app group), the store's lock is held from reading the tokens to saving
+///   the refreshed ones, and the tokens are read again once the lock is held, so two
+///   processes sharing the store (an app and its extension) never present the same
 ///   refresh token: the second one finds the first one's fresh tokens.
+/// - With a ``BackgroundActivity`` (``ApplicationBackgroundTask`` on iOS), every
+///   operation that holds the store's lock runs inside it; if the background time runs
+///   out first, the lock is released at once (iOS ends an app suspended while it holds a
+///   lock on a file in a shared container) and the outcome is kept in memory as above.
 /// - When the server rejects the refresh token, the tokens are removed and
 ///   ``AuthSessionEvent/signedOut(_:)`` (`.sessionEnded`) is sent; a transient failure
 ///   (network, 5xx, rate limit) keeps them, and while the old access token has not yet
 ///   expired it is still returned.
 /// - A sign-out or a new sign-in while a refresh request runs is never undone by it:
 ///   the refresh saves only if the store still holds the tokens it started from.
+/// - ``signOut()`` works whatever state the store is in; ``completePasswordReset(_:token:newPassword:email:)``
+///   never reports a failure once the server has accepted the new password.
 public actor AuthSession {
-    /// The session's events, for one consumer (an `AsyncStream` delivers each event once).
-    public nonisolated let events: AsyncStream<AuthSessionEvent>
+    /// Renewed tokens the store has not taken yet, and the stored tokens they replace.
+    private struct UnsavedTokens {
+        let tokens: StoredTokens
+        let replacing: StoredTokens
+    }
 
-    private let continuation: AsyncStream<AuthSessionEvent>.Continuation
     private let store: any TokenStore
     private let refresher: SessionRefresher
     private let refreshLeeway: TimeInterval
     private let lockTimeout: TimeInterval
     private let urlSession: URLSession
+    private let backgroundActivity: (any BackgroundActivity)?
     private let now: @Sendable () -> Date
     private var refreshTask: Task<StoredTokens, any Error>?
+    private var unsaved: UnsavedTokens?
+    private var subscribers: [UUID: AsyncStream<AuthSessionEvent>.Continuation] = [:]
 
     /// A session over the tokens in `store`, renewed by `refresher`.
     ///
@@ -42,34 +59,70 @@ public actor AuthSession {
     ///   - refreshLeeway: renew when the access token expires within this many seconds.
     ///   - lockTimeout: how long to wait for a ``LockingTokenStore``'s lock.
     ///   - urlSession: the session ``data(for:)`` sends requests with.
+    ///   - backgroundActivity: what keeps the process running while the store's lock is
+    ///     held; on iOS pass ``ApplicationBackgroundTask`` (not in app extensions).
     ///   - now: the clock deciding whether a token is about to expire.
     public init(
         store: any TokenStore, refresher: SessionRefresher, refreshLeeway: TimeInterval = 60, lockTimeout: TimeInterval = 30,
-        urlSession: URLSession = .shared, now: @escaping @Sendable () -> Date = { Date() }
+        urlSession: URLSession = .shared, backgroundActivity: (any BackgroundActivity)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        (events, continuation) = AsyncStream.makeStream(of: AuthSessionEvent.self, bufferingPolicy: .bufferingNewest(64))
         self.store = store
         self.refresher = refresher
         self.refreshLeeway = refreshLeeway
         self.lockTimeout = lockTimeout
         self.urlSession = urlSession
+        self.backgroundActivity = backgroundActivity
         self.now = now
     }
 
-    deinit { continuation.finish() }
+    deinit {
+        for subscriber in subscribers.values { subscriber.finish() }
+    }
+
+    /// A new subscription to the session's events. Any number of subscribers may follow
+    /// the session; each gets every event from ``AuthSessionEvent/current(_:)`` — the
+    /// state at the moment of subscribing — on (the newest 64 when it falls behind). The
+    /// stream ends when the session is released; stopping iteration unsubscribes.
+    public func events() -> AsyncStream<AuthSessionEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AuthSessionEvent.self, bufferingPolicy: .bufferingNewest(64))
+        let id = UUID()
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.unsubscribe(id) }
+        }
+        continuation.yield(.current(state()))
+        subscribers[id] = continuation
+        return stream
+    }
+
+    /// Whether the session holds tokens, as far as the store can tell now.
+    public func state() -> AuthSessionState {
+        do {
+            guard let tokens = try currentTokens() else { return .signedOut }
+            return .signedIn(subject: tokens.subject)
+        } catch let error as LatchkeyClientError {
+            return .unavailable(error)
+        } catch {
+            return .unavailable(LatchkeyClientError(.tokenStoreFailed))
+        }
+    }
 
     /// Stores the tokens of a completed sign-in and sends ``AuthSessionEvent/signedIn``.
     ///
     /// - Throws: the store's error.
     public func signIn(_ tokens: StoredTokens) throws {
         try store.save(tokens)
-        continuation.yield(.signedIn)
+        unsaved = nil
+        emit(.signedIn)
     }
 
-    /// Whether tokens are stored (they may still be rejected by the server).
+    /// Whether tokens are held (they may still be rejected by the server).
     public func isSignedIn() throws -> Bool {
-        try store.load() != nil
+        try currentTokens() != nil
     }
+
+    /// Whether renewed tokens are waiting in memory for the store (see the type).
+    public var hasUnsavedTokens: Bool { unsaved != nil }
 
     /// An access token that is not about to expire, refreshing first if needed.
     ///
@@ -77,7 +130,8 @@ public actor AuthSession {
     ///   server ended the session (the tokens are then removed); a transient error when
     ///   the token expired and could not be renewed right now; a token store error.
     public func validAccessToken() async throws -> ClientSecret {
-        guard let tokens = try store.load() else { throw Self.notSignedIn }
+        await saveUnsavedTokens()
+        guard let tokens = try currentTokens() else { throw Self.notSignedIn }
         if isFresh(tokens) { return tokens.accessToken }
         do {
             return try await refreshed(rejecting: nil).accessToken
@@ -87,42 +141,51 @@ public actor AuthSession {
     }
 
     /// A new access token after the server refused `token` (an API answered 401). If
-    /// the stored token is already another one (someone refreshed meanwhile), that one
+    /// the held token is already another one (someone refreshed meanwhile), that one
     /// is returned without a request.
     public func accessToken(replacing token: ClientSecret) async throws -> ClientSecret {
-        try await refreshed(rejecting: token).accessToken
+        await saveUnsavedTokens()
+        return try await refreshed(rejecting: token).accessToken
     }
 
-    /// Signs out: waits for a running refresh, removes the tokens, revokes the refresh
-    /// token on the server (best effort: an unreachable server does not keep the person
-    /// signed in) and sends ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
+    /// Tries again to save renewed tokens the store could not take (see the type). Every
+    /// call that hands out a token does this first; call it too when the device's
+    /// protected data becomes available again. Does nothing while a refresh runs (it
+    /// saves its own outcome) or when nothing waits.
+    public func saveUnsavedTokens() async {
+        guard unsaved != nil, refreshTask == nil else { return }
+        _ = try? await withStoreLock(activity: "Latchkey token save") { hold in storeUnsaved(hold) }
+    }
+
+    /// Signs out: waits for a running refresh, removes the tokens (also when the store
+    /// holds something unreadable), revokes the refresh token on the server (best
+    /// effort: an unreachable server does not keep the person signed in) and sends
+    /// ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
     ///
-    /// - Throws: the store's error (the tokens are then kept and nothing is revoked).
+    /// - Throws: the store's error when the tokens cannot be removed (they are then kept
+    ///   and nothing is revoked), or `token_store_locked` (`lock_timeout`).
     public func signOut() async throws {
         _ = await refreshTask?.result
-        let refreshToken = try await withStoreLock { try await self.removeTokens() }
-        if let refreshToken { try? await refresher.revoke(refreshToken) }
-        continuation.yield(.signedOut(.userRequested))
-    }
-
-    /// Clears the store and returns the refresh token it held, in one step on the actor,
-    /// so that no refresh can read the tokens in between.
-    private func removeTokens() throws -> ClientSecret? {
-        let refreshToken = try store.load()?.refreshToken
-        try store.clear()
-        return refreshToken
+        let held = try await withStoreLock(activity: "Latchkey sign-out") { _ in try removeTokens() }
+        if let held { try? await refresher.revoke(held) }
+        emit(.signedOut(.userRequested))
     }
 
     /// Sets a new password with `recovery` (see ``PasswordRecovery/resetPassword(token:newPassword:email:)``),
     /// then removes the local tokens — the server has ended every session of the
     /// account — and sends ``AuthSessionEvent/passwordRecovered``.
+    ///
+    /// - Throws: what `resetPassword` throws, and nothing once the server accepted the
+    ///   password: tokens that cannot be removed now are dead on the server, and the next
+    ///   refresh removes them.
     public func completePasswordReset(
         _ recovery: PasswordRecovery, token: ClientSecret, newPassword: ClientSecret, email: String? = nil
     ) async throws {
         try await recovery.resetPassword(token: token, newPassword: newPassword, email: email)
         _ = await refreshTask?.result
-        try store.clear()
-        continuation.yield(.passwordRecovered)
+        unsaved = nil
+        _ = try? await withStoreLock(activity: "Latchkey sign-out") { _ in try store.clear() }
+        emit(.passwordRecovered)
     }
 
     /// Sends `request` with `Authorization: Bearer <access token>`. If the server answers
@@ -155,6 +218,12 @@ public actor AuthSession {
         tokens.expiresAt.timeIntervalSince(now()) > refreshLeeway
     }
 
+    /// The tokens the session holds: unsaved renewed ones first, else the store's.
+    private func currentTokens() throws -> StoredTokens? {
+        if let unsaved { return unsaved.tokens }
+        return try store.load()
+    }
+
     /// Joins the running refresh, or starts one. The refresh is an unstructured task so
     /// that a caller's cancellation does not reach it.
     private func refreshed(rejecting rejected: ClientSecret?) async throws -> StoredTokens {
@@ -166,15 +235,33 @@ public actor AuthSession {
     }
 
     private func refreshHoldingLock(rejecting rejected: ClientSecret?) async throws -> StoredTokens {
-        try await withStoreLock { try await self.refreshNow(rejecting: rejected) }
+        try await withStoreLock(activity: "Latchkey token refresh") { hold in try await refreshNow(rejecting: rejected, hold: hold) }
     }
 
     /// Reads the tokens again (another process may have refreshed), refreshes if still
-    /// needed, and saves before returning — unless the tokens were replaced while the
+    /// needed, and saves before returning — unless the store was changed while the
     /// request ran (a sign-out, a new sign-in, a password reset, a writer that does not
-    /// take the lock): that change wins, and the refresh's outcome is dropped.
-    private func refreshNow(rejecting rejected: ClientSecret?) async throws -> StoredTokens {
-        guard let current = try store.load() else { throw Self.notSignedIn }
+    /// take the lock): that change wins, and the refresh's outcome is dropped. Renewed
+    /// tokens the store cannot take stay in memory (``storeUnsaved(_:)`` saves them later).
+    private func refreshNow(rejecting rejected: ClientSecret?, hold: StoreLockHold) async throws -> StoredTokens {
+        // `basis`: what the store holds and a save replaces; `current`: what this process
+        // holds — its unsaved tokens while the store still holds what they replace.
+        let onDisk: StoredTokens?
+        do {
+            onDisk = try store.load()
+        } catch {
+            // Unreadable now (the device locked): carry on from unsaved tokens, if any.
+            guard let unsaved else { throw error }
+            onDisk = unsaved.replacing
+        }
+        let current: StoredTokens, basis: StoredTokens
+        if let pending = unsaved, pending.replacing == onDisk {
+            (current, basis) = (pending.tokens, pending.replacing)
+        } else {
+            unsaved = nil
+            guard let onDisk else { throw Self.notSignedIn }
+            (current, basis) = (onDisk, onDisk)
+        }
         if let rejected {
             if current.accessToken != rejected { return current }
         } else if isFresh(current) {
@@ -189,12 +276,18 @@ public actor AuthSession {
         }
         let outcome: Result<StoredTokens, any Error>
         do {
-            outcome = .success(try await refresher.refresh(refreshToken))
+            outcome = .success(try await refresher.refresh(current, with: refreshToken))
         } catch {
             outcome = .failure(error)
         }
-        let stored = try store.load()
-        guard stored == current else {
+        let stored: StoredTokens?
+        do {
+            stored = try store.load()
+        } catch {
+            stored = basis  // unreadable now: nobody can have changed it; the save below tells
+        }
+        guard stored == basis else {
+            unsaved = nil
             guard let stored else { throw Self.notSignedIn }
             return stored
         }
@@ -205,21 +298,73 @@ public actor AuthSession {
             try endSession()
             throw error
         }
-        try store.save(renewed)
-        continuation.yield(.refreshed)
+        if hold.mayWrite, (try? store.save(renewed)) != nil {
+            unsaved = nil
+        } else {
+            unsaved = UnsavedTokens(tokens: renewed, replacing: basis)
+        }
+        emit(.refreshed)
         return renewed
     }
 
-    private func endSession() throws {
-        try store.clear()
-        continuation.yield(.signedOut(.sessionEnded))
+    /// Saves the unsaved tokens if the store still holds what they replace; drops them
+    /// if another writer changed the store since; keeps them when the store cannot be
+    /// read or written now.
+    private func storeUnsaved(_ hold: StoreLockHold) {
+        guard let pending = unsaved, hold.mayWrite else { return }
+        let onDisk: StoredTokens?
+        do {
+            onDisk = try store.load()
+        } catch {
+            return
+        }
+        if onDisk == pending.replacing, (try? store.save(pending.tokens)) == nil { return }
+        unsaved = nil
     }
 
-    private func withStoreLock<Result: Sendable>(_ body: @Sendable () async throws -> Result) async throws -> Result {
-        if let locking = store as? any LockingTokenStore {
-            return try await locking.withExclusiveLock(timeout: lockTimeout, body)
+    /// Clears the store and returns the tokens it held, in one step on the actor, so
+    /// that no refresh can read them in between. Tokens that cannot be read (corrupted,
+    /// or the device locked) are still removed; only their revocation is skipped.
+    private func removeTokens() throws -> StoredTokens? {
+        let held = unsaved?.tokens ?? (try? store.load())
+        try store.clear()
+        unsaved = nil
+        return held
+    }
+
+    private func endSession() throws {
+        unsaved = nil
+        try store.clear()
+        emit(.signedOut(.sessionEnded))
+    }
+
+    /// Runs `body` holding the store's lock (for a ``LockingTokenStore``), inside a
+    /// background activity named `name` whose expiration releases the lock at once.
+    private func withStoreLock<Value>(
+        activity name: String, _ body: (StoreLockHold) async throws -> Value
+    ) async throws -> Value {
+        let hold = StoreLockHold()
+        let assertion = await backgroundActivity?.begin(name: name) { hold.expire() }
+        let outcome: Result<Value, any Error>
+        do {
+            if let locking = store as? any LockingTokenStore {
+                hold.hold(try await locking.acquireExclusiveLock(timeout: lockTimeout))
+            }
+            outcome = .success(try await body(hold))
+        } catch {
+            outcome = .failure(error)
         }
-        return try await body()
+        hold.release()
+        await assertion?.end()
+        return try outcome.get()
+    }
+
+    private func emit(_ event: AuthSessionEvent) {
+        for subscriber in subscribers.values { subscriber.yield(event) }
+    }
+
+    private func unsubscribe(_ id: UUID) {
+        subscribers[id] = nil
     }
 
     private static let notSignedIn = LatchkeyClientError(.sessionExpired, reasons: ["not_signed_in"])

@@ -12,10 +12,17 @@ import Foundation
 /// until ``release()`` or deinit. `flock` locks belong to the open file description, so
 /// two holders conflict whether they are in two processes or in one; the kernel drops
 /// the lock when a process dies.
-final class FileLock {
+///
+/// ``release()`` may come from another thread than the one that took the lock — on iOS
+/// from a background task's expiration handler, which must let go of every lock on a
+/// file in a shared container before the app is suspended (else the system ends the app
+/// with `0xdead10cc`) — so the descriptor is guarded by a lock of its own.
+// `Mutex` would need iOS 18, so an `NSLock` guards the descriptor instead.
+final class FileLock: TokenStoreLock, @unchecked Sendable {
     /// How long to wait between attempts while the lock is taken.
     static let retryInterval: UInt64 = 10_000_000
 
+    private let guardLock = NSLock()
     private var descriptor: Int32
 
     private init(descriptor: Int32) {
@@ -46,6 +53,8 @@ final class FileLock {
 
     /// Releases the lock; later calls do nothing.
     func release() {
+        guardLock.lock()
+        defer { guardLock.unlock() }
         guard descriptor >= 0 else { return }
         // Closing the only descriptor of the open file description releases the lock.
         close(descriptor)

@@ -17,7 +17,7 @@ public import Foundation
 /// over the old one, so a reader sees the old tokens or the new ones, never a mix —
 /// also across processes. A file that is not valid tokens (or larger than 64 KiB) is
 /// reported as `token_store_corrupted` rather than treated as "signed out". Processes
-/// sharing the directory can take turns with ``withExclusiveLock(timeout:_:)``, which
+/// sharing the directory can take turns with ``acquireExclusiveLock(timeout:)``, which
 /// ``AuthSession`` uses around every refresh.
 public struct FileTokenStore: LockingTokenStore {
     /// The file name inside ``directory``.
@@ -31,7 +31,7 @@ public struct FileTokenStore: LockingTokenStore {
     /// The token file: ``directory`` / ``fileName``.
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
 
-    /// The lock file next to the token file (see ``withExclusiveLock(timeout:_:)``).
+    /// The lock file next to the token file (see ``acquireExclusiveLock(timeout:)``).
     public static let lockFileName = "tokens.lock"
 
     /// A store in `directory`, which is created (mode 0700) on the first save.
@@ -117,17 +117,13 @@ public struct FileTokenStore: LockingTokenStore {
         guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw Self.failure() }
     }
 
-    /// Runs `body` holding an exclusive `flock(2)` on ``lockFileName`` in ``directory``
-    /// (created 0600), waiting up to `timeout` seconds; see ``LockingTokenStore``.
-    /// The lock is a separate file because the token file is replaced by rename on
-    /// every save, and a lock on a replaced file guards nothing.
-    public func withExclusiveLock<Result: Sendable>(
-        timeout: Double, _ body: @Sendable () async throws -> Result
-    ) async throws -> Result {
+    /// Takes an exclusive `flock(2)` on ``lockFileName`` in ``directory`` (created 0600),
+    /// waiting up to `timeout` seconds; see ``LockingTokenStore``. The lock is a separate
+    /// file because the token file is replaced by rename on every save, and a lock on a
+    /// replaced file guards nothing.
+    public func acquireExclusiveLock(timeout: Double) async throws -> any TokenStoreLock {
         try prepareDirectory()
-        let lock = try await FileLock.acquire(path: directory.appendingPathComponent(Self.lockFileName).path, timeout: timeout)
-        defer { lock.release() }
-        return try await body()
+        return try await FileLock.acquire(path: directory.appendingPathComponent(Self.lockFileName).path, timeout: timeout)
     }
 
     /// Creates the directory with mode 0700, or tightens an existing one to 0700.

@@ -12,6 +12,15 @@ public enum PasswordRules {
         /// The ``code``.
         public var description: String { code }
 
+        /// The rule as a sentence for a person, in `language` ("Use at least 8 characters."):
+        /// what a reset screen shows while the password is typed.
+        public func message(for language: ClientLanguage) -> String {
+            ClientErrorText.reason(code, in: language) ?? code
+        }
+
+        /// Every rule the app checks, in the order ``PasswordRules/check(_:email:)`` reports them.
+        public static let all: [Reason] = [.tooShort, .tooLong, .containsEmail]
+
         /// Fewer than ``PasswordRules/minimumLength`` characters.
         public static let tooShort = Reason("too_short")
         /// More than ``PasswordRules/maximumLength`` characters.

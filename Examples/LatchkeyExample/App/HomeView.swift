@@ -1,0 +1,42 @@
+import LatchkeyExampleModel
+import SwiftUI
+
+/// Signed in: an authorised API call, the "Require Face ID" setting, sign-out.
+struct HomeView: View {
+    let model: AppModel
+    let subject: String?
+    @Binding var requireFaceID: Bool
+    @State private var settingError: String?
+
+    var body: some View {
+        Form {
+            Section("Account") {
+                Text(subject.map { "Signed in as \($0)" } ?? "Signed in")
+            }
+            Section("API") {
+                Button("Call the API") { Task { await model.callAPI() } }
+                switch model.apiCall {
+                case .idle: EmptyView()
+                case .loading: ProgressView()
+                case .answered(let status, let body): Text("\(status)\n\(body)").font(.footnote.monospaced())
+                case .failed(let message): Text(message).foregroundStyle(.red)
+                }
+            }
+            Section {
+                Toggle("Require Face ID", isOn: Binding(get: { model.requireFaceID }, set: { on in
+                    do {
+                        try model.setRequireFaceID(on)
+                        requireFaceID = on
+                    } catch {
+                        settingError = "\(error.localizedDescription)"
+                    }
+                }))
+                if let settingError { Text(settingError).foregroundStyle(.red) }
+            } footer: {
+                Text("Face ID (or the passcode) is then needed to use the saved sign-in.")
+            }
+            Button("Sign out", role: .destructive) { Task { await model.signOut() } }
+        }
+        .navigationTitle("Latchkey Example")
+    }
+}

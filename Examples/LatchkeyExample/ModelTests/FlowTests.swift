@@ -1,0 +1,154 @@
+import Foundation
+import LatchkeyClient
+import LatchkeyExampleModel
+import Testing
+
+/// The sample app's screens as state machines: every decision a view relies on.
+@Suite struct FlowTests {
+    static let token = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde"
+    static let link = ResetLink(token: ClientSecret(token))
+
+    @Test("reset links open the reset screen; the sign-in callback and foreign links are ignored; broken reset links say why")
+    func routing() {
+        let router = LinkRouter(configuration: .sample)
+        #expect(router.route(URL(string: "https://auth.example.com/reset-password#token=\(Self.token)")!) == .resetPassword(Self.link))
+        #expect(router.route(URL(string: "com.example.latchkey://reset-password#token=\(Self.token)")!) == .resetPassword(Self.link))
+        #expect(router.route(URL(string: "com.example.latchkey:/oauth?code=c&state=s")!) == .ignore)
+        #expect(router.route(URL(string: "https://evil.example/reset-password#token=\(Self.token)")!) == .ignore)
+        #expect(router.route(URL(string: "https://auth.example.com/account")!) == .ignore)
+        #expect(router.route(URL(string: "https://auth.example.com/reset-password#token=short")!)
+            == .unusableResetLink(LatchkeyClientError(.invalidLink, reasons: ["malformed_token"])))
+        #expect(router.route(URL(string: "https://auth.example.com/reset-password")!)
+            == .unusableResetLink(LatchkeyClientError(.invalidLink, reasons: ["missing_token"])))
+    }
+
+    @Test("live password feedback lists each rule, met or not, as the person types")
+    func feedback() {
+        let empty = PasswordFeedback(password: ClientSecret(""), email: nil)
+        #expect(empty.items.map(\.rule) == [.tooShort, .tooLong])
+        #expect(empty.items.map(\.isMet) == [false, true])
+        #expect(!empty.allMet)
+        #expect(PasswordFeedback(password: ClientSecret("violet tractor"), email: nil).allMet)
+        let withEmail = PasswordFeedback(password: ClientSecret("jane-violet-tractor"), email: "jane@example.com")
+        #expect(withEmail.items.map(\.rule) == [.tooShort, .tooLong, .containsEmail])
+        #expect(withEmail.items.last?.isMet == false)
+        #expect(PasswordRules.Reason.tooShort.message(for: .en) == "Use at least 8 characters.")
+        #expect(PasswordRules.Reason.tooShort.message(for: .pt) == "Use pelo menos 8 caracteres.")
+    }
+
+    @Test("the reset screen: check the link, choose a password, Face ID, save, done")
+    func resetHappyPath() {
+        var flow = ResetFlow(link: Self.link)
+        #expect(flow.step == .checkingLink)
+        let accepted1 = flow.submit()
+        #expect(!accepted1)
+        flow.linkChecked(ResetTokenStatus(emailHint: "j***@example.com", expiresAt: nil))
+        #expect(flow.step == .choosingPassword)
+        #expect(flow.emailHint == "j***@example.com")
+        flow.setPassword("short")
+        #expect(!flow.canSubmit)
+        let accepted2 = flow.submit()
+        #expect(!accepted2)
+        flow.setPassword("violet tractor quietly juggles")
+        let accepted3 = flow.submit()
+        #expect(accepted3)
+        #expect(flow.step == .confirmingIdentity)
+        flow.saved()  // out of order: ignored
+        #expect(flow.step == .confirmingIdentity)
+        flow.identityConfirmed()
+        #expect(flow.step == .saving)
+        flow.saved()
+        #expect(flow.step == .done)
+        #expect(flow.password.exposed.isEmpty)
+    }
+
+    @Test("a used or expired link ends the flow; network trouble can be retried")
+    func resetLinkFailures() {
+        var used = ResetFlow(link: Self.link)
+        used.linkCheckFailed(LatchkeyClientError(.invalidToken), language: .en)
+        #expect(used.step == .linkUnusable("This link is no longer valid. Please request a new one."))
+        used.retry()
+        #expect(used.step == .linkUnusable("This link is no longer valid. Please request a new one."))
+
+        var offline = ResetFlow(link: Self.link)
+        offline.linkCheckFailed(LatchkeyClientError(.networkUnavailable, reasons: ["offline"]), language: .en)
+        guard case .failed(_, let retry) = offline.step else { Issue.record("not failed"); return }
+        #expect(retry == .checkingLink)
+        offline.retry()
+        #expect(offline.step == .checkingLink)
+    }
+
+    @Test("Face ID cancelled, a refused password, a link used meanwhile, a network failure while saving")
+    func resetSaveFailures() {
+        func ready() -> ResetFlow {
+            var flow = ResetFlow(link: Self.link)
+            flow.linkChecked(ResetTokenStatus(emailHint: nil, expiresAt: nil))
+            flow.setPassword("violet tractor quietly juggles")
+            _ = flow.submit()
+            return flow
+        }
+        var cancelled = ready()
+        cancelled.identityCheckFailed(LatchkeyClientError(.userAuthenticationFailed, reasons: ["cancelled"]), language: .en)
+        cancelled.retry()
+        #expect(cancelled.step == .choosingPassword)
+        #expect(cancelled.password.exposed == "violet tractor quietly juggles")
+
+        var weak = ready()
+        weak.identityConfirmed()
+        weak.saveFailed(LatchkeyClientError(.weakPassword, reasons: ["too_weak"]), language: .en)
+        #expect(weak.refusedReasons == ["too_weak"])
+        weak.retry()
+        #expect(weak.step == .choosingPassword)
+        weak.setPassword("another longer phrase entirely")
+        #expect(weak.refusedReasons.isEmpty)
+
+        var used = ready()
+        used.identityConfirmed()
+        used.saveFailed(LatchkeyClientError(.invalidToken), language: .es)
+        #expect(used.step == .linkUnusable("Este enlace ya no es válido. Solicita uno nuevo, por favor."))
+
+        var offline = ready()
+        offline.identityConfirmed()
+        offline.saveFailed(LatchkeyClientError(.networkUnavailable, reasons: ["timed_out"]), language: .en)
+        offline.retry()
+        #expect(offline.step == .saving)
+    }
+
+    @Test("the sign-in form: sendable only when plausible; wrong credentials clear the password, a network error keeps it")
+    func signInForm() {
+        var form = SignInForm()
+        form.email = "jane@example"
+        form.setPassword("secret")
+        #expect(!form.canSubmit)
+        form.email = "jane@example.com"
+        let accepted4 = form.submit()
+        #expect(accepted4)
+        let accepted5 = form.submit()
+        #expect(!accepted5)  // already sending
+        form.failed(LatchkeyClientError(.networkUnavailable, reasons: ["offline"]), language: .en)
+        #expect(form.password.exposed == "secret")
+        let accepted6 = form.submit()
+        #expect(accepted6)
+        form.failed(LatchkeyClientError(.invalidCredentials), language: .en)
+        #expect(form.password.exposed.isEmpty)
+        #expect(form.step == .failed("The email address or password is not correct."))
+        form.setPassword("again")
+        let accepted7 = form.submit()
+        #expect(accepted7)
+        form.succeeded()
+        #expect(form == SignInForm())
+    }
+
+    @Test("the forgot-password form says the same for every address once sent")
+    func forgotPassword() {
+        var form = ForgotPasswordForm(email: " nobody@example.com ")
+        let accepted8 = form.submit()
+        #expect(accepted8)
+        form.sent()
+        #expect(form.step == .sent(email: "nobody@example.com"))
+        var invalid = ForgotPasswordForm(email: "not an address")
+        let submitted = invalid.submit()
+        #expect(!submitted)
+        #expect(invalid.step == .editing)
+    }
+}

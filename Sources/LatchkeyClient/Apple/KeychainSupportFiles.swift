@@ -1,0 +1,42 @@
+public import Foundation
+
+/// Where ``KeychainTokenStore`` keeps its two small files for one item: the lock file
+/// processes take turns on (``LockingTokenStore``) and the install marker
+/// (``ReinstallMarker``). Both live in a `Latchkey` directory of the App Group container
+/// when the item is shared with extensions (``KeychainOptions/appGroup``) — so the app
+/// and its extensions see the same files — else of the app's own Application Support
+/// directory. Portable, so the naming is tested on Linux.
+public struct KeychainSupportFiles: Sendable, Equatable {
+    /// The directory holding both files.
+    public let directory: URL
+    /// The lock file: `<service>.<account>.lock`.
+    public let lockFile: URL
+    /// The install marker: `<service>.<account>.installed`.
+    public let installMarker: URL
+
+    /// The files for the item of `options` inside `container` (an App Group container,
+    /// or the app's Application Support directory).
+    public init(container: URL, options: KeychainOptions) {
+        directory = container.appendingPathComponent("Latchkey", isDirectory: true)
+        let base = Self.fileNamePart(options.service) + "." + Self.fileNamePart(options.account)
+        lockFile = directory.appendingPathComponent(base + ".lock")
+        installMarker = directory.appendingPathComponent(base + ".installed")
+    }
+
+    /// Creates ``directory`` (and missing parents) with mode 0700.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
+    public func prepareDirectory() throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw LatchkeyClientError(.tokenStoreFailed, reasons: ["support_directory"])
+        }
+    }
+
+    /// `text` safe as part of a file name: percent-encoded outside ASCII letters, digits,
+    /// `-` and `_` (so also `.`, `~` and `/`), so distinct identities never share a file.
+    static func fileNamePart(_ text: String) -> String {
+        FormEncoding.percentEncode(text).replacingOccurrences(of: ".", with: "%2E").replacingOccurrences(of: "~", with: "%7E")
+    }
+}
