@@ -1,5 +1,6 @@
 import Foundation
 import LatchkeyClient
+import LatchkeyTestSupport
 import Testing
 
 /// The Keychain decisions, checked where they are made: in portable code.

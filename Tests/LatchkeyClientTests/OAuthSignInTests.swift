@@ -3,6 +3,7 @@ import Foundation
     import FoundationNetworking
 #endif
 import LatchkeyClient
+import LatchkeyTestSupport
 import Testing
 
 /// The OAuth code flow through the SDK against the real server: discovery, the sign-in
