@@ -195,7 +195,7 @@ package final class ServerApplication: Sendable {
     /// The signing keys in the configured key file, created on first use.
     package static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
         try createPrivateDirectory(configuration.dataDirectory)
-        try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: "LATCHKEY_SIGNING_KEYS_FILE")
+        try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: Setting.signingKeysFile.name)
         return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
     }
 
@@ -206,7 +206,7 @@ package final class ServerApplication: Sendable {
             return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender)
         case .smtp:
             guard let smtp = configuration.smtp else {
-                throw LatchkeyError(.invalidConfiguration, "LATCHKEY_SMTP_URL is required when LATCHKEY_MAIL_TRANSPORT=smtp")
+                throw LatchkeyError(.invalidConfiguration, "\(Setting.smtpURL.name) is required when \(Setting.mailTransport.name)=smtp")
             }
             return SMTPMailTransport(configuration: try SMTPConfiguration(
                 url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
@@ -245,7 +245,7 @@ package final class ServerApplication: Sendable {
         }
     }
 
-    static func createPrivateDirectory(_ url: URL, setting: String = "LATCHKEY_DATA_DIR") throws {
+    static func createPrivateDirectory(_ url: URL, setting: String = Setting.dataDirectory.name) throws {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -257,7 +257,7 @@ package final class ServerApplication: Sendable {
     /// starting at once on a shared file, every one ends up with the same key.
     static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
         if FileManager.default.contents(atPath: url.path) == nil {
-            try createPrivateDirectory(url.deletingLastPathComponent(), setting: "LATCHKEY_ADDRESS_KEY_FILE")
+            try createPrivateDirectory(url.deletingLastPathComponent(), setting: Setting.addressKeyFile.name)
             try KeyFile.write(SecureRandom.bytes(32), to: url, replacing: false)
         }
         guard let data = FileManager.default.contents(atPath: url.path), data.count == 32 else {

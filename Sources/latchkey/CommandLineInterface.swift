@@ -66,6 +66,7 @@ enum Help {
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S)
       clients list                          List OAuth clients (id, type, first-party, redirect URIs)
       clients delete ID                     Remove an OAuth client
+      settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
 
     Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
       login --client-id ID                  Sign in through the browser (OAuth, loopback redirect); or --email E --password-stdin
@@ -75,7 +76,7 @@ enum Help {
       reset complete                        Set a new password with the link from the mail (both read from standard input)
 
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
-    Settings: see the README's configuration table (LATCHKEY_DATA_DIR, LATCHKEY_LISTEN, ...).
+    Settings: `latchkey settings` lists them (the same table is in docs/deploy.md#settings).
     """
 
     static let serve = """
@@ -85,6 +86,13 @@ enum Help {
     requests finish, queued work is saved). Every setting comes from LATCHKEY_* environment
     variables or the JSON file named by LATCHKEY_CONFIG_FILE; with none set, the server uses
     SQLite and .eml mail files under ./data and listens on 127.0.0.1:8080.
+    """
+
+    static let settings = """
+    Usage: latchkey settings [--markdown]
+
+    Lists every LATCHKEY_* setting with its default, the values it takes and what it
+    means. With --markdown, prints the settings table of docs/deploy.md instead.
     """
 
     static let migrate = """

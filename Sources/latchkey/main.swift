@@ -38,6 +38,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "login": print(Help.login)
         case "token", "logout": print(Help.session)
         case "reset": print(Help.reset)
+        case "settings": print(Help.settings)
         default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
         }
         return
@@ -49,6 +50,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "users": try users(rest)
     case "keys": try keys(rest)
     case "clients": try clients(rest)
+    case "settings": try settings(rest)
     case "login": try ClientCommands.login(rest)
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)
@@ -57,8 +59,21 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     }
 }
 
+/// The server configuration from the environment; warns on stderr about `LATCHKEY_*`
+/// variables that are no setting (a typo would otherwise be ignored silently).
 func loadConfiguration() throws -> Configuration {
-    try Configuration.load(environment: ProcessInfo.processInfo.environment)
+    let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+    for warning in configuration.warnings {
+        FileHandle.standardError.write(Data("latchkey: warning: \(warning)\n".utf8))
+    }
+    return configuration
+}
+
+/// Prints every setting: for a terminal, or with `--markdown` as the table in docs/deploy.md.
+func settings(_ arguments: ArraySlice<String>) throws {
+    let parsed = try ParsedArguments(arguments, flags: ["--markdown"])
+    guard parsed.positional.isEmpty else { throw CommandFailure.usage("settings takes no arguments") }
+    print(parsed.flags.contains("--markdown") ? Setting.markdownTable : Setting.textList)
 }
 
 func serve(_ arguments: ArraySlice<String>) throws {
