@@ -36,9 +36,7 @@ package final class ServerApplication: Sendable {
 
     private let logger: Logger
     private let httpServer: HTTPServer
-    private let outboxWorker: OutboxWorker
-    private let recoveryWorker: WorkerThread
-    private let maintenanceWorker: WorkerThread
+    private let jobs: JobRunner
     private let sharedLimiter: RedisRateLimiter?
 
     /// Opens (and migrates) the database and wires every part. Throws a ``LatchkeyError``
@@ -114,20 +112,21 @@ package final class ServerApplication: Sendable {
         let addressLogKey: @Sendable (String) -> String = { [recovery] address in
             (try? EmailAddress(address)).map(recovery.addressKey) ?? "invalid"
         }
-        outboxWorker = OutboxWorker(
-            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
-            lease: TimeInterval(configuration.outboxLease), batchSize: 10)
-        recoveryWorker = WorkerThread(name: "latchkey-reset-requests", interval: 0) { [recovery] in
-            if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
-        }
-        maintenanceWorker = Self.makeMaintenanceWorker(store: store, keyRing: keyRing, clock: clock, logger: logger)
+        jobs = JobRunner(
+            jobs: [
+                ResetRequestWorker(recovery: recovery),
+                OutboxWorker(
+                    store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
+                    lease: TimeInterval(configuration.outboxLease), batchSize: 10),
+                SigningKeyReload(keyRing: keyRing, logger: logger),
+                StoragePurge(store: store, clock: clock, logger: logger),
+            ],
+            logger: logger)
     }
 
     /// Starts the HTTP listener and the workers. Throws when the address is taken.
     package func start() throws {
-        recoveryWorker.start()
-        outboxWorker.start(pollInterval: 0.5)
-        maintenanceWorker.start()
+        jobs.start()
         try httpServer.start()
         if let sharedLimiter, let redis = configuration.redis {
             do {
@@ -155,11 +154,9 @@ package final class ServerApplication: Sendable {
     /// accepted, and stops the workers.
     package func stop() {
         httpServer.stop()
-        recovery.processQueuedRequests()
         recovery.wakeWaiters()
-        recoveryWorker.stop()
-        outboxWorker.stop()
-        maintenanceWorker.stop()
+        jobs.stop()
+        recovery.processQueuedRequests()
         logger.info("server_stopped")
     }
 
@@ -211,37 +208,6 @@ package final class ServerApplication: Sendable {
             return SMTPMailTransport(configuration: try SMTPConfiguration(
                 url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
                 allowInsecureLoopback: smtp.allowInsecureLoopback, timeout: TimeInterval(smtp.timeout), caFile: smtp.caFile))
-        }
-    }
-
-    /// Every second: picks up signing keys rotated by another process; every hour: purges
-    /// what expired more than a week ago.
-    private static func makeMaintenanceWorker(store: any Store, keyRing: SigningKeyRing, clock: any WallClock, logger: Logger)
-        -> WorkerThread
-    {
-        let lastRun = Mutex<Date?>(nil)
-        return WorkerThread(name: "latchkey-maintenance", interval: 1) {
-            do {
-                if try keyRing.reloadIfChanged() {
-                    logger.info("signing_keys_reloaded", ["active_kid": .string(keyRing.activeKey.kid)])
-                }
-            } catch {
-                logger.error("signing_keys_reload_failed", ["error": .string("\(error)")])
-            }
-            let now = clock.now()
-            let due = lastRun.withLock { last in
-                guard last.map({ now.timeIntervalSince($0) >= 3600 }) ?? true else { return false }
-                last = now
-                return true
-            }
-            if due {
-                do {
-                    let removed = try store.purge(before: now.addingTimeInterval(-7 * 86_400))
-                    logger.info("maintenance_purged", ["rows": .int(removed)])
-                } catch {
-                    logger.error("maintenance_failed", ["error": .string("\(error)")])
-                }
-            }
         }
     }
 
