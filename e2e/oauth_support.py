@@ -225,7 +225,7 @@ class OAuthWorld:
         register_client(server, "partner.app", first_party=False)
         self.web_secret = register_client(server, "web.app", confidential=True)
         self.resource_secret = register_client(server, "resource.server", "https://api.example.com/cb",
-                                               confidential=True, first_party=False)
+                                               confidential=True, first_party=False, introspect=True)
 
     def on(self, server):
         """The same account and clients, reached through another instance of a cluster."""

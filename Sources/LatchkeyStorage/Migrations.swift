@@ -130,6 +130,12 @@ enum Migrations {
                 CREATE INDEX authorization_codes_expires_at ON authorization_codes (expires_at);
                 """
         ),
+        Migration(
+            version: 5, name: "introspecting_clients",
+            portable: """
+                ALTER TABLE oauth_clients ADD COLUMN may_introspect INTEGER NOT NULL DEFAULT 0 CHECK (may_introspect IN (0, 1));
+                """
+        ),
     ]
 }
 

@@ -117,7 +117,7 @@ enum Help {
     static let clients = """
     Usage:
       latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
-                              [--first-party] [--scope S ...]
+                              [--first-party] [--introspect] [--scope S ...]
           Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
           Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
           com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
@@ -126,11 +126,14 @@ enum Help {
           --confidential  the client gets a secret, printed once as `client_secret: ...`;
                           only its SHA-256 digest is stored, so save it now
           --first-party   the operator's own app: no consent page
+          --introspect    a resource server (confidential only) that may call /oauth/introspect;
+                          it sees access tokens and its own refresh tokens, none of other clients
           --scope S       a scope the client may request (repeat for several)
           Prints `client_id: ID`.
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
-          third-party, redirect URIs (space-separated). Never prints secrets.
+          third-party, `introspects` or `-`, redirect URIs (space-separated). Never
+          prints secrets.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """

@@ -152,7 +152,7 @@ func keys(_ arguments: ArraySlice<String>) throws {
 func clients(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey clients --help`") }
     let parsed = try ParsedArguments(
-        arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party"] : [],
+        arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"] : [],
         repeatable: subcommand == "create" ? ["--redirect-uri", "--scope"] : [])
     switch subcommand {
     case "create":
@@ -161,7 +161,8 @@ func clients(_ arguments: ArraySlice<String>) throws {
         guard !redirectURIs.isEmpty else { throw CommandFailure.usage("clients create needs at least one --redirect-uri") }
         let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).create(
             id: id, redirectURIs: redirectURIs, confidential: parsed.flags.contains("--confidential"),
-            firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []], now: Date())
+            firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []],
+            introspect: parsed.flags.contains("--introspect"), now: Date())
         print("client_id: \(client.id)")
         if let secret { print("client_secret: \(secret.exposed)") }
     case "list":
@@ -170,7 +171,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
             print(
                 [
                     client.id, client.isConfidential ? "confidential" : "public", client.isFirstParty ? "first-party" : "third-party",
-                    client.redirectURIs.map(\.value).joined(separator: " "),
+                    client.mayIntrospect ? "introspects" : "-", client.redirectURIs.map(\.value).joined(separator: " "),
                 ].joined(separator: "\t"))
         }
     case "delete":
@@ -198,4 +199,7 @@ func readPassword() throws -> Redacted<String> {
     return Redacted(text)
 }
 
+// Every file a command creates (database, its journal, key files, mail, client tokens) holds
+// secrets or personal data: private to the service user from its first byte.
+umask(0o077)
 exit(run(CommandLine.arguments))

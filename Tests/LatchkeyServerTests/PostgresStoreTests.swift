@@ -30,6 +30,17 @@ struct PostgresStoreTests {
         #expect(try prepared.first?.integer("value") == 1)
     }
 
+    @Test("a text value with a NUL is refused, never cut short at the NUL by libpq")
+    func nulIsRefused() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let store = PostgresStore(url: database.url)
+        try store.migrate()
+        let account = try makeAccount(in: store, email: "carol@example.com")
+        let error = #expect(throws: LatchkeyError.self) { try store.account(email: account.email + "\u{0}x") }
+        #expect(error?.code == .storage)
+    }
+
     @Test("after the database ends every session, the next read and write reconnect")
     func reconnectsAfterSessionsEnd() throws {
         let database = try PostgresTestDatabase()

@@ -223,11 +223,19 @@ package final class TokenService: Sendable {
         }
     }
 
-    /// What the token is, if it is a refresh token or an access token valid now (RFC 7662);
-    /// ``Introspection/inactive`` for anything else, never why.
-    package func introspect(_ token: Redacted<String>) throws -> Introspection {
+    /// What the token is, for the resource server `resourceServer` (RFC 7662): an access token
+    /// valid now (every one is for the configured audience), or a refresh token valid now
+    /// that was issued to `resourceServer` itself; ``Introspection/inactive`` for anything
+    /// else — another client's refresh token included — never why. Throws `client_not_allowed`
+    /// unless `resourceServer` was registered to introspect.
+    package func introspect(_ token: Redacted<String>, for resourceServer: OAuthClient) throws -> Introspection {
+        guard resourceServer.isConfidential, resourceServer.mayIntrospect else {
+            throw LatchkeyError(.clientNotAllowed, "This client may not introspect tokens.")
+        }
         if token.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(token) {
-            guard let (record, account) = try store.usableRefreshToken(digest: digest, now: clock.now()) else { return .inactive }
+            guard let (record, account) = try store.usableRefreshToken(digest: digest, now: clock.now()),
+                record.clientID == resourceServer.id
+            else { return .inactive }
             return Introspection(refreshToken: record, account: account, issuer: settings.issuer)
         }
         guard let verified = try verifyAccessToken(token) else { return .inactive }

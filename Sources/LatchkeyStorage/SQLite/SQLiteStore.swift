@@ -28,11 +28,11 @@ package final class SQLiteStore: Sendable, SQLStore {
             throw LatchkeyError(
                 .storage, "The database directory could not be created.", detail: "\(directory): \(error)")
         }
-        if !fileManager.fileExists(atPath: path) {
-            // SQLite would create the file world-readable; it holds password hashes. When this
-            // fails (e.g. another process created it first), opening reports any real problem.
-            _ = fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
+        // SQLite would create the file with the process's umask; it holds password hashes, so
+        // it is created 0600 first. When it exists already (or another process wins the race),
+        // opening reports any real problem.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 { close(descriptor) }
         database = try SQLiteDatabase(path: path)
         self.clock = clock
     }
