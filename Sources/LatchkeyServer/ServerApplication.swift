@@ -78,9 +78,13 @@ package final class ServerApplication: Sendable {
             settings: .init(
                 issuer: issuer, audience: configuration.accessTokenAudience, accessTokenLifetime: Self.maximumSignedTokenLifetime,
                 refreshIdleLifetime: TimeInterval(configuration.refreshIdleTTL),
-                refreshAbsoluteLifetime: TimeInterval(configuration.refreshAbsoluteTTL)))
+                refreshAbsoluteLifetime: TimeInterval(configuration.refreshAbsoluteTTL),
+                maximumLoginsPerAccount: configuration.maxSessionsPerAccount))
         self.tokens = tokens
-        let passwordLogin = PasswordLogin(store: store, hasher: hasher, limiter: limiter, logger: logger)
+        let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
+        let passwordLogin = PasswordLogin(
+            store: store, hasher: hasher, limiter: limiter, limits: PasswordLogin.Limits(attemptsPerIP: configuration.loginIPLimit),
+            costs: verificationCosts, addressKey: addressKey, logger: logger)
         let authRoutes = DirectusAuthRoutes(
             login: FirstPartyLogin(passwordLogin: passwordLogin, tokens: tokens, clock: clock, logger: logger), tokens: tokens)
         let clients = ClientRegistry(store: store)
@@ -120,6 +124,7 @@ package final class ServerApplication: Sendable {
                     lease: TimeInterval(configuration.outboxLease), batchSize: 10),
                 SigningKeyReload(keyRing: keyRing, logger: logger),
                 StoragePurge(store: store, clock: clock, logger: logger),
+                VerificationCostSampling(store: store, profile: verificationCosts, logger: logger),
             ],
             logger: logger)
     }

@@ -136,6 +136,12 @@ enum Migrations {
                 ALTER TABLE oauth_clients ADD COLUMN may_introspect INTEGER NOT NULL DEFAULT 0 CHECK (may_introspect IN (0, 1));
                 """
         ),
+        Migration(
+            version: 6, name: "login_failure_epoch",
+            portable: """
+                ALTER TABLE accounts ADD COLUMN failure_epoch INTEGER NOT NULL DEFAULT 0;
+                """
+        ),
     ]
 }
 

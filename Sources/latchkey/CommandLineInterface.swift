@@ -60,6 +60,7 @@ enum Help {
       users create EMAIL --password-stdin   Create an account; the password is read from standard input
       users list                            List accounts (id, email, status, created)
       users disable EMAIL                   Disable an account: no sign-in, no reset mail
+      users unlock EMAIL                    End the account's sign-in lockouts (failure counts start again)
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
       keys list                             List token-signing keys (kid, created, active or retired)
       keys rotate                           Add a new active signing key; older keys stay published until their tokens expire
@@ -190,6 +191,9 @@ enum Help {
           Prints one account per line: id, email, status, created (ISO 8601).
       latchkey users disable EMAIL
           Disables the account; it can no longer sign in and gets no reset mail.
+      latchkey users unlock EMAIL
+          Ends the account's sign-in lockouts on every server at once: its failure counts
+          start again from zero (a completed password reset does the same).
       latchkey users verify EMAIL --password-stdin
           Exits 0 when the password read from standard input is the account's current
           password, 1 otherwise.

@@ -118,6 +118,10 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).disable(email: email)
         print("disabled \(email)")
+    case "unlock":
+        let email = try onePositional(parsed, "EMAIL")
+        try ServerApplication.openAccounts(configuration).unlock(email: email)
+        print("unlocked \(email): its sign-in failure counts start again from zero")
     case "verify":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users verify needs --password-stdin") }

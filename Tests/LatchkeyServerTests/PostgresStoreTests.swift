@@ -169,7 +169,8 @@ struct PostgresStoreTests {
                     _ = try stores[index % 2].createRefreshToken(
                         digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(),
                         clientID: nil, scope: [], credentialVersion: 0, now: now,
-                        idleExpiresAt: now.addingTimeInterval(600), absoluteExpiresAt: now.addingTimeInterval(3600))
+                        idleExpiresAt: now.addingTimeInterval(600), absoluteExpiresAt: now.addingTimeInterval(3600),
+                        liveFamilyLimit: 100)
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }
@@ -198,7 +199,7 @@ struct PostgresStoreTests {
             _ = try stores[0].createRefreshToken(
                 digest: digest, accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
                 credentialVersion: 0, now: now, idleExpiresAt: now.addingTimeInterval(600),
-                absoluteExpiresAt: now.addingTimeInterval(3600))
+                absoluteExpiresAt: now.addingTimeInterval(3600), liveFamilyLimit: 100)
         }
         let failures = Mutex<[String]>([])
 

@@ -42,6 +42,20 @@ import Testing
         #expect(try limiter.check("key", policy: policy, now: start.addingTimeInterval(600)) == .allowed)
     }
 
+    @Test("a refund takes back the latest event only; an empty key refunds nothing", arguments: RateLimiterFactory.all)
+    func refundTakesBackTheLatestEvent(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
+        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)])
+        try limiter.refund("key", policy: policy, now: start)
+        #expect(try limiter.consume("key", policy: policy, now: start) == .allowed)
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(10)) == .allowed)
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(20)) == .limited(retryAfter: 580))
+        try limiter.refund("key", policy: policy, now: start.addingTimeInterval(20))
+        // The event at +10 s is gone; the one at +0 s still counts, so it sets the wait.
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(30)) == .allowed)
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(40)) == .limited(retryAfter: 560))
+    }
+
     @Test("beyond the IP limit the wait doubles on each further attempt, up to an hour", arguments: RateLimiterFactory.all)
     func doublingPenalty(_ factory: RateLimiterFactory) throws {
         let limiter = try factory.make().limiter

@@ -25,18 +25,23 @@ package final class TokenService: Sendable {
         package var refreshIdleLifetime: TimeInterval
         /// How long a login lasts at most, however often it is refreshed.
         package var refreshAbsoluteLifetime: TimeInterval
+        /// The most live logins (refresh-token families) one account may hold; a new login
+        /// beyond it ends the least recently used one.
+        package var maximumLoginsPerAccount: Int
 
         /// Settings with the default lifetimes: 10 minutes, 7 days idle, 30 days absolute;
         /// the audience defaults to the issuer.
         package init(
             issuer: String, audience: String? = nil, accessTokenLifetime: TimeInterval = 600,
-            refreshIdleLifetime: TimeInterval = 7 * 86400, refreshAbsoluteLifetime: TimeInterval = 30 * 86400
+            refreshIdleLifetime: TimeInterval = 7 * 86400, refreshAbsoluteLifetime: TimeInterval = 30 * 86400,
+            maximumLoginsPerAccount: Int = 100
         ) {
             self.issuer = issuer
             self.audience = audience ?? issuer
             self.accessTokenLifetime = accessTokenLifetime
             self.refreshIdleLifetime = refreshIdleLifetime
             self.refreshAbsoluteLifetime = refreshAbsoluteLifetime
+            self.maximumLoginsPerAccount = maximumLoginsPerAccount
         }
     }
 
@@ -129,7 +134,8 @@ package final class TokenService: Sendable {
             digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: UUID().uuidString.lowercased(),
             clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, now: now,
             idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
-            absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
+            absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
+            liveFamilyLimit: settings.maximumLoginsPerAccount)
         guard let stored else { throw Self.invalidToken }
         return try tokens(for: stored, refreshToken: refreshToken, now: now)
     }
@@ -153,7 +159,8 @@ package final class TokenService: Sendable {
             refreshToken: InitialRefreshToken(
                 digest: OpaqueToken.digest(refreshToken), familyID: UUID().uuidString.lowercased(),
                 idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
-                absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
+                absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
+                liveFamilyLimit: settings.maximumLoginsPerAccount)
         ) { issued in
             issued.clientID == clientID && issued.redirectURI.utf8.elementsEqual(redirectURI.utf8)
                 && PKCEChallenge.verify(codeVerifier, against: issued.codeChallenge)

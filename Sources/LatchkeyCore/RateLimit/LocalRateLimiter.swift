@@ -45,6 +45,14 @@ package final class LocalRateLimiter: RateLimiter {
         }
     }
 
+    package func refund(_ key: String, policy: RateLimitPolicy, now: Date) {
+        states.withLock { states in
+            guard var state = states[key], let latest = state.events.lastIndex(where: { $0 <= now }) else { return }
+            state.events.remove(at: latest)
+            states[key] = state
+        }
+    }
+
     /// How long until every window of `policy` has room again; nil when all have room now.
     private static func fullWindowWait(_ events: [Date], policy: RateLimitPolicy, now: Date) -> TimeInterval? {
         policy.windows.compactMap { window -> TimeInterval? in

@@ -87,6 +87,10 @@ package struct Configuration: Sendable {
     package var androidApps: [(package: String, fingerprint: String)]
     /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     package var resetIPLimit: RateLimitPolicy.Window
+    /// Sign-in attempts per client IP allowed per window (`LATCHKEY_LOGIN_IP_LIMIT`, `N/SECONDS`).
+    package var loginIPLimit: RateLimitPolicy.Window
+    /// Live logins one account may hold (`LATCHKEY_MAX_SESSIONS_PER_ACCOUNT`).
+    package var maxSessionsPerAccount: Int
     /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
     /// nil keeps them in this process's memory.
     package var redis: RedisEndpoint?
@@ -168,6 +172,8 @@ package struct Configuration: Sendable {
             return (String(parts[0]), String(parts[1]))
         }
         resetIPLimit = try reader.rateWindow(.resetIPLimit)
+        loginIPLimit = try reader.rateWindow(.loginIPLimit)
+        maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
         redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name) }
         rateLimitFailOpen = try reader.flag(.rateLimitFailOpen)
         maxBodyBytes = try reader.integer(.maxBodyBytes)

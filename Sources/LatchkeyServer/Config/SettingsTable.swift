@@ -22,7 +22,7 @@ extension Setting {
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, resetURLAllowList, appleAppIDs, androidApps,
-        resetIPLimit, redisURL, rateLimitFailOpen,
+        resetIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
         issuer,
@@ -145,6 +145,14 @@ extension Setting {
     static let resetIPLimit = Setting(
         "LATCHKEY_RESET_IP_LIMIT", .rateWindow, default: "20/600",
         meaning: "Requests one client IP may make on the reset routes per window.")
+    static let loginIPLimit = Setting(
+        "LATCHKEY_LOGIN_IP_LIMIT", .rateWindow, default: "100/60",
+        meaning: "Sign-in attempts, right or wrong, one client IP may make per window (`/auth/login` and the sign-in "
+            + "form); failures are limited further: 10 per account and IP and 50 per IP in 15 minutes.")
+    static let maxSessionsPerAccount = Setting(
+        "LATCHKEY_MAX_SESSIONS_PER_ACCOUNT", .integer(1...100_000, .count), default: "100",
+        meaning: "Live logins (refresh-token families) one account may hold; a new login beyond it ends the "
+            + "least recently used one.")
     static let redisURL = Setting(
         "LATCHKEY_REDIS_URL", .url(schemes: ["redis"]), default: .unset("limits in this process's memory"),
         meaning: "Keep rate limits in Redis so every instance shares them: `redis://[:password@]host[:port][/db]` "

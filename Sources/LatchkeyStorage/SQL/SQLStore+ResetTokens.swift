@@ -28,7 +28,7 @@ extension SQLStore {
             try connection.query(
                 """
                 SELECT t.token_digest, t.created_at AS token_created_at, t.expires_at,
-                       a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
+                       a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.failure_epoch, a.created_at
                 FROM reset_tokens t JOIN accounts a ON a.id = t.account_id
                 WHERE t.token_digest = ? AND t.used_at IS NULL AND t.superseded_at IS NULL AND t.expires_at > ?
                   AND a.status = 'active'
