@@ -155,13 +155,12 @@ package final class ServerApplication: Sendable {
     /// The port actually bound (useful with port 0).
     package var boundPort: Int { httpServer.boundPort }
 
-    /// Stops accepting connections, lets in-flight requests finish, processes requests already
-    /// accepted, and stops the workers.
+    /// Stops accepting connections, lets in-flight requests finish, processes the reset
+    /// requests already answered, and stops the workers.
     package func stop() {
         httpServer.stop()
-        recovery.wakeWaiters()
         jobs.stop()
-        recovery.processQueuedRequests()
+        recovery.processPendingRequests()
         logger.info("server_stopped")
     }
 

@@ -142,6 +142,20 @@ enum Migrations {
                 ALTER TABLE accounts ADD COLUMN failure_epoch INTEGER NOT NULL DEFAULT 0;
                 """
         ),
+        Migration(
+            version: 7, name: "reset_requests",
+            portable: """
+                CREATE TABLE reset_requests (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    reset_url TEXT,
+                    locale TEXT,
+                    accept_language TEXT,
+                    accepted_at BIGINT NOT NULL
+                );
+                CREATE INDEX reset_requests_accepted_at ON reset_requests (accepted_at);
+                """
+        ),
     ]
 }
 

@@ -1,21 +1,22 @@
-/// The background job that processes accepted reset requests: looks up each account,
-/// issues the token and queues the mail (``PasswordRecoveryService/processQueuedRequests()``),
-/// off the response path.
+/// The background job that processes pending reset requests: looks up each account, issues
+/// the token and queues the mail (``PasswordRecoveryService/processPendingRequests()``), in
+/// batches at a fixed cadence with jitter and at low priority, so the answers to reset
+/// requests carry no trace of the lookup.
 package struct ResetRequestWorker: BackgroundJob {
     private let recovery: PasswordRecoveryService
 
-    /// The job for `recovery`'s queue.
+    /// The job for `recovery`'s pending requests.
     package init(recovery: PasswordRecoveryService) {
         self.recovery = recovery
     }
 
     /// `reset_request_worker`.
     package var name: String { "reset_request_worker" }
-    /// No rest: each run waits up to half a second for a request.
-    package var schedule: JobSchedule { JobSchedule(interval: 0) }
+    /// Every second plus up to a second of jitter, at background priority.
+    package var schedule: JobSchedule { JobSchedule(interval: 1, jitter: 1, background: true) }
 
-    /// Waits up to half a second for a queued request, then processes every one waiting.
+    /// Processes one batch.
     package func run(isStopping: () -> Bool) {
-        if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
+        recovery.processPendingRequests()
     }
 }

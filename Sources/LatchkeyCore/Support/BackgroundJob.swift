@@ -21,11 +21,15 @@ package struct JobSchedule: Sendable, Equatable {
     package let interval: TimeInterval
     /// The most extra rest, in seconds, drawn anew for every rest.
     package let jitter: TimeInterval
+    /// Whether the job's thread runs at the lowest scheduling priority, so it yields the CPU
+    /// to request handling.
+    package let background: Bool
 
     /// Creates a schedule.
-    package init(interval: TimeInterval, jitter: TimeInterval = 0) {
+    package init(interval: TimeInterval, jitter: TimeInterval = 0, background: Bool = false) {
         self.interval = interval
         self.jitter = jitter
+        self.background = background
     }
 
     /// The next rest: `interval` plus a uniform random share of `jitter`.

@@ -22,6 +22,7 @@ final class WorkerThread: Sendable {
     func start() -> Bool {
         guard running.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return false }
         let thread = Thread { [self] in
+            if schedule.background { ThreadPriority.lowerCurrentThread() }
             let isStopping = { !self.running.load(ordering: .sequentiallyConsistent) }
             while !isStopping() {
                 step(isStopping)
