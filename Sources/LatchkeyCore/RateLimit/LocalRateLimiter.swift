@@ -3,6 +3,11 @@ import Synchronization
 
 /// A rate limiter in this process's memory: exact sliding windows per key, with
 /// doubling penalties. Right for one instance; several instances need a shared limiter.
+///
+/// The keys are spread over ``shardCount`` shards by their hash, each with its own lock
+/// and its share of the key bound, so threads deciding for different keys seldom wait for
+/// each other. A key's decisions depend on that key's history alone, so sharding changes
+/// none of them; only which idle keys a flood evicts first is decided per shard.
 package final class LocalRateLimiter: RateLimiter {
     private struct KeyState {
         var events: [Date] = []
@@ -15,27 +20,44 @@ package final class LocalRateLimiter: RateLimiter {
         var forgettableAfter = Date.distantPast
     }
 
-    private let states = Mutex<[String: KeyState]>([:])
-    private let maximumKeys: Int
+    /// The keys of one shard, behind the shard's own lock.
+    private final class Shard: Sendable {
+        let states = Mutex<[String: KeyState]>([:])
+        /// The most keys this shard tracks.
+        let maximumKeys: Int
 
-    /// Creates an empty limiter that tracks at most `maximumKeys` keys, forgetting the
-    /// idlest ones beyond that so a flood of distinct keys cannot exhaust memory.
+        init(maximumKeys: Int) {
+            self.maximumKeys = maximumKeys
+        }
+    }
+
+    /// How many shards the keys are spread over.
+    package static let shardCount = 16
+
+    private let shards: [Shard]
+
+    /// Creates an empty limiter that tracks at most `maximumKeys` keys (each shard its
+    /// share, at least one), forgetting the idlest ones beyond that so a flood of distinct
+    /// keys cannot exhaust memory.
     package init(maximumKeys: Int = 100_000) {
-        self.maximumKeys = maximumKeys
+        let share = maximumKeys / Self.shardCount
+        let remainder = maximumKeys % Self.shardCount
+        shards = (0..<Self.shardCount).map { index in
+            Shard(maximumKeys: max(1, share + (index < remainder ? 1 : 0)))
+        }
     }
 
     package func consume(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        states.withLock { states in
-            var state = states[key] ?? KeyState()
-            let decision = Self.decide(&state, policy: policy, now: now)
-            states[key] = state
-            if states.count > maximumKeys { Self.evictIdle(&states, now: now, keeping: key) }
+        let shard = shard(for: key)
+        return shard.states.withLock { states in
+            let decision = Self.decide(&states[key, default: KeyState()], policy: policy, now: now)
+            if states.count > shard.maximumKeys { Self.evictIdle(&states, now: now, keeping: key) }
             return decision
         }
     }
 
     package func check(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        states.withLock { states in
+        shard(for: key).states.withLock { states in
             guard let state = states[key] else { return .allowed }
             if let blockedUntil = state.blockedUntil, blockedUntil > now {
                 return .limited(retryAfter: Self.retryAfter(blockedUntil.timeIntervalSince(now)))
@@ -43,6 +65,12 @@ package final class LocalRateLimiter: RateLimiter {
             return Self.fullWindowWait(state.events, policy: policy, now: now).map { .limited(retryAfter: Self.retryAfter($0)) }
                 ?? .allowed
         }
+    }
+
+    /// The shard that holds `key`: chosen by the key's hash, whose seed is random per
+    /// process, so nobody can aim a flood of keys at one shard.
+    private func shard(for key: String) -> Shard {
+        shards[Int(UInt(bitPattern: key.hashValue) % UInt(Self.shardCount))]
     }
 
     /// How long until every window of `policy` has room again; nil when all have room now.
