@@ -10,6 +10,8 @@ import Synchronization
 /// none of them; only which idle keys a flood evicts first is decided per shard.
 package final class LocalRateLimiter: RateLimiter {
     private struct KeyState {
+        /// The instants of the counted events, oldest first, so each window's share is
+        /// found by a binary search instead of a scan (a key may hold thousands).
         var events: [Date] = []
         var blockedUntil: Date?
         var violations = 0
@@ -74,23 +76,41 @@ package final class LocalRateLimiter: RateLimiter {
     }
 
     /// How long until every window of `policy` has room again; nil when all have room now.
+    /// `events` are oldest first.
     private static func fullWindowWait(_ events: [Date], policy: RateLimitPolicy, now: Date) -> TimeInterval? {
-        policy.windows.compactMap { window -> TimeInterval? in
-            let recent = events.filter { now.timeIntervalSince($0) < window.seconds }
-            guard recent.count >= window.limit, let oldest = recent.min() else { return nil }
-            return window.seconds - now.timeIntervalSince(oldest)
-        }.max()
+        var longestWait: TimeInterval?
+        for window in policy.windows {
+            // The events in the window are a suffix; its first is the oldest of them.
+            let first = firstIndex(in: events) { now.timeIntervalSince($0) < window.seconds }
+            guard events.count - first >= window.limit, first < events.count else { continue }
+            let wait = window.seconds - now.timeIntervalSince(events[first])
+            longestWait = max(longestWait ?? wait, wait)
+        }
+        return longestWait
+    }
+
+    /// The index of the first of `events` (oldest first) for which `isRecent` holds, given
+    /// that it holds for every later one too; `events.count` when it holds for none.
+    private static func firstIndex(in events: [Date], where isRecent: (Date) -> Bool) -> Int {
+        var low = 0
+        var high = events.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isRecent(events[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     private static func decide(_ state: inout KeyState, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        let longest = policy.windows.map(\.seconds).max() ?? 0
-        state.events.removeAll { now.timeIntervalSince($0) >= longest }
+        let longest = policy.windows.lazy.map(\.seconds).max() ?? 0
+        state.events.removeFirst(firstIndex(in: state.events) { now.timeIntervalSince($0) < longest })
 
         let blocked = state.blockedUntil.map { $0 > now } ?? false
         let fullWindowWait = fullWindowWait(state.events, policy: policy, now: now)
 
         guard blocked || fullWindowWait != nil else {
-            state.events.append(now)
+            // Threads may bring their instants slightly out of order; the list stays sorted.
+            state.events.insert(now, at: firstIndex(in: state.events) { $0 > now })
             state.violations = 0
             state.blockedUntil = nil
             state.forgettableAfter = now.addingTimeInterval(longest)
