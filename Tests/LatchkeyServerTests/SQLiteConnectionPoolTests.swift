@@ -12,20 +12,9 @@ import Testing
     func readersDoNotWaitForTheWriter() throws {
         let scratch = try ScratchDatabase()
         let database = scratch.database
-        let inside = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let committed = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? database.transaction { connection in
-                try connection.execute("INSERT INTO notes (body) VALUES (?)", [.text("pending")])
-                inside.signal()
-                // Held open until the reads below are done; a read that waited for it would
-                // only return after this gives up, and then see the row.
-                _ = release.wait(timeout: .now() + 10)
-            }
-            committed.signal()
-        }
-        #expect(inside.wait(timeout: .now() + 10) == .success)
+        // Held open until the reads below are done; a read that waited for it would only
+        // return after it gives up, and then see the row.
+        let held = try #require(HeldWriteTransaction(on: database, inserting: "pending"))
 
         let counts = Mutex<[Int64]>([])
         runOnThreads(4) { _ in
@@ -34,8 +23,7 @@ import Testing
         }
         #expect(counts.withLock { $0 } == [0, 0, 0, 0])
 
-        release.signal()
-        #expect(committed.wait(timeout: .now() + 10) == .success)
+        #expect(held.commit())
         #expect(try scratch.noteCount() == 1)
     }
 
@@ -43,18 +31,7 @@ import Testing
     func writerWaitIsBounded() throws {
         let scratch = try ScratchDatabase(busyTimeoutMilliseconds: 200)
         let database = scratch.database
-        let inside = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let committed = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            _ = try? database.transaction { connection in
-                try connection.execute("INSERT INTO notes (body) VALUES (?)", [.text("first")])
-                inside.signal()
-                _ = release.wait(timeout: .now() + 10)
-            }
-            committed.signal()
-        }
-        #expect(inside.wait(timeout: .now() + 10) == .success)
+        let held = try #require(HeldWriteTransaction(on: database, inserting: "first"))
 
         let error = try #require(throws: LatchkeyError.self) {
             try database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("second")]) }
@@ -63,8 +40,7 @@ import Testing
         #expect(error.message == "The database is busy.")
         #expect(try scratch.noteCount() == 0)
 
-        release.signal()
-        #expect(committed.wait(timeout: .now() + 10) == .success)
+        #expect(held.commit())
         try database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("third")]) }
         #expect(try scratch.noteCount() == 2)
     }
@@ -162,6 +138,34 @@ import Testing
         try scratch.database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("kept")]) }
         let bodies = try scratch.database.read { try $0.query("SELECT body FROM notes", []).map { try $0.text("body") } }
         #expect(bodies == ["kept"])
+    }
+}
+
+/// A write transaction held open on a thread of its own: it has inserted one note and
+/// waits (at most 10 s) for ``commit()``.
+private final class HeldWriteTransaction: Sendable {
+    private let release = DispatchSemaphore(value: 0)
+    private let committed = DispatchSemaphore(value: 0)
+
+    /// Starts the transaction on `database`, inserting a note `body`; nil when it did not
+    /// open within 10 s.
+    init?(on database: SQLiteDatabase, inserting body: String) {
+        let inside = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [release, committed] in
+            _ = try? database.transaction { connection in
+                try connection.execute("INSERT INTO notes (body) VALUES (?)", [.text(body)])
+                inside.signal()
+                _ = release.wait(timeout: .now() + 10)
+            }
+            committed.signal()
+        }
+        guard inside.wait(timeout: .now() + 10) == .success else { return nil }
+    }
+
+    /// Lets the transaction commit; whether it finished within 10 s.
+    func commit() -> Bool {
+        release.signal()
+        return committed.wait(timeout: .now() + 10) == .success
     }
 }
 
