@@ -63,11 +63,11 @@ import Testing
                     }
                     _ = try connection.query("SELECT COUNT(*) AS notes FROM notes", [])
                     // Each holds its reader until all are in (only an unbounded pool lets them)
-                    // or a moment passed; then the waiting ones take their turn.
+                    // or half a second passed; then the waiting ones take their turn.
                     if now == threads {
                         for _ in 0..<threads { everyoneIn.signal() }
                     }
-                    _ = everyoneIn.wait(timeout: .now() + .milliseconds(200))
+                    _ = everyoneIn.wait(timeout: .now() + .milliseconds(500))
                     lent.withLock { $0.now -= 1 }
                 }
             } catch {
