@@ -96,6 +96,10 @@ package struct Configuration: Sendable {
     package var maxBodyBytes: Int
     /// Idle connection timeout in seconds (`LATCHKEY_CONNECTION_TIMEOUT`).
     package var connectionTimeout: Int
+    /// Seconds a request may take to arrive whole, head and body (`LATCHKEY_REQUEST_TIMEOUT`).
+    package var requestTimeout: Int
+    /// Connections open at once in total (`LATCHKEY_MAX_CONNECTIONS`).
+    package var maxConnections: Int
     /// Concurrent connections allowed per client IP (`LATCHKEY_PER_IP_CONNECTIONS`).
     package var perIPConnectionLimit: Int
     /// Proxy addresses whose `X-Forwarded-For` is believed (`LATCHKEY_TRUSTED_PROXIES`).
@@ -128,7 +132,7 @@ package struct Configuration: Sendable {
         "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT",
         "LATCHKEY_REDIS_URL", "LATCHKEY_RATE_LIMIT_FAIL_OPEN",
         "LATCHKEY_MAX_BODY_BYTES",
-        "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
+        "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_REQUEST_TIMEOUT", "LATCHKEY_MAX_CONNECTIONS", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
         "LATCHKEY_ARGON2_MEMORY_KIB", "LATCHKEY_ARGON2_ITERATIONS", "LATCHKEY_ARGON2_PARALLELISM",
         "LATCHKEY_PASSWORD_MIN_SCORE", "LATCHKEY_ABUSE_WARNING_THRESHOLD", "LATCHKEY_METRICS_ALLOW", "LATCHKEY_LOG_LEVEL",
     ]
@@ -226,6 +230,8 @@ package struct Configuration: Sendable {
         rateLimitFailOpen = try reader.bool("LATCHKEY_RATE_LIMIT_FAIL_OPEN", default: false)
         maxBodyBytes = try reader.integer("LATCHKEY_MAX_BODY_BYTES", default: 65_536, range: 1024...10_485_760)
         connectionTimeout = try reader.integer("LATCHKEY_CONNECTION_TIMEOUT", default: 30, range: 1...3600)
+        requestTimeout = try reader.integer("LATCHKEY_REQUEST_TIMEOUT", default: 10, range: 1...3600)
+        maxConnections = try reader.integer("LATCHKEY_MAX_CONNECTIONS", default: 10_000, range: 1...1_000_000)
         perIPConnectionLimit = try reader.integer("LATCHKEY_PER_IP_CONNECTIONS", default: 32, range: 1...100_000)
         trustedProxies = try reader.list("LATCHKEY_TRUSTED_PROXIES").map { entry in
             guard IPAddress(entry) != nil else {
