@@ -23,8 +23,11 @@ package struct HTTPServerConfiguration: Sendable {
     /// The most connections open at once in total; more are closed on accept. An idle
     /// connection costs a socket and a few KiB, never a thread.
     package var connectionLimit: Int
-    /// Bytes each connection may use for the request line and headers; a request whose
-    /// target or headers do not fit is refused (414 or 431) by the HTTP library.
+    /// Bytes each connection may use for the request line and headers (and the response's
+    /// head); a request whose target or headers do not fit is refused (414 or 431) by the HTTP
+    /// library. The library clears the whole area after each request, so every kept-alive
+    /// connection holds this much memory: the default lets heads of about 11 KB through and
+    /// keeps 10 000 idle connections near 130 MiB.
     package var connectionMemoryLimit: Int
     /// Threads that run the handler; a complete request waits for one with its connection
     /// suspended. Defaults to the processors this process may use.
@@ -51,7 +54,7 @@ package struct HTTPServerConfiguration: Sendable {
         requestTimeout: Int = 10,
         perIPConnectionLimit: Int = 32,
         connectionLimit: Int = 10_000,
-        connectionMemoryLimit: Int = 32_768,
+        connectionMemoryLimit: Int = 12_288,
         workerThreads: Int = AvailableProcessors.count,
         workerQueueLimit: Int = 1024,
         trustedProxies: [String] = [],
