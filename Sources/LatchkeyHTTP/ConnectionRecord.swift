@@ -11,8 +11,8 @@ import Glibc
 /// for a worker.
 ///
 /// Every change happens under the record's lock, and so do the libmicrohttpd calls that must
-/// not race with each other: suspending (on the connection's event thread) before the
-/// worker's resume, and shutting the socket down only while the library has not closed it.
+/// not race: suspending and resuming the connection (a resume must never overtake its
+/// suspension) and shutting its socket down (only while the library has not closed it).
 final class ConnectionRecord: Sendable {
     /// Where the connection is.
     private enum Phase {
@@ -68,15 +68,13 @@ final class ConnectionRecord: Sendable {
         phase.withLock { $0 = .answering }
     }
 
-    /// Hands the complete request to a worker: runs `submit` and, when it queued the job,
-    /// suspends the connection until ``deliver(_:)`` — under the lock, so the worker's resume
-    /// always follows the suspension. Returns `submit`'s answer. Event thread only.
-    func dispatch(_ submit: () -> Bool) -> Bool {
+    /// Suspends the connection until a worker's ``deliver(_:)`` (or ``abandon()``). Event
+    /// thread only, before the job is handed to the worker, so the worker's resume always
+    /// follows the suspension.
+    func suspend() {
         phase.withLock { phase in
-            guard submit() else { return false }
             MHD_suspend_connection(connection)
             phase = .awaitingWorker
-            return true
         }
     }
 
@@ -101,7 +99,8 @@ final class ConnectionRecord: Sendable {
     }
 
     /// Resumes the connection if it waits for a worker, without a response: it is closed.
-    /// For a stop that will not wait longer; the worker's later response is dropped.
+    /// For a stop that will not wait longer, or a job the closing worker pool refused; a
+    /// worker's later response is dropped.
     func abandon() {
         phase.withLock { phase in
             guard case .awaitingWorker = phase else { return }

@@ -248,12 +248,17 @@ final class RequestExchange: Sendable {
             method: method, path: target.path, query: target.query, headers: request.headers,
             body: request.body, clientIP: clientIP.description)
         request.body = Data()
-        request.dispatched = record.dispatch {
-            workers.submit { [self] in record.deliver(sendable(handler.handle(complete))) }
+        guard workers.reserve() else {
+            busyResponses.add(1, ordering: .relaxed)
+            return queue(rejectionResponse(.serverBusy, request, method: method), on: connection)
         }
-        if request.dispatched { return .YES }
-        busyResponses.add(1, ordering: .relaxed)
-        return queue(rejectionResponse(.serverBusy, request, method: method), on: connection)
+        record.suspend()
+        request.dispatched = true
+        if !workers.submit({ [self] in record.deliver(sendable(handler.handle(complete))) }) {
+            // The pool closed meanwhile (the server is stopping): close the connection.
+            record.abandon()
+        }
+        return .YES
     }
 
     /// The handler's answer to `rejection` for the route the request was for, or the plain
@@ -276,8 +281,10 @@ final class RequestExchange: Sendable {
         return response
     }
 
+    /// The characters besides letters and digits allowed in a header name (RFC 9110 `tchar`).
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
     private static func isValidHeader(name: String, value: String) -> Bool {
-        let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
         let nameIsToken = !name.isEmpty && name.utf8.allSatisfy {
             (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || tokenSymbols.contains($0)
         }
@@ -291,7 +298,7 @@ final class RequestExchange: Sendable {
         }) else { return .NO }
         defer { MHD_destroy_response(wire) }
         // libmicrohttpd computes Content-Length from the body itself.
-        for (name, value) in response.headers where name.caseInsensitiveCompare("Content-Length") != .orderedSame {
+        for (name, value) in response.headers where !HTTPHeaders.isSameName(name, "Content-Length") {
             guard MHD_add_response_header(wire, name, value) == .YES else {
                 // e.g. an empty value or a header the library reserves for itself.
                 logger?.error("http_response_invalid", ["reason": "header refused", "header": .string(name)])
