@@ -10,7 +10,9 @@ import Glibc
 ///
 /// The server listens itself (rather than letting libmicrohttpd do it) so that admission is
 /// decided in one place, before a connection costs anything, and so that ``close()`` can
-/// refuse new connections at once without touching the library's event loops.
+/// refuse new connections at once without touching the library's event loops (in
+/// libmicrohttpd 0.9.75, `MHD_quiesce_daemon` races with epoll threads that are busy and
+/// can abort the process).
 final class ConnectionAcceptor: Sendable {
     /// The port listened on (the one the system picked when 0 was asked for).
     let port: Int

@@ -86,55 +86,52 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         #expect(try contenders[refusedIndex].readResponse().status == 200)
     }
 
+    /// A server with one worker, busy on `/block`, and a `/quick` request waiting for it;
+    /// `stop()` has been called on another thread and signals `stopped` when it returns.
+    private struct StoppingWithQueuedRequest {
+        let routes = BlockingRoutes()
+        let running: RawHTTPConnection
+        let queued: RawHTTPConnection
+        let stopped = DispatchSemaphore(value: 0)
+
+        init(gracePeriod: Int) throws {
+            let server = try startedServer(
+                HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 4, shutdownGracePeriod: gracePeriod),
+                handler: routes.router())
+            running = try RawHTTPConnection(port: server.boundPort)
+            try get("/block", on: running)
+            try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+            queued = try RawHTTPConnection(port: server.boundPort)
+            try get("/quick", on: queued)
+            Thread.detachNewThread { [stopped] in
+                server.stop()
+                stopped.signal()
+            }
+        }
+    }
+
     @Test("stop() answers requests still waiting for a worker before it closes their connections")
     func stopAnswersQueuedRequests() throws {
-        let routes = BlockingRoutes()
-        let server = try startedServer(
-            HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 4), handler: routes.router())
-        let running = try RawHTTPConnection(port: server.boundPort)
-        try get("/block", on: running)
-        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-        let queued = try RawHTTPConnection(port: server.boundPort)
-        try get("/quick", on: queued)
-
-        let stopped = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            server.stop()
-            stopped.signal()
-        }
-        #expect(stopped.wait(timeout: .now() + 0.3) == .timedOut)
-        routes.release.signal()
-        for connection in [running, queued] {
+        let stopping = try StoppingWithQueuedRequest(gracePeriod: 10)
+        #expect(stopping.stopped.wait(timeout: .now() + 0.3) == .timedOut)
+        stopping.routes.release.signal()
+        for connection in [stopping.running, stopping.queued] {
             let response = try connection.readResponse()
             #expect(response.status == 200)
             #expect(response["Connection"] == "close")
         }
-        #expect(stopped.wait(timeout: .now() + 10) == .success)
+        #expect(stopping.stopped.wait(timeout: .now() + 10) == .success)
     }
 
     @Test("past the grace period stop() closes connections still waiting for a worker and returns once the handler has")
     func stopAbandonsAfterGracePeriod() throws {
-        let routes = BlockingRoutes()
-        let server = try startedServer(
-            HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 4, shutdownGracePeriod: 1),
-            handler: routes.router())
-        let running = try RawHTTPConnection(port: server.boundPort)
-        try get("/block", on: running)
-        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-        let queued = try RawHTTPConnection(port: server.boundPort)
-        try get("/quick", on: queued)
-
-        let stopped = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            server.stop()
-            stopped.signal()
-        }
-        #expect(queued.waitUntilClosed(milliseconds: 10_000))
-        #expect(running.waitUntilClosed(milliseconds: 10_000))
+        let stopping = try StoppingWithQueuedRequest(gracePeriod: 1)
+        #expect(stopping.queued.waitUntilClosed(milliseconds: 10_000))
+        #expect(stopping.running.waitUntilClosed(milliseconds: 10_000))
         // The handler still runs; stop() waits for it.
-        #expect(stopped.wait(timeout: .now()) == .timedOut)
-        routes.release.signal()
-        #expect(stopped.wait(timeout: .now() + 10) == .success)
+        #expect(stopping.stopped.wait(timeout: .now()) == .timedOut)
+        stopping.routes.release.signal()
+        #expect(stopping.stopped.wait(timeout: .now() + 10) == .success)
     }
 
     @Test("a request head dripped a line at a time is cut off at the request deadline, long before the idle timeout")
