@@ -11,8 +11,8 @@ import Glibc
 /// for a worker.
 ///
 /// Every change happens under the record's lock, and so do the libmicrohttpd calls that must
-/// not race: suspending and resuming the connection (a resume must never overtake its
-/// suspension) and shutting its socket down (only while the library has not closed it).
+/// not race with it: suspending the connection (so a resume never overtakes its suspension)
+/// and shutting its socket down (only while the library has not closed it).
 final class ConnectionRecord: Sendable {
     /// Where the connection is.
     private enum Phase {
@@ -81,11 +81,7 @@ final class ConnectionRecord: Sendable {
     /// The worker's response: kept for the event thread and the connection resumed, unless
     /// the server has abandoned the connection meanwhile. Any thread.
     func deliver(_ response: HTTPResponse) {
-        phase.withLock { phase in
-            guard case .awaitingWorker = phase else { return }
-            phase = .answered(response)
-            MHD_resume_connection(connection)
-        }
+        resume(as: .answered(response))
     }
 
     /// The response a worker delivered, once the resumed connection is back on its event
@@ -102,11 +98,21 @@ final class ConnectionRecord: Sendable {
     /// For a stop that will not wait longer, or a job the closing worker pool refused; a
     /// worker's later response is dropped.
     func abandon() {
-        phase.withLock { phase in
-            guard case .awaitingWorker = phase else { return }
-            phase = .abandoned
-            MHD_resume_connection(connection)
+        resume(as: .abandoned)
+    }
+
+    /// Moves a connection waiting for a worker to `next` and resumes it; does nothing when it
+    /// no longer waits. Exactly one of ``deliver(_:)`` and ``abandon()`` resumes it. The resume
+    /// happens outside the lock — the event thread it wakes takes the lock at once — which is
+    /// safe because a suspended connection stays open until it is resumed, and the server
+    /// stops libmicrohttpd only after every worker has ended.
+    private func resume(as next: Phase) {
+        let waited = phase.withLock { phase in
+            guard case .awaitingWorker = phase else { return false }
+            phase = next
+            return true
         }
+        if waited { MHD_resume_connection(connection) }
     }
 
     /// The response was sent (or the request failed); the connection is between requests.

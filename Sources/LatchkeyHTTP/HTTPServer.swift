@@ -136,8 +136,9 @@ package final class HTTPServer: Sendable {
 
     /// Stops gracefully: refuses new connections at once, waits up to
     /// ``HTTPServerConfiguration/shutdownGracePeriod`` seconds for requests already begun —
-    /// those waiting for a worker included — to be answered, then closes every connection.
-    /// Returns when every handler call has returned. Does nothing when the server is not
+    /// those waiting for a worker included — to be answered, then closes every connection:
+    /// those still waiting for a worker at once, the others once every handler call has
+    /// returned. Returns then. Does nothing when the server is not
     /// running.
     package func stop() {
         guard let server = running.withLock({ running in
@@ -150,12 +151,13 @@ package final class HTTPServer: Sendable {
         server.acceptor.close()
         let drained = exchange.waitForInFlightRequests(seconds: configuration.shutdownGracePeriod)
         // libmicrohttpd must not stop with suspended connections: no request may wait for a
-        // worker any more, and those still waiting are resumed (and closed).
+        // worker any more, those still waiting are resumed (and closed), and the workers
+        // (which resume the connections they answer) have ended.
         server.workers.close()
         exchange.abandonSuspendedRequests()
+        server.workers.join()
         server.sweep.stop()
         MHD_stop_daemon(server.daemon.pointer)
-        server.workers.join()
         server.exchange.release()
         server.tlsStrings?.release()
         logger?.info("http_server_stopped", ["drained": .bool(drained)])
