@@ -21,13 +21,13 @@ package struct HTTPServerConfiguration: Sendable {
     /// More are closed on accept. Not applied behind ``trustedProxies``.
     package var perIPConnectionLimit: Int
     /// The most connections open at once in total; more are closed on accept. An idle
-    /// connection costs a socket and a few KiB, never a thread.
+    /// connection costs a socket and its ``connectionMemoryLimit``, never a thread.
     package var connectionLimit: Int
     /// Bytes each connection may use for the request line and headers (and the response's
     /// head); a request whose target or headers do not fit is refused (414 or 431) by the HTTP
     /// library. The library clears the whole area after each request, so every kept-alive
-    /// connection holds this much memory: the default lets heads of about 11 KB through and
-    /// keeps 10 000 idle connections near 130 MiB.
+    /// connection holds this much memory: the default lets heads of about 11 KB through, and
+    /// 10 000 idle connections take about 130 MiB.
     package var connectionMemoryLimit: Int
     /// Threads that run the handler; a complete request waits for one with its connection
     /// suspended. Defaults to the processors this process may use.
