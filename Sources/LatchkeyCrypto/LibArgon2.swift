@@ -1,5 +1,10 @@
 import CArgon2
 package import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The one place that calls libargon2. It computes raw Argon2 tags through `argon2_ctx`,
 /// which (unlike the convenience functions) accepts a secret key and associated data.
@@ -46,7 +51,7 @@ package enum LibArgon2 {
                     lanes: UInt32(parameters.parallelism),
                     threads: UInt32(parameters.parallelism),
                     version: version.rawValue,
-                    allocate_cbk: nil, free_cbk: nil,
+                    allocate_cbk: mapMemory, free_cbk: unmapMemory,
                     flags: clearPasswordAndSecret)
                 return argon2_ctx(&context, type(of: variant))
             }
@@ -59,6 +64,23 @@ package enum LibArgon2 {
             throw LatchkeyCryptoError(.invalidParameters, "Argon2 rejected its input.", detail: detail)
         }
         return Data(tag)
+    }
+
+    /// Argon2's memory (the configured cost, 19 MiB and more per hash) is mapped for each hash
+    /// and unmapped after it (libargon2 wipes it first), never taken from malloc: glibc would
+    /// raise its mmap threshold after the first free of such a block and keep later ones in
+    /// its heap arenas, so a sign-in flood would leave hundreds of MiB behind.
+    private static let mapMemory: allocate_fptr = { memory, size in
+        guard let memory, let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+            mapped != MAP_FAILED
+        else { return ARGON2_MEMORY_ALLOCATION_ERROR.rawValue }
+        memory.pointee = mapped.assumingMemoryBound(to: UInt8.self)
+        return ARGON2_OK.rawValue
+    }
+
+    /// Returns memory ``mapMemory`` mapped.
+    private static let unmapMemory: deallocate_fptr = { memory, size in
+        _ = munmap(memory, size)
     }
 
     /// ARGON2_FLAG_CLEAR_PASSWORD | ARGON2_FLAG_CLEAR_SECRET: libargon2 wipes our copies of

@@ -36,9 +36,14 @@ extension LatchkeyError {
         }
     }
 
-    /// What a client may read: the message for its own errors, a generic sentence otherwise.
+    /// What a client may read: the message for its own errors, a generic sentence otherwise
+    /// (the message of a server-side failure may name internals, such as Redis's address).
     private var publicMessage: String {
-        isClientError ? message : "Something went wrong on our side. Please try again later."
+        switch code.kind {
+        case _ where isClientError: message
+        case .unavailable: "The service is busy or briefly unavailable. Please try again in a moment."
+        default: "Something went wrong on our side. Please try again later."
+        }
     }
 
     /// This error as a response in `shape`, for a request with `requestHeaders`; with

@@ -115,6 +115,9 @@ package protocol HTTPHandler: Sendable {
     /// The response for a request the server refuses before it is read whole (`error`, e.g.
     /// a body over the limit), for `method` and `path` with `headers` as received.
     func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse
+
+    /// Which worker pool answers `method` and `path`.
+    func lane(method: String, path: String) -> RequestLane
 }
 
 extension HTTPHandler {
@@ -122,4 +125,17 @@ extension HTTPHandler {
     package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
         .rejected(error)
     }
+
+    /// Every request is standard.
+    package func lane(method: String, path: String) -> RequestLane { .standard }
+}
+
+/// The worker pool a request runs on.
+package enum RequestLane: Sendable {
+    /// The request workers: one per core, for everything cheap.
+    case standard
+    /// The password-hashing workers (Argon2): few, at low priority, behind a queue whose
+    /// requests wait at most a deadline; so a flood of sign-ins bounds memory and never
+    /// starves cheap routes.
+    case passwordHashing
 }

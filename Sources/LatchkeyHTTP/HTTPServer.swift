@@ -64,7 +64,11 @@ package final class HTTPServer: Sendable {
             }
             raiseOpenFileLimit()
             let acceptor = try ConnectionAcceptor(host: host, port: configuration.port, logger: logger)
-            let workers = RequestWorkerPool(threads: configuration.workerThreads, queueLimit: configuration.workerQueueLimit)
+            let workers = RequestWorkerPool(
+                name: "latchkey-http-worker", threads: configuration.workerThreads, queueLimit: configuration.workerQueueLimit)
+            let hashWorkers = RequestWorkerPool(
+                name: "latchkey-hash-worker", threads: configuration.hashThreads, queueLimit: configuration.hashQueueLimit,
+                lowPriority: true)
             let exchange = RequestExchange(
                 handler: handler, maxBodyBytes: configuration.maxBodyBytes,
                 clientIPResolver: ClientIPResolver(trustedProxies: configuration.trustedProxies),
@@ -73,7 +77,7 @@ package final class HTTPServer: Sendable {
                 admission: ConnectionAdmission(
                     limit: configuration.connectionLimit,
                     perNetworkLimit: configuration.trustedProxies.isEmpty ? configuration.perIPConnectionLimit : nil),
-                workers: workers, logger: logger)
+                workers: workers, hashWorkers: hashWorkers, hashWaitLimit: configuration.hashWaitLimit, logger: logger)
             let retainedExchange = Unmanaged.passRetained(exchange)
             // Copies the daemon reads at start; kept until stop, the key wiped then.
             let tlsStrings = configuration.tls.map { tls in
@@ -115,12 +119,14 @@ package final class HTTPServer: Sendable {
                 exchange.sweep(deadline: deadline)
             }
             workers.start()
+            hashWorkers.start()
             sweep.start()
             acceptor.start { descriptor, address, length in
                 exchange.admit(descriptor, address: address, length: length, into: handle)
             }
             running = RunningServer(
-                daemon: handle, exchange: retainedExchange, acceptor: acceptor, workers: workers, sweep: sweep,
+                daemon: handle, exchange: retainedExchange, acceptor: acceptor, workers: workers, hashWorkers: hashWorkers,
+                sweep: sweep,
                 tlsStrings: tlsStrings)
             return acceptor.port
         }
@@ -128,6 +134,11 @@ package final class HTTPServer: Sendable {
             "host": .string(host.description), "port": .int(port), "tls": .bool(configuration.tls != nil),
             "event_threads": .int(eventThreads), "worker_threads": .int(configuration.workerThreads),
         ])
+    }
+
+    /// Complete requests waiting for a worker thread of either pool (0 when not running).
+    package var waitingRequests: Int {
+        running.withLock { $0.map { $0.workers.waiting + $0.hashWorkers.waiting } } ?? 0
     }
 
     /// The port the server listens on: the one the system picked when the configured
@@ -156,8 +167,10 @@ package final class HTTPServer: Sendable {
         // worker any more, those still waiting are resumed (and closed), and the workers
         // (which resume the connections they answer) have ended.
         server.workers.close()
+        server.hashWorkers.close()
         exchange.abandonSuspendedRequests()
         server.workers.join()
+        server.hashWorkers.join()
         server.sweep.stop()
         MHD_stop_daemon(server.daemon.pointer)
         server.exchange.release()
@@ -184,6 +197,7 @@ private struct RunningServer {
     let exchange: Unmanaged<RequestExchange>
     let acceptor: ConnectionAcceptor
     let workers: RequestWorkerPool
+    let hashWorkers: RequestWorkerPool
     let sweep: WorkerThread
     let tlsStrings: TLSStrings?
 }

@@ -35,6 +35,14 @@ package struct HTTPServerConfiguration: Sendable {
     /// Complete requests that may wait for a worker thread; past this, requests are answered
     /// `503` with `Retry-After` at once.
     package var workerQueueLimit: Int
+    /// Threads that run the password-hashing routes (``RequestLane/passwordHashing``), at the
+    /// lowest scheduling priority. Defaults to the processors this process may use.
+    package var hashThreads: Int
+    /// Requests that may wait for a hashing thread; past this they are answered `503` at once.
+    package var hashQueueLimit: Int
+    /// How long a request may wait for a hashing thread; one that waited longer is answered
+    /// `503` with `Retry-After` instead of being run.
+    package var hashWaitLimit: Duration
     /// IP addresses of reverse proxies whose `X-Forwarded-For` header is believed.
     /// From any other peer the header is ignored.
     package var trustedProxies: [String]
@@ -57,6 +65,9 @@ package struct HTTPServerConfiguration: Sendable {
         connectionMemoryLimit: Int = 12_288,
         workerThreads: Int = AvailableProcessors.count,
         workerQueueLimit: Int = 1024,
+        hashThreads: Int = AvailableProcessors.count,
+        hashQueueLimit: Int = 64,
+        hashWaitLimit: Duration = .seconds(3),
         trustedProxies: [String] = [],
         shutdownGracePeriod: Int = 10,
         tls: TLSCredentials? = nil
@@ -71,6 +82,9 @@ package struct HTTPServerConfiguration: Sendable {
         self.connectionMemoryLimit = connectionMemoryLimit
         self.workerThreads = workerThreads
         self.workerQueueLimit = workerQueueLimit
+        self.hashThreads = hashThreads
+        self.hashQueueLimit = hashQueueLimit
+        self.hashWaitLimit = hashWaitLimit
         self.trustedProxies = trustedProxies
         self.shutdownGracePeriod = shutdownGracePeriod
         self.tls = tls
@@ -88,6 +102,7 @@ package struct HTTPServerConfiguration: Sendable {
             ("maxBodyBytes", maxBodyBytes), ("connectionTimeout", connectionTimeout), ("requestTimeout", requestTimeout),
             ("perIPConnectionLimit", perIPConnectionLimit), ("connectionLimit", connectionLimit),
             ("workerThreads", workerThreads), ("workerQueueLimit", workerQueueLimit),
+            ("hashThreads", hashThreads), ("hashQueueLimit", hashQueueLimit),
         ]
         for (name, value) in positive where !(1...Int(UInt32.max)).contains(value) {
             throw LatchkeyError(.invalidConfiguration, "HTTP setting \(name) must be positive, not \(value)")

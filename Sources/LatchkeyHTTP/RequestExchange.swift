@@ -51,6 +51,8 @@ final class RequestExchange: Sendable {
     private let clientIPResolver: ClientIPResolver
     private let strictTransportSecurity: Bool
     private let workers: RequestWorkerPool
+    private let hashWorkers: RequestWorkerPool
+    private let hashWaitLimit: Duration
     private let logger: Logger?
     private let inFlight = DispatchGroup()
     private let draining = Atomic<Bool>(false)
@@ -63,7 +65,8 @@ final class RequestExchange: Sendable {
 
     init(
         handler: any HTTPHandler, maxBodyBytes: Int, clientIPResolver: ClientIPResolver, strictTransportSecurity: Bool,
-        admission: ConnectionAdmission, workers: RequestWorkerPool, logger: Logger?
+        admission: ConnectionAdmission, workers: RequestWorkerPool, hashWorkers: RequestWorkerPool, hashWaitLimit: Duration,
+        logger: Logger?
     ) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
@@ -71,6 +74,8 @@ final class RequestExchange: Sendable {
         self.strictTransportSecurity = strictTransportSecurity
         self.admission = Mutex(admission)
         self.workers = workers
+        self.hashWorkers = hashWorkers
+        self.hashWaitLimit = hashWaitLimit
         self.logger = logger
     }
 
@@ -252,13 +257,27 @@ final class RequestExchange: Sendable {
             method: method, path: target.path, query: target.query, headers: request.headers,
             body: request.body, clientIP: clientIP.description)
         request.body = Data()
-        guard workers.reserve() else {
+        let lane = handler.lane(method: method, path: target.path)
+        let pool = lane == .passwordHashing ? hashWorkers : workers
+        guard pool.reserve() else {
             busyResponses.add(1, ordering: .relaxed)
             return queue(rejectionResponse(.serverBusy, request, method: method), on: connection)
         }
         record.suspend()
         request.dispatched = true
-        if !workers.submit({ [self] in record.deliver(sendable(handler.handle(complete))) }) {
+        let busy = lane == .passwordHashing ? rejectionResponse(.serverBusy, request, method: method) : nil
+        let queuedAt = ContinuousClock.now
+        let job: @Sendable () -> Void = { [self] in
+            // A request that waited too long for a hashing thread is answered at once, so
+            // every one gets its answer in bounded time however long the queue grew.
+            if let busy, queuedAt.duration(to: .now) > hashWaitLimit {
+                busyResponses.add(1, ordering: .relaxed)
+                record.deliver(busy)
+            } else {
+                record.deliver(sendable(handler.handle(complete)))
+            }
+        }
+        if !pool.submit(job) {
             // The pool closed meanwhile (the server is stopping): close the connection.
             record.abandon()
         }

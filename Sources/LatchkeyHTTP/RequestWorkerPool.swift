@@ -1,4 +1,5 @@
 import Dispatch
+import LatchkeyCore
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -19,15 +20,20 @@ final class RequestWorkerPool: Sendable {
         var closed = false
     }
 
+    private let name: String
     private let threadCount: Int
+    private let lowPriority: Bool
     private let queue: Mutex<Queue>
     private let available = DispatchSemaphore(value: 0)
     private let running = DispatchGroup()
 
-    /// Creates a pool of `threads` threads (started by ``start()``) whose queue holds at most
-    /// `queueLimit` jobs that no thread has taken yet.
-    init(threads: Int, queueLimit: Int) {
+    /// Creates a pool of `threads` threads named `name-N` (started by ``start()``), at the
+    /// lowest scheduling priority when `lowPriority`, whose queue holds at most `queueLimit`
+    /// jobs that no thread has taken yet.
+    init(name: String, threads: Int, queueLimit: Int, lowPriority: Bool = false) {
+        self.name = name
         threadCount = threads
+        self.lowPriority = lowPriority
         queue = Mutex(Queue(slots: Array(repeating: nil, count: queueLimit)))
     }
 
@@ -37,10 +43,11 @@ final class RequestWorkerPool: Sendable {
             running.enter()
             let thread = Thread { [self] in
                 Self.yieldToEventThreads()
+                if lowPriority { ThreadPriority.lowerCurrentThread() }
                 while let job = nextJob() { job() }
                 running.leave()
             }
-            thread.name = "latchkey-http-worker-\(index)"
+            thread.name = "\(name)-\(index)"
             thread.start()
         }
     }
@@ -69,6 +76,11 @@ final class RequestWorkerPool: Sendable {
         }
         if queued { available.signal() }
         return queued
+    }
+
+    /// Jobs queued that no thread has taken yet.
+    var waiting: Int {
+        queue.withLock { $0.count }
     }
 
     /// Refuses further jobs and drops the queued ones no thread has taken; each thread ends

@@ -26,13 +26,17 @@ package struct Route: Sendable {
     /// The shape of this route's error responses, also for requests the server refuses
     /// before the route runs (a body over the limit).
     package let errorShape: ErrorShape
+    /// The worker pool that runs it: ``RequestLane/passwordHashing`` for routes that may
+    /// compute a password hash.
+    package let lane: RequestLane
     /// Answers a request; a thrown ``LatchkeyError`` becomes its response in ``errorShape``.
     package let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
 
     /// Creates a route.
     package init(
         _ method: String, _ path: String, name: String, body: BodyKind = .none, cacheable: Bool = false,
-        errorShape: ErrorShape = .latchkey, handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+        errorShape: ErrorShape = .latchkey, lane: RequestLane = .standard,
+        handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         self.method = method
         self.path = path
@@ -40,6 +44,7 @@ package struct Route: Sendable {
         self.body = body
         self.cacheable = cacheable
         self.errorShape = errorShape
+        self.lane = lane
         self.handler = handler
     }
 }

@@ -70,8 +70,16 @@ package final class Router: HTTPHandler {
         }
     }
 
+    package func lane(method: String, path: String) -> RequestLane {
+        route(method: method, path: path)?.lane ?? .standard
+    }
+
+    private func route(method: String, path: String) -> Route? {
+        routes.first { $0.path == path && $0.method == (method == "HEAD" ? "GET" : method) }
+    }
+
     package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
-        let shape = routes.first { $0.path == path && $0.method == (method == "HEAD" ? "GET" : method) }?.errorShape ?? .latchkey
+        let shape = route(method: method, path: path)?.errorShape ?? .latchkey
         var response = error.response(in: shape, requestHeaders: headers)
         Self.addSecurityHeaders(to: &response, cacheable: false)
         return response

@@ -109,7 +109,8 @@ package final class ServerApplication: Sendable {
                 host: configuration.listenHost, port: configuration.listenPort,
                 maxBodyBytes: configuration.maxBodyBytes, connectionTimeout: configuration.connectionTimeout,
                 requestTimeout: configuration.requestTimeout, perIPConnectionLimit: configuration.perIPConnectionLimit,
-                connectionLimit: configuration.maxConnections, trustedProxies: configuration.trustedProxies,
+                connectionLimit: configuration.maxConnections, hashThreads: configuration.hashConcurrency,
+                trustedProxies: configuration.trustedProxies,
                 tls: configuration.tls),
             handler: router, logger: logger)
 

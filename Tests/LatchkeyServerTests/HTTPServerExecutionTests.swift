@@ -23,6 +23,11 @@ private final class BlockingRoutes: Sendable {
                     return ok(request)
                 },
                 Route("GET", "/quick", name: "quick", errorShape: .directus, handler: ok),
+                Route("GET", "/hash", name: "hash", errorShape: .directus, lane: .passwordHashing) { [self] request in
+                    entered.signal()
+                    release.wait()
+                    return ok(request)
+                },
             ],
             metrics: ServerMetrics(), logger: Logger(sink: MemoryLogSink()))
     }
@@ -74,7 +79,7 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         let refused = try contenders[refusedIndex].readResponse()
         #expect(refused.status == 503)
         #expect(refused["Retry-After"] == "1")
-        #expect(refused.text == #"{"errors":[{"extensions":{"code":"SERVICE_UNAVAILABLE"},"message":"Something went wrong on our side. Please try again later."}]}"#)
+        #expect(refused.text == #"{"errors":[{"extensions":{"code":"SERVICE_UNAVAILABLE"},"message":"The service is busy or briefly unavailable. Please try again in a moment."}]}"#)
         #expect(refused["X-Content-Type-Options"] == "nosniff")
 
         routes.release.signal()
@@ -84,6 +89,34 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         // The refused client may simply come back.
         try get("/quick", on: contenders[refusedIndex])
         #expect(try contenders[refusedIndex].readResponse().status == 200)
+    }
+
+    @Test("password hashing runs on its own threads: cheap routes are answered while they are busy, and a request that waited past the limit gets 503")
+    func hashingLane() throws {
+        let routes = BlockingRoutes()
+        let server = try startedServer(
+            HTTPServerConfiguration(port: 0, workerThreads: 1, hashThreads: 1, hashQueueLimit: 4, hashWaitLimit: .milliseconds(200)),
+            handler: routes.router())
+        defer { server.stop() }
+        let hashing = try RawHTTPConnection(port: server.boundPort)
+        try get("/hash", on: hashing)
+        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+        let waiting = try RawHTTPConnection(port: server.boundPort)
+        try get("/hash", on: waiting)
+
+        // The only hashing thread is busy; the standard worker still answers at once.
+        let cheap = try RawHTTPConnection(port: server.boundPort)
+        try get("/quick", on: cheap)
+        #expect(try cheap.readResponse().status == 200)
+
+        // Released after the waiting request's limit: it is answered 503, not run.
+        Thread.sleep(forTimeInterval: 0.3)
+        routes.release.signal()
+        #expect(try hashing.readResponse().text == "done")
+        let refused = try waiting.readResponse()
+        #expect(refused.status == 503)
+        #expect(refused["Retry-After"] == "1")
+        #expect(routes.entered.wait(timeout: .now()) == .timedOut)
     }
 
     /// A server with one worker, busy on `/block`, and a `/quick` request waiting for it;
@@ -103,6 +136,10 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
             try #require(routes.entered.wait(timeout: .now() + 10) == .success)
             queued = try RawHTTPConnection(port: server.boundPort)
             try get("/quick", on: queued)
+            // Stop only once the request was read and waits for the busy worker.
+            let deadline = ContinuousClock.now + .seconds(30)
+            while server.waitingRequests == 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            try #require(server.waitingRequests == 1)
             Thread.detachNewThread { [stopped] in
                 server.stop()
                 stopped.signal()

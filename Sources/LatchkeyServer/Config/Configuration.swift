@@ -111,6 +111,8 @@ package struct Configuration: Sendable {
     package var trustedProxies: [String]
     /// Argon2id cost for new password hashes (`LATCHKEY_ARGON2_MEMORY_KIB`, `_ITERATIONS`, `_PARALLELISM`).
     package var argon2: Argon2Parameters
+    /// Password hashes computed at once (`LATCHKEY_HASH_CONCURRENCY`; default the usable cores).
+    package var hashConcurrency: Int
     /// The zxcvbn score (0–4) a new password must reach (`LATCHKEY_PASSWORD_MIN_SCORE`).
     package var passwordMinimumScore: Int
     /// Reset requests per 10 minutes from one IP or to one email domain before a warning is
@@ -186,6 +188,7 @@ package struct Configuration: Sendable {
         maxConnections = try reader.integer(.maxConnections)
         perIPConnectionLimit = try reader.integer(.perIPConnections)
         trustedProxies = try reader.list(.trustedProxies)
+        hashConcurrency = try reader.integer(.hashConcurrency, derived: AvailableProcessors.count)
         let memory = try reader.integer(.argon2Memory)
         let iterations = try reader.integer(.argon2Iterations)
         let parallelism = try reader.integer(.argon2Parallelism)

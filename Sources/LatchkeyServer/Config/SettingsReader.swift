@@ -93,12 +93,12 @@ struct SettingsReader {
     }
 
     /// A whole number in the entry's range; with `atLeast` (the value of the setting the
-    /// entry names), not below that either.
-    func integer(_ setting: Setting, atLeast floor: Int? = nil) throws -> Int {
+    /// entry names), not below that either; `derived` for a derived default.
+    func integer(_ setting: Setting, atLeast floor: Int? = nil, derived: Int? = nil) throws -> Int {
         guard case .integer(let range, _, let floorName) = setting.kind, (floor != nil) == (floorName != nil) else {
             Self.misread(setting, as: "a whole number")
         }
-        let text = required(setting)
+        let text = required(setting, derived: derived.map(String.init))
         let bounds = max(range.lowerBound, floor ?? range.lowerBound)...range.upperBound
         guard let value = Int(text), bounds.contains(value) else {
             throw Self.invalid(setting, "must be \(setting.kind.expectation(lowerBound: bounds.lowerBound)) (got '\(text)')")

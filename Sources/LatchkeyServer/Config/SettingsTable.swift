@@ -24,7 +24,7 @@ extension Setting {
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, resetURLAllowList, appleAppIDs, androidApps,
         resetIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
-        argon2Memory, argon2Iterations, argon2Parallelism, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
+        argon2Memory, argon2Iterations, argon2Parallelism, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
         issuer,
     ]
 
@@ -197,6 +197,11 @@ extension Setting {
     static let argon2Parallelism = Setting(
         "LATCHKEY_ARGON2_PARALLELISM", .integer(1...16, .count), default: "1",
         meaning: "Argon2id lanes per new password hash.")
+    static let hashConcurrency = Setting(
+        "LATCHKEY_HASH_CONCURRENCY", .integer(1...256, .count), default: .derived("the cores the process may use"),
+        meaning: "Password hashes computed at once (sign-in, the sign-in form, reset), on threads of their own at low "
+            + "priority; more wait in a bounded queue, and one that waited 3 s is answered `503` with `Retry-After`. "
+            + "Memory for hashing stays under this times `LATCHKEY_ARGON2_MEMORY_KIB`.")
     static let passwordMinimumScore = Setting(
         "LATCHKEY_PASSWORD_MIN_SCORE", .integer(0...4, .count), default: "3",
         meaning: "The zxcvbn score a new password must reach.")

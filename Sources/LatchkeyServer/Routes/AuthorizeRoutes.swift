@@ -42,7 +42,7 @@ struct AuthorizeRoutes {
             Route("GET", "/oauth/authorize", name: "oauth_authorize", errorShape: errorPage) { request in
                 try authorize(request)
             },
-            Route("POST", "/oauth/authorize", name: "oauth_authorize_form", body: .form, errorShape: errorPage) { request in
+            Route("POST", "/oauth/authorize", name: "oauth_authorize_form", body: .form, errorShape: errorPage, lane: .passwordHashing) { request in
                 try submit(request)
             },
         ]

@@ -16,7 +16,7 @@ struct DirectusAuthRoutes {
 
     var routes: [Route] {
         [
-            Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus) { request in
+            Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus, lane: .passwordHashing) { request in
                 let body = try request.decodeJSON(LoginBody.self)
                 return .json(DirectusTokens(try login.signIn(email: body.email, password: body.password, clientIP: request.clientIP)))
             },

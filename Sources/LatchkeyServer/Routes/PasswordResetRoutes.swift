@@ -29,7 +29,7 @@ struct PasswordResetRoutes {
                 let status = try service.validate(token: body.token, clientIP: request.clientIP)
                 return .json(TokenStatusReply(valid: true, email_hint: status.emailHint, expires_at: Timestamp.iso8601(status.expiresAt)))
             },
-            Route("POST", "/auth/password/reset", name: "password_reset", body: .json) { request in
+            Route("POST", "/auth/password/reset", name: "password_reset", body: .json, lane: .passwordHashing) { request in
                 let body = try request.decodeJSON(NewPasswordBody.self)
                 try service.resetPassword(token: body.token, newPassword: body.password, clientIP: request.clientIP)
                 return .json(MessageReply(message: "Your password has been changed."))
