@@ -122,6 +122,25 @@ import LatchkeyTestSupport
         #expect(id.claims["nonce"] as? String == "n-0S6_WzA2Mj")
         #expect(id.claims["email"] as? String == "person@example.com")
         #expect(id.claims["iss"] as? String == "https://auth.example.com")
+        #expect(access.header.alg == .es256)
+        #expect(id.header.alg == .rs256 && id.header.kid == harness.app.keyRing.activeKey(for: .rs256).kid)
+    }
+
+    @Test("ID tokens are signed with the algorithm the client is registered for; access tokens stay ES256",
+          arguments: [JWSAlgorithm.rs256, .es256, .edDSA])
+    func idTokenAlgorithmPerClient(algorithm: JWSAlgorithm) throws {
+        let harness = try Harness()
+        _ = try harness.clients.create(
+            id: "alg-app", redirectURIs: [OAuthFlowTests.redirect], confidential: false, firstParty: true, scopes: [],
+            idTokenAlgorithm: algorithm, now: harness.clock.now())
+        let code = try #require(try harness.authorize(Self.authorizationQuery(extra: [("client_id", "alg-app")], omit: ["client_id"]))["code"])
+        let (status, body) = try harness.exchange(code, clientID: "alg-app")
+        #expect(status == 200)
+        let id = try payload(try #require(body["id_token"] as? String), harness)
+        #expect(id.header.alg == algorithm && id.header.typ == "JWT")
+        #expect(id.header.kid == harness.app.keyRing.activeKey(for: algorithm).kid)
+        #expect(id.claims["aud"] as? String == "alg-app")
+        #expect(try payload(try #require(body["access_token"] as? String), harness).header.alg == .es256)
     }
 
     @Test("a code expires after 60 seconds")

@@ -1,4 +1,5 @@
 import LatchkeyCore
+import LatchkeyJOSE
 import Foundation
 
 extension SQLStore {
@@ -8,15 +9,15 @@ extension SQLStore {
             // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the id.
             try connection.execute(
                 """
-                INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at, id_token_alg)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
                     .text(client.id), .text(redirectURIs), .integer(client.isConfidential ? 1 : 0),
                     .text(client.secretDigest), .integer(client.isFirstParty ? 1 : 0),
                     .text(client.scopes.joined(separator: " ")),
-                    .integer(StorageEncoding.milliseconds(client.createdAt)),
+                    .integer(StorageEncoding.milliseconds(client.createdAt)), .text(client.idTokenAlgorithm.rawValue),
                 ])
         }
         guard inserted == 1 else {
@@ -43,7 +44,7 @@ extension SQLStore {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at
+                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at, id_token_alg
                 FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
                 """, values)
         }
@@ -60,6 +61,9 @@ extension SQLStore {
             throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris: \(error)")
         }
         let scopes = try row.text("scopes")
+        guard let idTokenAlgorithm = JWSAlgorithm(rawValue: try row.text("id_token_alg")) else {
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client id_token_alg")
+        }
         return OAuthClient(
             id: try row.text("id"),
             redirectURIs: redirectURIs,
@@ -67,6 +71,6 @@ extension SQLStore {
             secretDigest: try row.optionalText("secret_digest"),
             isFirstParty: try row.integer("first_party") == 1,
             scopes: scopes.split(separator: " ").map(String.init),
-            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")), idTokenAlgorithm: idTokenAlgorithm)
     }
 }
