@@ -112,8 +112,13 @@ extension LatchkeyError {
     }
 
     /// A protected resource's error (RFC 6750 §3.1): 401 `invalid_token`, 403
-    /// `insufficient_scope`, 400 `invalid_request`, each in `WWW-Authenticate: Bearer` too.
+    /// `insufficient_scope`, 400 `invalid_request`, each in `WWW-Authenticate: Bearer` too; a
+    /// request without any credentials gets a bare `401` with `WWW-Authenticate: Bearer` and
+    /// no error code or body.
     private var bearerResponse: HTTPResponse {
+        if code == .authenticationRequired {
+            return HTTPResponse(status: 401, headers: HTTPHeaders([("WWW-Authenticate", "Bearer")]))
+        }
         let (status, bearerCode): (Int, String) =
             switch code {
             case .invalidToken: (401, "invalid_token")
