@@ -31,16 +31,28 @@ enum OpenAPIDocument {
           "DirectusError": {
             "type": "object",
             "required": ["errors"],
+            "properties": {"errors": {"$ref": "#/components/schemas/DirectusErrorList"}}
+          },
+          "DirectusErrorList": {
+            "type": "array", "minItems": 1, "maxItems": 1,
+            "items": {
+              "type": "object", "required": ["message", "extensions"],
+              "properties": {
+                "message": {"type": "string"},
+                "extensions": {"type": "object", "required": ["code"], "properties": {
+                  "code": {"type": "string", "enum": ["INVALID_CREDENTIALS", "INVALID_TOKEN", "INVALID_PAYLOAD", "FAILED_VALIDATION", "FORBIDDEN", "REQUESTS_EXCEEDED", "SERVICE_UNAVAILABLE", "INTERNAL_SERVER_ERROR"]},
+                  "field": {"type": "string", "enum": ["email", "password"], "description": "With FAILED_VALIDATION: the field that was refused."}
+                }}
+              }
+            }
+          },
+          "ResetError": {
+            "type": "object",
+            "description": "The reset routes' errors: Latchkey's error object and Directus's errors array in one body, so Latchkey's SDK and Directus SDKs both read them. The status is Latchkey's (400 for invalid_token, not Directus's 401/403).",
+            "required": ["error", "errors"],
             "properties": {
-              "errors": {"type": "array", "items": {
-                "type": "object", "required": ["message", "extensions"],
-                "properties": {
-                  "message": {"type": "string"},
-                  "extensions": {"type": "object", "required": ["code"], "properties": {
-                    "code": {"type": "string", "enum": ["INVALID_CREDENTIALS", "INVALID_TOKEN", "INVALID_PAYLOAD", "REQUESTS_EXCEEDED", "INTERNAL_SERVER_ERROR"]}
-                  }}
-                }
-              }}
+              "error": {"$ref": "#/components/schemas/Error/properties/error"},
+              "errors": {"$ref": "#/components/schemas/DirectusErrorList"}
             }
           },
           "OAuthError": {
@@ -90,18 +102,18 @@ enum OpenAPIDocument {
         },
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
         "responses": {
-          "BadRequest": {"description": "Malformed input; see error.code.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-          "TooLarge": {"description": "The body exceeds the size limit.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-          "UnsupportedMediaType": {"description": "The body is not application/json.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "BadRequest": {"description": "Malformed input; see error.code (errors[0].extensions.code for Directus clients).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}},
+          "TooLarge": {"description": "The body exceeds the size limit.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}},
+          "UnsupportedMediaType": {"description": "The body is not application/json.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}},
           "RateLimited": {
-            "description": "Too many requests from this client.",
+            "description": "Too many requests from this client (REQUESTS_EXCEEDED for Directus clients).",
             "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}
           },
           "RateLimiterUnavailable": {
             "description": "The shared rate limiter (Redis) is unreachable and the server fails closed.",
             "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}
           }
         }
       },
