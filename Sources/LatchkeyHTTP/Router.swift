@@ -47,7 +47,8 @@ package final class Router: HTTPHandler {
             response.headers.set("Allow", candidates.map(\.method).joined(separator: ", "))
             return (candidates[0].name, false, response)
         }
-        if route.body == .json, !Self.isJSON(request.headers["Content-Type"]) {
+        let needsJSON = route.body == .json || (route.body == .jsonOrEmpty && !request.body.isEmpty)
+        if needsJSON, !Self.isJSON(request.headers["Content-Type"]) {
             let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
             return (route.name, false, error.response(in: route.errorShape, requestHeaders: request.headers))
         }
