@@ -92,7 +92,10 @@ package final class Router: HTTPHandler {
         if response.headers["Content-Security-Policy"] == nil {
             response.headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")
         }
-        response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
+        // A route may open a resource to other origins (a script meant for other sites' pages).
+        if response.headers["Cross-Origin-Resource-Policy"] == nil {
+            response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
+        }
         if !cacheable || response.status >= 400 {
             response.headers.set("Cache-Control", "no-store")
             response.headers.set("Pragma", "no-cache")

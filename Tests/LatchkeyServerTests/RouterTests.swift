@@ -85,6 +85,21 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(app.router.handle(HTTPRequest(method: "HEAD", path: "/healthz")).status == 200)
     }
 
+    @Test("the reset-token script is JavaScript other origins may load (CORP cross-origin); everything else stays same-origin")
+    func resetTokenScript() throws {
+        let app = try makeApplication()
+        let script = app.router.handle(HTTPRequest(method: "GET", path: "/assets/latchkey-reset-token.js"))
+        #expect(script.status == 200)
+        #expect(script.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(script.headers["Cross-Origin-Resource-Policy"] == "cross-origin")
+        #expect(script.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(script.headers["Cache-Control"] == "public, max-age=300")
+        let text = String(decoding: script.body, as: UTF8.self)
+        #expect(text.contains("LatchkeyResetToken") && text.contains("history.replaceState"))
+        let page = app.router.handle(HTTPRequest(method: "GET", path: "/assets/reset-password.js"))
+        #expect(page.headers["Cross-Origin-Resource-Policy"] == "same-origin")
+    }
+
     @Test("/metrics answers only the configured clients, since mail counters reveal accounts")
     func metricsRestricted() throws {
         let app = try makeApplication(["LATCHKEY_METRICS_ALLOW": "10.1.2.3,::1"])

@@ -1,0 +1,43 @@
+/// `/assets/latchkey-reset-token.js`: a script any reset page — also one written for Directus,
+/// on another origin — can include to read the reset token from its URL.
+///
+/// Latchkey's mails put the token in the fragment (`#token=…`), which browsers never send to a
+/// server, so it stays out of access logs, proxies and `Referer`; pages written for Directus
+/// read `?token=…`. The script accepts both (the fragment first), removes the token from the
+/// address bar and history at once, and offers it as `LatchkeyResetToken.read()` (null when
+/// the URL has none). It reads nothing else, calls no server and defines nothing but that one
+/// frozen object.
+package enum ResetTokenScript {
+    /// The stable path pages include it from.
+    package static let path = "/assets/latchkey-reset-token.js"
+
+    /// The script, served as JavaScript.
+    package static let document = WebDocument.asset(text, contentType: "text/javascript; charset=utf-8")
+
+    static let text = """
+        /* Latchkey: the password-reset token of this page's URL, from #token=… (Latchkey's links)
+           or ?token=… (pages written for Directus). Include the script, then call
+           LatchkeyResetToken.read(). The token is removed from the address bar at once. */
+        (function () {
+          "use strict";
+          function take(parameters) {
+            var value = parameters.get("token");
+            parameters.delete("token");
+            return value || null;
+          }
+          var fragment = new URLSearchParams(window.location.hash.slice(1));
+          var query = new URLSearchParams(window.location.search.slice(1));
+          var token = take(fragment) || take(query);
+          if (token) {
+            var rest = query.toString();
+            var hash = fragment.toString();
+            history.replaceState(history.state, "",
+              window.location.pathname + (rest ? "?" + rest : "") + (hash ? "#" + hash : ""));
+          }
+          window.LatchkeyResetToken = Object.freeze({
+            read: function () { return token; }
+          });
+        })();
+
+        """
+}
