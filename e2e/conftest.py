@@ -151,6 +151,24 @@ def server(make_server):
     return make_server()
 
 
+@pytest.fixture
+def certificate(tmp_path):
+    """A self-signed P-256 certificate for 127.0.0.1 and its key, as PEM files."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True)
+    return cert, key
+
+
+@pytest.fixture
+def https_server(make_server, certificate):
+    """A server speaking HTTPS itself, trusted through `certificate` (its `verify`)."""
+    cert, key = certificate
+    return make_server(LATCHKEY_TLS_CERT=cert, LATCHKEY_TLS_KEY=key)
+
+
 def _flush_redis(url):
     """Empties the test Redis (a raw RESP FLUSHALL; no client library needed)."""
     parts = urllib.parse.urlsplit(url)
