@@ -8,6 +8,7 @@ import email.policy
 import os
 import pathlib
 import re
+import shutil
 import socket
 import subprocess
 import time
@@ -15,6 +16,8 @@ import urllib.parse
 
 import pytest
 import requests
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = pathlib.Path(os.environ.get("LATCHKEY_BINARY", ROOT / ".build" / "release" / "latchkey"))
@@ -149,6 +152,19 @@ def make_server(tmp_path):
 @pytest.fixture
 def server(make_server):
     return make_server()
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium driven by Selenium, with the browser console log kept."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
 
 
 @pytest.fixture

@@ -20,19 +20,20 @@ package enum ResetTokenScript {
            LatchkeyResetToken.read(). The token is removed from the address bar at once. */
         (function () {
           "use strict";
-          function take(parameters) {
-            var value = parameters.get("token");
+          // The token from one part of the URL, and that part without it (unchanged when it has none).
+          function take(part, prefix) {
+            var parameters = new URLSearchParams(part.slice(1));
+            if (!parameters.has("token")) { return {token: null, rest: part}; }
+            var token = parameters.get("token");
             parameters.delete("token");
-            return value || null;
+            var rest = parameters.toString();
+            return {token: token || null, rest: rest ? prefix + rest : ""};
           }
-          var fragment = new URLSearchParams(window.location.hash.slice(1));
-          var query = new URLSearchParams(window.location.search.slice(1));
-          var token = take(fragment) || take(query);
-          if (token) {
-            var rest = query.toString();
-            var hash = fragment.toString();
-            history.replaceState(history.state, "",
-              window.location.pathname + (rest ? "?" + rest : "") + (hash ? "#" + hash : ""));
+          var fragment = take(window.location.hash, "#");
+          var query = take(window.location.search, "?");
+          var token = fragment.token || query.token;
+          if (fragment.rest !== window.location.hash || query.rest !== window.location.search) {
+            history.replaceState(history.state, "", window.location.pathname + query.rest + fragment.rest);
           }
           window.LatchkeyResetToken = Object.freeze({
             read: function () { return token; }
