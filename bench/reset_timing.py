@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Measures what an attacker could learn from timing: POST /auth/password/request for known
-and unknown addresses, N requests each (distinct known accounts, so none is limited per
-account), interleaved in random order over one keep-alive connection; reports medians,
-means and a two-sided Mann-Whitney U test. bench/run.py runs it as one of its scenarios.
+"""Measures what an attacker could learn from timing (issue 11, finding 6): POST
+/auth/password/request for known and unknown addresses, N requests each (distinct known
+accounts, so none is limited per account), interleaved in random order over one keep-alive
+connection; reports medians, means, a two-sided Mann-Whitney U test and how often one pair of
+requests (one of each, order unknown) is told apart. bench/run.py runs it as one of its
+scenarios; bench/login_timing.py uses its statistics.
 
 Runs the release binary on a free loopback port with its own data directory. Usage:
     python3 bench/reset_timing.py [--samples 300]
@@ -19,16 +21,44 @@ from harness import BenchServer, request
 
 @dataclasses.dataclass
 class TimingResult:
-    """Latencies in microseconds, the number of distinct response bodies, and the test."""
+    """Latencies in microseconds, the number of distinct response bodies, the test, and how
+    often one pair of requests is classified correctly by guessing that the slower one belongs
+    to the group with the higher median (U / (n_known × n_unknown), or its complement; 0.5 is
+    chance)."""
     known: list
     unknown: list
     distinct_bodies: int
     z: float
     p: float
+    pair_accuracy: float
 
     @property
     def median_difference(self):
         return statistics.median(self.known) - statistics.median(self.unknown)
+
+    @property
+    def verdict(self):
+        return "no detectable difference" if self.p >= 0.05 else "DIFFERENCE DETECTED"
+
+
+def compare(known, unknown, distinct_bodies):
+    """The statistics of latencies `known` against `unknown`."""
+    u, z, p = mann_whitney(known, unknown)
+    known_slower = u / (len(known) * len(unknown))
+    accuracy = known_slower if statistics.median(known) >= statistics.median(unknown) else 1 - known_slower
+    return TimingResult(known, unknown, distinct_bodies, z, p, accuracy)
+
+
+def report(title, result):
+    """Prints `result` under the heading `title`."""
+    k, u = result.known, result.unknown
+    print(f"\n## {title}")
+    print(f"samples: {len(k)} known, {len(u)} unknown; distinct response bodies: {result.distinct_bodies}")
+    print(f"median  known {statistics.median(k):10.1f} µs   unknown {statistics.median(u):10.1f} µs   "
+          f"difference {result.median_difference:+.1f} µs")
+    print(f"mean    known {statistics.mean(k):10.1f} µs   unknown {statistics.mean(u):10.1f} µs")
+    print(f"Mann-Whitney U: z = {result.z:+.2f}, two-sided p = {result.p:.3g} ({result.verdict} at α = 0.05)")
+    print(f"one pair of requests told apart: {result.pair_accuracy:.1%} of the time (50 % is chance)")
 
 
 def mann_whitney(a, b):
@@ -83,12 +113,7 @@ def measure(server, known):
         bodies.add(body)
         timings[kind].append(elapsed * 1e6)
     connection.close()
-    _, z, p = mann_whitney(timings["known"], timings["unknown"])
-    return TimingResult(timings["known"], timings["unknown"], len(bodies), z, p)
-
-
-def verdict(result):
-    return "no detectable difference" if result.p >= 0.05 else "DIFFERENCE DETECTED"
+    return compare(timings["known"], timings["unknown"], len(bodies))
 
 
 def main():
@@ -100,13 +125,7 @@ def main():
     known = create_accounts(server, args.samples)
     with server:
         result = measure(server, known)
-    k, u = result.known, result.unknown
-    print("\n## POST /auth/password/request: known vs unknown address")
-    print(f"samples: {len(k)} known, {len(u)} unknown; distinct response bodies: {result.distinct_bodies}")
-    print(f"median  known {statistics.median(k):8.1f} µs   unknown {statistics.median(u):8.1f} µs   "
-          f"difference {result.median_difference:+.1f} µs")
-    print(f"mean    known {statistics.mean(k):8.1f} µs   unknown {statistics.mean(u):8.1f} µs")
-    print(f"Mann-Whitney U: z = {result.z:+.2f}, two-sided p = {result.p:.3f} ({verdict(result)} at α = 0.05)")
+    report("POST /auth/password/request: known vs unknown address", result)
 
 
 if __name__ == "__main__":

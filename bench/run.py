@@ -18,6 +18,9 @@ connection for reference. Scenarios, each on a fresh server with its own data di
            refused, RSS and threads, fresh requests while they stay open; and a request
            head dripped one line every few seconds: when the server closes it
   timing   known vs unknown address on POST /auth/password/request (bench/reset_timing.py)
+  login-timing  known vs unknown address on a failed POST /auth/login, at default and raised
+           Argon2 settings and with stored hashes weaker or stronger than the configured ones
+           (bench/login_timing.py)
 
 Usage: python3 bench/run.py [--only routes,flood] [--seconds 10] ... (see --help), or
 `make bench BENCH_ARGS="..."`; only the standard library is needed. With --postgres the routes are measured on PostgreSQL too, in a fresh database on the
@@ -39,11 +42,12 @@ import urllib.parse
 
 import flood
 import idle_connections
+import login_timing
 import reset_timing
 from harness import EMAIL, OAUTH_CLIENT, ROOT, BenchServer, percentile, request
 from loadgen import HelloServer, run_wrk
 
-SCENARIOS = ("routes", "flood", "idle", "timing")
+SCENARIOS = ("routes", "flood", "idle", "timing", "login-timing")
 
 
 def progress(message):
@@ -179,6 +183,15 @@ def run_timing(args):
         return reset_timing.measure(server, known)
 
 
+def run_login_timing(args):
+    """Rows (scenario name, TimingResult) for every login_timing scenario."""
+    rows = []
+    for name in login_timing.SCENARIOS:
+        progress(f"login timing {name}: {args.login_timing_samples} known and unknown addresses")
+        rows.append((name, login_timing.measure(name, args.login_timing_samples, args.server_cpu)))
+    return rows
+
+
 # Formatting -------------------------------------------------------------------------------
 
 def mib(value):
@@ -214,7 +227,15 @@ def route_table(ceiling_rows, route_rows, args):
     return lines
 
 
-def scenario_table(args, idle_rss, flooded, idle, drip, timing):
+def timing_row(what, timing):
+    return (f"| {what} ({len(timing.known)} each) | "
+            f"median difference {timing.median_difference:+.1f} µs, Mann-Whitney z = {timing.z:+.2f}, "
+            f"p = {timing.p:.3f}, one pair told apart {timing.pair_accuracy:.0%}; distinct bodies: "
+            f"{timing.distinct_bodies} | no detectable difference (p ≥ 0.05), "
+            f"one body {mark(timing.p >= 0.05 and timing.distinct_bodies == 1)} |")
+
+
+def scenario_table(args, idle_rss, flooded, idle, drip, timing, login_timings):
     lines = ["| scenario | measured | target |", "|---|---|---|"]
     if idle_rss is not None:
         lines.append(f"| idle RSS after start | {mib(idle_rss)} | ≤ 25 MiB {mark(idle_rss <= 25)} |")
@@ -265,11 +286,10 @@ def scenario_table(args, idle_rss, flooded, idle, drip, timing):
         lines.append(f"| request head dripped one line every {drip.interval:g} s | {outcome} "
                      f"| closed at the request deadline ({args.request_deadline:g} s) {mark(met)} |")
     if timing:
-        lines.append(
-            f"| POST /auth/password/request, known vs unknown address ({len(timing.known)} each) | "
-            f"median difference {timing.median_difference:+.1f} µs, Mann-Whitney z = {timing.z:+.2f}, "
-            f"p = {timing.p:.3f}; distinct bodies: {timing.distinct_bodies} | no detectable difference (p ≥ 0.05), "
-            f"one body {mark(timing.p >= 0.05 and timing.distinct_bodies == 1)} |")
+        lines.append(timing_row("POST /auth/password/request, known vs unknown address", timing))
+    for name, result in login_timings or []:
+        lines.append(timing_row(f"failed POST /auth/login, known vs unknown address, {login_timing.describe(name)}",
+                                result))
     return lines
 
 
@@ -308,6 +328,7 @@ def parse_arguments():
     parser.add_argument("--drip-seconds", type=float, default=35,
                         help="how long the bench keeps dripping (default 35, beyond the 30 s idle timeout)")
     parser.add_argument("--timing-samples", type=int, default=300)
+    parser.add_argument("--login-timing-samples", type=int, default=60)
     args = parser.parse_args()
     args.only = set(args.only.split(","))
     if not args.only <= set(SCENARIOS):
@@ -334,7 +355,7 @@ def main():
             return None
 
     ceiling_rows, route_rows = [], []
-    idle_rss = flooded = idle = drip = timing = None
+    idle_rss = flooded = idle = drip = timing = login_timings = None
     if "routes" in args.only:
         ceiling_rows = attempt("the ceiling", ceiling, args) or []
         route_rows, idle_rss = attempt("routes on SQLite", routes, args, "SQLite", {}) or ([], None)
@@ -346,12 +367,14 @@ def main():
         idle, drip = attempt("idle connections", run_idle, args, connections) or (None, None)
     if "timing" in args.only:
         timing = attempt("timing", run_timing, args)
+    if "login-timing" in args.only:
+        login_timings = attempt("login timing", run_login_timing, args)
     progress(f"done in {time.time() - began:.0f} s")
 
     lines = [header(args), ""]
     if route_rows or ceiling_rows:
         lines += route_table(ceiling_rows, route_rows, args) + [""]
-    lines += scenario_table(args, idle_rss, flooded, idle, drip, timing)
+    lines += scenario_table(args, idle_rss, flooded, idle, drip, timing, login_timings)
     lines += [f"| {name} | did not finish: {reason} | |" for name, reason in failures]
     report = "\n".join(lines) + "\n"
     print(report)

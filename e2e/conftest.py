@@ -5,6 +5,7 @@ so tests never share state. Mail is read from the `.eml` files the outbox worker
 """
 import email
 import email.policy
+import json
 import os
 import pathlib
 import re
@@ -16,6 +17,7 @@ import urllib.parse
 
 import pytest
 import requests
+import requests.adapters
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
@@ -28,6 +30,48 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+class SourceAddressAdapter(requests.adapters.HTTPAdapter):
+    """Connects from a chosen loopback address (127.0.0.0/8), so one test can be many
+    clients: the server sees each address as a different client IP."""
+
+    def __init__(self, address):
+        self.address = address
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        super().init_poolmanager(*args, source_address=(self.address, 0), **kwargs)
+
+
+def client_session(ip):
+    """A `requests.Session` whose connections come from the loopback address `ip`."""
+    session = requests.Session()
+    session.mount("http://", SourceAddressAdapter(ip))
+    session.mount("https://", SourceAddressAdapter(ip))
+    return session
+
+
+def json_request_bytes(port, path, body, close=False):
+    """The bytes of one `POST path` with a JSON body, for tests that write to a socket
+    themselves (pipelining, releasing many requests at once)."""
+    payload = json.dumps(body).encode()
+    lines = [f"POST {path} HTTP/1.1", f"Host: 127.0.0.1:{port}", "Content-Type: application/json",
+             f"Content-Length: {len(payload)}"] + (["Connection: close"] if close else [])
+    return ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
+
+
+def read_response(reader):
+    """Reads one HTTP/1.1 response with a Content-Length from the binary file `reader` (a
+    socket's makefile), leaving any pipelined response after it unread. Returns (status, body)."""
+    status_line = reader.readline()
+    assert status_line.startswith(b"HTTP/1.1 "), status_line
+    length = 0
+    while (line := reader.readline()) not in (b"\r\n", b""):
+        name, _, value = line.decode("latin-1").partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value)
+    return int(status_line.split()[1]), reader.read(length)
 
 
 class Server:
@@ -83,9 +127,13 @@ class Server:
         return self.cli("users", "verify", address, "--password-stdin", stdin=password + "\n", check=False).returncode == 0
 
     def post(self, path, body, headers=None, ip=None):
+        """POSTs `body` as JSON; from the loopback address `ip` when given (else 127.0.0.1)."""
         all_headers = {"Content-Type": "application/json"}
         all_headers.update(headers or {})
-        return requests.post(self.base + path, json=body, headers=all_headers, timeout=30, verify=self.verify)
+        if ip is None:
+            return requests.post(self.base + path, json=body, headers=all_headers, timeout=30, verify=self.verify)
+        with client_session(ip) as session:
+            return session.post(self.base + path, json=body, headers=all_headers, timeout=30, verify=self.verify)
 
     @property
     def outbox(self):
@@ -196,26 +244,40 @@ def _flush_redis(url):
         assert connection.recv(64).startswith(b"+OK")
 
 
-@pytest.fixture
-def make_cluster(tmp_path, make_server):
-    """Starts `count` servers sharing one fresh PostgreSQL database, the test Redis and one
-    data directory (keys and the file outbox), as instances behind a load balancer would.
-    `make test` provides PostgreSQL and Redis (LATCHKEY_TEST_DATABASE_URL, LATCHKEY_TEST_REDIS_URL)."""
-    admin_url = os.environ.get("LATCHKEY_TEST_DATABASE_URL")
-    redis_url = os.environ.get("LATCHKEY_TEST_REDIS_URL")
-    if not admin_url or not redis_url:
+def _require_services(*variables):
+    """The values of the environment `variables` naming test services; skips the test when one
+    is missing (fails it under `make test`, which sets LATCHKEY_REQUIRE_CLUSTER)."""
+    values = [os.environ.get(name) for name in variables]
+    if not all(values):
+        names = " and ".join(variables)
         if os.environ.get("LATCHKEY_REQUIRE_CLUSTER"):
-            pytest.fail("LATCHKEY_TEST_DATABASE_URL and LATCHKEY_TEST_REDIS_URL must be set (run `make test`)")
-        pytest.skip("needs PostgreSQL and Redis: run through `make test` (scripts/with-postgres.sh, scripts/with-redis.sh)")
+            pytest.fail(f"{names} must be set (run `make test`)")
+        pytest.skip(f"needs {names}: run through `make test` (scripts/with-postgres.sh, scripts/with-redis.sh)")
+    return values
+
+
+@pytest.fixture
+def fresh_database():
+    """The URL of a new, empty PostgreSQL database on the test server (LATCHKEY_TEST_DATABASE_URL,
+    provided by scripts/with-postgres.sh)."""
+    [admin_url] = _require_services("LATCHKEY_TEST_DATABASE_URL")
     database = "latchkey_e2e_" + os.urandom(6).hex()
     subprocess.run(["psql", "-q", "-X", "-d", admin_url, "-c", f"CREATE DATABASE {database}"], check=True, capture_output=True)
     parts = urllib.parse.urlsplit(admin_url)
-    database_url = urllib.parse.urlunsplit(parts._replace(path="/" + database))
+    return urllib.parse.urlunsplit(parts._replace(path="/" + database))
+
+
+@pytest.fixture
+def make_cluster(tmp_path, make_server, fresh_database):
+    """Starts `count` servers sharing one fresh PostgreSQL database, the test Redis and one
+    data directory (keys and the file outbox), as instances behind a load balancer would.
+    `make test` provides PostgreSQL and Redis (LATCHKEY_TEST_DATABASE_URL, LATCHKEY_TEST_REDIS_URL)."""
+    [redis_url] = _require_services("LATCHKEY_TEST_REDIS_URL")
     _flush_redis(redis_url)
     shared = tmp_path / "shared-data"
 
     def start(count=2, **settings):
-        servers = [make_server(data_dir=shared, LATCHKEY_DATABASE_URL=database_url, LATCHKEY_REDIS_URL=redis_url, **settings)
+        servers = [make_server(data_dir=shared, LATCHKEY_DATABASE_URL=fresh_database, LATCHKEY_REDIS_URL=redis_url, **settings)
                    for _ in range(count)]
         return servers
 

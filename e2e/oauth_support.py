@@ -190,8 +190,9 @@ class Browser:
         return response
 
 
-def register_client(server, client_id, *redirect_uris, first_party=True, confidential=False, scopes=()):
-    """Registers a client with the CLI; returns its secret for a confidential client."""
+def register_client(server, client_id, *redirect_uris, first_party=True, confidential=False, introspect=False, scopes=()):
+    """Registers a client with the CLI; returns its secret for a confidential client.
+    `introspect` registers a resource server that may call /oauth/introspect."""
     args = ["clients", "create", client_id]
     for uri in redirect_uris or (LOOPBACK_REDIRECT,):
         args += ["--redirect-uri", uri]
@@ -199,6 +200,8 @@ def register_client(server, client_id, *redirect_uris, first_party=True, confide
         args.append("--first-party")
     if confidential:
         args.append("--confidential")
+    if introspect:
+        args.append("--introspect")
     for scope in scopes:
         args += ["--scope", scope]
     lines = server.cli(*args).stdout.splitlines()
@@ -222,7 +225,7 @@ class OAuthWorld:
         register_client(server, "partner.app", first_party=False)
         self.web_secret = register_client(server, "web.app", confidential=True)
         self.resource_secret = register_client(server, "resource.server", "https://api.example.com/cb",
-                                               confidential=True, first_party=False)
+                                               confidential=True, first_party=False, introspect=True)
 
     def on(self, server):
         """The same account and clients, reached through another instance of a cluster."""

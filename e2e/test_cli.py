@@ -61,3 +61,21 @@ def test_account_commands(tmp_path):
     assert latchkey("users", "disable", "pat@example.com", data_dir=tmp_path).returncode == 0
     assert "pat@example.com\tdisabled" in latchkey("users", "list", data_dir=tmp_path).stdout
     assert latchkey("users", "disable", "ghost@example.com", data_dir=tmp_path).returncode == 1
+
+
+def test_settings_are_listed_and_typos_are_named(tmp_path):
+    listing = latchkey("settings", data_dir=tmp_path)
+    assert listing.returncode == 0
+    assert "LATCHKEY_LOG_LEVEL" in listing.stdout and "LATCHKEY_RESET_TOKEN_TTL" in listing.stdout
+    table = latchkey("settings", "--markdown", data_dir=tmp_path).stdout
+    assert table.startswith("| variable | default | values | meaning |")
+
+    # A misspelt variable is not silently ignored: the warning names the setting meant.
+    typo = latchkey("migrate", env={"LATCHKEY_LOG_LEVLE": "debug"}, data_dir=tmp_path)
+    assert typo.returncode == 0, typo.stderr
+    assert "LATCHKEY_LOG_LEVLE" in typo.stderr and "did you mean LATCHKEY_LOG_LEVEL?" in typo.stderr
+
+    # A bad value's error lists what the setting takes.
+    bad = latchkey("serve", env={"LATCHKEY_LOG_LEVEL": "loud"}, data_dir=tmp_path)
+    assert bad.returncode == 1
+    assert "LATCHKEY_LOG_LEVEL must be one of debug, info, warning, error" in bad.stderr

@@ -3,7 +3,7 @@
 /// Values are checked when created, so a `PasswordHasher` never starts with parameters
 /// libargon2 would reject, and a PHC string with absurd costs (a denial-of-service risk
 /// when verifying) is refused rather than computed.
-package struct Argon2Parameters: Sendable, Equatable {
+package struct Argon2Parameters: Sendable, Hashable {
     /// Memory cost in KiB (`m`).
     package let memoryKiB: Int
     /// Number of passes over memory (`t`).

@@ -53,15 +53,44 @@ package struct PasswordHasher: Sendable {
         return ConstantTime.equals(computed, stored.tag)
     }
 
-    /// Does the work of ``verify(_:against:)`` for a hash made with the configured
-    /// parameters, and returns `false`.
+    /// What verifying a password against a stored hash costs: its variant, version, costs
+    /// and tag length (the salt's length does not matter).
+    package struct VerificationCost: Sendable, Hashable {
+        /// The Argon2 variant.
+        package let variant: Argon2Variant
+        /// The Argon2 version.
+        package let version: Argon2Version
+        /// Memory, passes and lanes.
+        package let parameters: Argon2Parameters
+        /// The tag's length in bytes.
+        package let tagLength: Int
+    }
+
+    /// What verifying against a hash this hasher makes costs.
+    package var configuredCost: VerificationCost {
+        VerificationCost(variant: .argon2id, version: .v13, parameters: parameters, tagLength: Self.tagLength)
+    }
+
+    /// What verifying against the PHC string `phc` costs; nil for a malformed one (which
+    /// ``verify(_:against:)`` refuses without hashing).
+    package func verificationCost(of phc: String) -> VerificationCost? {
+        PHCString(parsing: phc).map {
+            VerificationCost(variant: $0.variant, version: $0.version, parameters: $0.parameters, tagLength: $0.tag.count)
+        }
+    }
+
+    /// Does the work of ``verify(_:against:)`` for a hash of `cost` (default: one this hasher
+    /// makes), and returns `false`.
     ///
     /// Call it when there is no account (or no password hash) for the given email, so that
     /// the response takes as long as a wrong password for an existing account and timing
     /// does not reveal which emails have accounts.
-    package func verifyAgainstDummy(_ password: Redacted<String>) -> Bool {
-        let dummyTag = SecureRandom.bytes(Self.tagLength)
-        guard let computed = try? configuredTag(of: password, salt: SecureRandom.bytes(Self.saltLength))
+    package func verifyAgainstDummy(_ password: Redacted<String>, cost: VerificationCost? = nil) -> Bool {
+        let cost = cost ?? configuredCost
+        let dummyTag = SecureRandom.bytes(cost.tagLength)
+        guard let computed = try? LibArgon2.tag(
+            cost.variant, version: cost.version, password: Data(password.exposed.utf8), salt: SecureRandom.bytes(Self.saltLength),
+            parameters: cost.parameters, tagLength: cost.tagLength)
         else { return false }
         // A random tag cannot match (probability 2^-256); comparing keeps the work identical.
         _ = ConstantTime.equals(computed, dummyTag)

@@ -2,9 +2,6 @@ package import Foundation
 
 /// SHA-256 (FIPS 180-4), computed by OpenSSL.
 package enum SHA256 {
-    /// The size of a digest in bytes.
-    package static let digestLength = 32
-
     /// Returns the 32-byte SHA-256 digest of `data` (a `Data`, `[UInt8]` or any other
     /// `DataProtocol` value).
     package static func hash(_ data: some DataProtocol) -> Data {

@@ -113,6 +113,7 @@ extension LatchkeyError {
                 .unsupportedResponseType:
                 code.rawValue
             case .invalidToken: LatchkeyError.Code.invalidGrant.rawValue
+            case .clientNotAllowed: LatchkeyError.Code.unauthorizedClient.rawValue
             case _ where isClientError: LatchkeyError.Code.invalidRequest.rawValue
             default: "server_error"
             }

@@ -85,6 +85,10 @@ package struct HTTPResponse: Sendable {
     package var headers: HTTPHeaders
     /// The response body.
     package var body: Data
+    /// Called once the response has been sent in full, or the connection ended before (it is
+    /// called either way, once): for work that must not compete with sending the answer.
+    /// It runs on the server's connection thread, so it must return at once.
+    package var onCompletion: (@Sendable () -> Void)?
 
     /// Creates a response.
     package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {

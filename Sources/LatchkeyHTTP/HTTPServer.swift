@@ -193,6 +193,8 @@ private final class PendingRequest {
     var body = Data()
     var rejection: RequestRejection?
     var discardedBytes = 0
+    /// The answered response's completion, called when the request ends.
+    var onCompletion: (@Sendable () -> Void)?
 
     init(target: RequestTarget?, peer: IPAddress?) {
         self.target = target
@@ -261,6 +263,7 @@ private final class RequestExchange: Sendable {
         guard let cls, let slot, let pending = slot.pointee else { return }
         slot.pointee = nil
         let request = Unmanaged<PendingRequest>.fromOpaque(pending).takeRetainedValue()
+        request.onCompletion?()
         if request.countedInFlight {
             Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue().inFlight.leave()
         }
@@ -308,6 +311,7 @@ private final class RequestExchange: Sendable {
             HTTPRequest(
                 method: method, path: target.path, query: target.query, headers: request.headers,
                 body: request.body, clientIP: clientIP.description))
+        request.onCompletion = response.onCompletion
         return queue(sendable(response), on: connection)
     }
 

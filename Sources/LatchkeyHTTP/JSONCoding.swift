@@ -39,7 +39,8 @@ extension KeyedDecodingContainer {
         return value
     }
 
-    /// An optional string field of at most `maxBytes` UTF-8 bytes; absent and null are nil.
+    /// An optional string field of at most `maxBytes` UTF-8 bytes and no control character
+    /// (see ``Swift/String/containsControlCharacter``); absent and null are nil.
     package func optionalText(_ key: Key, maxBytes: Int) throws -> String? {
         let value: String?
         do {
@@ -50,6 +51,9 @@ extension KeyedDecodingContainer {
         guard let value else { return nil }
         guard value.utf8.count <= maxBytes else {
             throw LatchkeyError(.invalidRequest, "The field '\(key.stringValue)' is too long.")
+        }
+        guard !value.containsControlCharacter else {
+            throw LatchkeyError(.invalidRequest, "The field '\(key.stringValue)' contains a control character.")
         }
         return value
     }

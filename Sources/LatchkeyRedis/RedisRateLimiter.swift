@@ -34,6 +34,10 @@ package final class RedisRateLimiter: RateLimiter {
         try run("check", key: key, policy: policy, now: now)
     }
 
+    package func refund(_ key: String, policy: RateLimitPolicy, now: Date) throws {
+        _ = try run("refund", key: key, policy: policy, now: now)
+    }
+
     /// Connects (with `AUTH` and `SELECT`) and pings Redis; throws `rate_limiter_unavailable`
     /// when that fails. For a check at start-up.
     package func ping() throws {
@@ -86,7 +90,7 @@ package final class RedisRateLimiter: RateLimiter {
     /// The decision of LocalRateLimiter, step for step, in Redis's Lua 5.1.
     /// KEYS: the events sorted set (score = time in seconds, member = a sequence number) and
     /// the state hash (blocked_until, violations, first_wait, seq).
-    /// ARGV: mode (consume or check), now, base penalty ('' for none), maximum penalty,
+    /// ARGV: mode (consume, check or refund), now, base penalty ('' for none), maximum penalty,
     /// then the limit and seconds of each window.
     /// Returns {1, 0} when allowed, {0, retry-after seconds} when limited.
     static let script = """
@@ -130,6 +134,12 @@ package final class RedisRateLimiter: RateLimiter {
 
         local blocked_until = tonumber(redis.call('HGET', state, 'blocked_until'))
         local blocked = blocked_until ~= nil and blocked_until > now
+
+        if ARGV[1] == 'refund' then
+          local latest = redis.call('ZREVRANGEBYSCORE', events, exact(now), '-inf', 'LIMIT', 0, 1)
+          if #latest > 0 then redis.call('ZREM', events, latest[1]) end
+          return {1, 0}
+        end
 
         if ARGV[1] == 'check' then
           if blocked then return {0, retry_after(blocked_until - now)} end

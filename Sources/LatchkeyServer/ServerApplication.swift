@@ -36,9 +36,7 @@ package final class ServerApplication: Sendable {
 
     private let logger: Logger
     private let httpServer: HTTPServer
-    private let outboxWorker: OutboxWorker
-    private let recoveryWorker: WorkerThread
-    private let maintenanceWorker: WorkerThread
+    private let jobs: JobRunner
     private let sharedLimiter: RedisRateLimiter?
 
     /// Opens (and migrates) the database and wires every part. Throws a ``LatchkeyError``
@@ -80,9 +78,13 @@ package final class ServerApplication: Sendable {
             settings: .init(
                 issuer: issuer, audience: configuration.accessTokenAudience, accessTokenLifetime: Self.maximumSignedTokenLifetime,
                 refreshIdleLifetime: TimeInterval(configuration.refreshIdleTTL),
-                refreshAbsoluteLifetime: TimeInterval(configuration.refreshAbsoluteTTL)))
+                refreshAbsoluteLifetime: TimeInterval(configuration.refreshAbsoluteTTL),
+                maximumLoginsPerAccount: configuration.maxSessionsPerAccount))
         self.tokens = tokens
-        let passwordLogin = PasswordLogin(store: store, hasher: hasher, limiter: limiter, logger: logger)
+        let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
+        let passwordLogin = PasswordLogin(
+            store: store, hasher: hasher, limiter: limiter, limits: PasswordLogin.Limits(attemptsPerIP: configuration.loginIPLimit),
+            costs: verificationCosts, addressKey: addressKey, logger: logger)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
         let authRoutes = DirectusAuthRoutes(
             login: FirstPartyLogin(passwordLogin: passwordLogin, tokens: tokens, clock: clock, logger: logger), tokens: tokens,
@@ -118,20 +120,22 @@ package final class ServerApplication: Sendable {
         let addressLogKey: @Sendable (String) -> String = { [recovery] address in
             (try? EmailAddress(address)).map(recovery.addressKey) ?? "invalid"
         }
-        outboxWorker = OutboxWorker(
-            store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
-            lease: TimeInterval(configuration.outboxLease), batchSize: 10)
-        recoveryWorker = WorkerThread(name: "latchkey-reset-requests", interval: 0) { [recovery] in
-            if recovery.waitForQueuedRequest(timeout: 0.5) { recovery.processQueuedRequests() }
-        }
-        maintenanceWorker = Self.makeMaintenanceWorker(store: store, keyRing: keyRing, clock: clock, logger: logger)
+        jobs = JobRunner(
+            jobs: [
+                ResetRequestWorker(recovery: recovery),
+                OutboxWorker(
+                    store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
+                    lease: TimeInterval(configuration.outboxLease), batchSize: 10),
+                SigningKeyReload(keyRing: keyRing, logger: logger),
+                StoragePurge(store: store, clock: clock, logger: logger),
+                VerificationCostSampling(store: store, profile: verificationCosts, logger: logger),
+            ],
+            logger: logger)
     }
 
     /// Starts the HTTP listener and the workers. Throws when the address is taken.
     package func start() throws {
-        recoveryWorker.start()
-        outboxWorker.start(pollInterval: 0.5)
-        maintenanceWorker.start()
+        jobs.start()
         try httpServer.start()
         if let sharedLimiter, let redis = configuration.redis {
             do {
@@ -155,15 +159,12 @@ package final class ServerApplication: Sendable {
     /// The port actually bound (useful with port 0).
     package var boundPort: Int { httpServer.boundPort }
 
-    /// Stops accepting connections, lets in-flight requests finish, processes requests already
-    /// accepted, and stops the workers.
+    /// Stops accepting connections, lets in-flight requests finish, processes the reset
+    /// requests already answered, and stops the workers.
     package func stop() {
         httpServer.stop()
-        recovery.processQueuedRequests()
-        recovery.wakeWaiters()
-        recoveryWorker.stop()
-        outboxWorker.stop()
-        maintenanceWorker.stop()
+        jobs.stop()
+        recovery.processPendingRequests()
         logger.info("server_stopped")
     }
 
@@ -199,7 +200,7 @@ package final class ServerApplication: Sendable {
     /// The signing keys in the configured key file, created on first use.
     package static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
         try createPrivateDirectory(configuration.dataDirectory)
-        try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: "LATCHKEY_SIGNING_KEYS_FILE")
+        try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: Setting.signingKeysFile.name)
         return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
     }
 
@@ -210,7 +211,7 @@ package final class ServerApplication: Sendable {
             return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender)
         case .smtp:
             guard let smtp = configuration.smtp else {
-                throw LatchkeyError(.invalidConfiguration, "LATCHKEY_SMTP_URL is required when LATCHKEY_MAIL_TRANSPORT=smtp")
+                throw LatchkeyError(.invalidConfiguration, "\(Setting.smtpURL.name) is required when \(Setting.mailTransport.name)=smtp")
             }
             return SMTPMailTransport(configuration: try SMTPConfiguration(
                 url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
@@ -218,38 +219,7 @@ package final class ServerApplication: Sendable {
         }
     }
 
-    /// Every second: picks up signing keys rotated by another process; every hour: purges
-    /// what expired more than a week ago.
-    private static func makeMaintenanceWorker(store: any Store, keyRing: SigningKeyRing, clock: any WallClock, logger: Logger)
-        -> WorkerThread
-    {
-        let lastRun = Mutex<Date?>(nil)
-        return WorkerThread(name: "latchkey-maintenance", interval: 1) {
-            do {
-                if try keyRing.reloadIfChanged() {
-                    logger.info("signing_keys_reloaded", ["active_kid": .string(keyRing.activeKey.kid)])
-                }
-            } catch {
-                logger.error("signing_keys_reload_failed", ["error": .string("\(error)")])
-            }
-            let now = clock.now()
-            let due = lastRun.withLock { last in
-                guard last.map({ now.timeIntervalSince($0) >= 3600 }) ?? true else { return false }
-                last = now
-                return true
-            }
-            if due {
-                do {
-                    let removed = try store.purge(before: now.addingTimeInterval(-7 * 86_400))
-                    logger.info("maintenance_purged", ["rows": .int(removed)])
-                } catch {
-                    logger.error("maintenance_failed", ["error": .string("\(error)")])
-                }
-            }
-        }
-    }
-
-    static func createPrivateDirectory(_ url: URL, setting: String = "LATCHKEY_DATA_DIR") throws {
+    static func createPrivateDirectory(_ url: URL, setting: String = Setting.dataDirectory.name) throws {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -261,7 +231,7 @@ package final class ServerApplication: Sendable {
     /// starting at once on a shared file, every one ends up with the same key.
     static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
         if FileManager.default.contents(atPath: url.path) == nil {
-            try createPrivateDirectory(url.deletingLastPathComponent(), setting: "LATCHKEY_ADDRESS_KEY_FILE")
+            try createPrivateDirectory(url.deletingLastPathComponent(), setting: Setting.addressKeyFile.name)
             try KeyFile.write(SecureRandom.bytes(32), to: url, replacing: false)
         }
         guard let data = FileManager.default.contents(atPath: url.path), data.count == 32 else {

@@ -130,11 +130,37 @@ enum Migrations {
                 CREATE INDEX authorization_codes_expires_at ON authorization_codes (expires_at);
                 """
         ),
+        Migration(
+            version: 5, name: "introspecting_clients",
+            portable: """
+                ALTER TABLE oauth_clients ADD COLUMN may_introspect INTEGER NOT NULL DEFAULT 0 CHECK (may_introspect IN (0, 1));
+                """
+        ),
+        Migration(
+            version: 6, name: "login_failure_epoch",
+            portable: """
+                ALTER TABLE accounts ADD COLUMN failure_epoch INTEGER NOT NULL DEFAULT 0;
+                """
+        ),
+        Migration(
+            version: 7, name: "reset_requests",
+            portable: """
+                CREATE TABLE reset_requests (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    reset_url TEXT,
+                    locale TEXT,
+                    accept_language TEXT,
+                    accepted_at BIGINT NOT NULL
+                );
+                CREATE INDEX reset_requests_accepted_at ON reset_requests (accepted_at);
+                """
+        ),
         // The algorithm a client's ID tokens are signed with. Clients registered before this
         // migration got ES256 ID tokens and keep them; new ones get RS256 unless registered
         // otherwise (the store always writes the column).
         Migration(
-            version: 5, name: "client_id_token_alg",
+            version: 8, name: "client_id_token_alg",
             portable: """
                 ALTER TABLE oauth_clients ADD COLUMN id_token_alg TEXT NOT NULL DEFAULT 'ES256'
                     CHECK (id_token_alg IN ('ES256', 'EdDSA', 'RS256'))

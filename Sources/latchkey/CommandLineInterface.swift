@@ -60,13 +60,15 @@ enum Help {
       users create EMAIL --password-stdin   Create an account; the password is read from standard input
       users list                            List accounts (id, email, status, created)
       users disable EMAIL                   Disable an account: no sign-in, no reset mail
+      users unlock EMAIL                    End the account's sign-in lockouts (failure counts start again)
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
-      keys list                             List token-signing keys (kid, created, active or retired)
+      keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
                                             --id-token-alg RS256|ES256|EdDSA)
-      clients list                          List OAuth clients (id, type, first-party, ID token algorithm, redirect URIs)
+      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs)
       clients delete ID                     Remove an OAuth client
+      settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
 
     Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
       login --client-id ID                  Sign in through the browser (OAuth, loopback redirect); or --email E --password-stdin
@@ -76,7 +78,7 @@ enum Help {
       reset complete                        Set a new password with the link from the mail (both read from standard input)
 
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
-    Settings: see the README's configuration table (LATCHKEY_DATA_DIR, LATCHKEY_LISTEN, ...).
+    Settings: `latchkey settings` lists them (the same table is in docs/deploy.md#settings).
     """
 
     static let serve = """
@@ -86,6 +88,13 @@ enum Help {
     requests finish, queued work is saved). Every setting comes from LATCHKEY_* environment
     variables or the JSON file named by LATCHKEY_CONFIG_FILE; with none set, the server uses
     SQLite and .eml mail files under ./data and listens on 127.0.0.1:8080.
+    """
+
+    static let settings = """
+    Usage: latchkey settings [--markdown]
+
+    Lists every LATCHKEY_* setting with its default, the values it takes and what it
+    means. With --markdown, prints the settings table of docs/deploy.md instead.
     """
 
     static let migrate = """
@@ -112,7 +121,8 @@ enum Help {
     static let clients = """
     Usage:
       latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
-                              [--first-party] [--scope S ...] [--id-token-alg RS256|ES256|EdDSA]
+                              [--first-party] [--introspect] [--scope S ...]
+                              [--id-token-alg RS256|ES256|EdDSA]
           Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
           Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
           com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
@@ -121,13 +131,16 @@ enum Help {
           --confidential  the client gets a secret, printed once as `client_secret: ...`;
                           only its SHA-256 digest is stored, so save it now
           --first-party   the operator's own app: no consent page
+          --introspect    a resource server (confidential only) that may call /oauth/introspect;
+                          it sees access tokens and its own refresh tokens, none of other clients
           --scope S       a scope the client may request (repeat for several)
           --id-token-alg  how its OpenID Connect ID tokens are signed: RS256 (the default,
                           what every OpenID Connect library accepts), ES256 or EdDSA
           Prints `client_id: ID`.
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
-          third-party, ID token algorithm, redirect URIs (space-separated). Never prints secrets.
+          third-party, `introspects` or `-`, ID token algorithm, redirect URIs
+          (space-separated). Never prints secrets.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """
@@ -184,6 +197,9 @@ enum Help {
           Prints one account per line: id, email, status, created (ISO 8601).
       latchkey users disable EMAIL
           Disables the account; it can no longer sign in and gets no reset mail.
+      latchkey users unlock EMAIL
+          Ends the account's sign-in lockouts on every server at once: its failure counts
+          start again from zero (a completed password reset does the same).
       latchkey users verify EMAIL --password-stdin
           Exits 0 when the password read from standard input is the account's current
           password, 1 otherwise.

@@ -39,6 +39,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "login": print(Help.login)
         case "token", "logout": print(Help.session)
         case "reset": print(Help.reset)
+        case "settings": print(Help.settings)
         default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
         }
         return
@@ -50,6 +51,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "users": try users(rest)
     case "keys": try keys(rest)
     case "clients": try clients(rest)
+    case "settings": try settings(rest)
     case "login": try ClientCommands.login(rest)
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)
@@ -58,8 +60,21 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     }
 }
 
+/// The server configuration from the environment; warns on stderr about `LATCHKEY_*`
+/// variables that are no setting (a typo would otherwise be ignored silently).
 func loadConfiguration() throws -> Configuration {
-    try Configuration.load(environment: ProcessInfo.processInfo.environment)
+    let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+    for warning in configuration.warnings {
+        FileHandle.standardError.write(Data("latchkey: warning: \(warning)\n".utf8))
+    }
+    return configuration
+}
+
+/// Prints every setting: for a terminal, or with `--markdown` as the table in docs/deploy.md.
+func settings(_ arguments: ArraySlice<String>) throws {
+    let parsed = try ParsedArguments(arguments, flags: ["--markdown"])
+    guard parsed.positional.isEmpty else { throw CommandFailure.usage("settings takes no arguments") }
+    print(parsed.flags.contains("--markdown") ? Setting.markdownTable : Setting.textList)
 }
 
 func serve(_ arguments: ArraySlice<String>) throws {
@@ -104,6 +119,10 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).disable(email: email)
         print("disabled \(email)")
+    case "unlock":
+        let email = try onePositional(parsed, "EMAIL")
+        try ServerApplication.openAccounts(configuration).unlock(email: email)
+        print("unlocked \(email): its sign-in failure counts start again from zero")
     case "verify":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users verify needs --password-stdin") }
@@ -143,7 +162,7 @@ func keys(_ arguments: ArraySlice<String>) throws {
 func clients(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey clients --help`") }
     let parsed = try ParsedArguments(
-        arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party"] : [],
+        arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"] : [],
         options: subcommand == "create" ? ["--id-token-alg"] : [],
         repeatable: subcommand == "create" ? ["--redirect-uri", "--scope"] : [])
     switch subcommand {
@@ -160,7 +179,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
         let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).create(
             id: id, redirectURIs: redirectURIs, confidential: parsed.flags.contains("--confidential"),
             firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []],
-            idTokenAlgorithm: idTokenAlgorithm, now: Date())
+            introspect: parsed.flags.contains("--introspect"), idTokenAlgorithm: idTokenAlgorithm, now: Date())
         print("client_id: \(client.id)")
         if let secret { print("client_secret: \(secret.exposed)") }
     case "list":
@@ -169,7 +188,8 @@ func clients(_ arguments: ArraySlice<String>) throws {
             print(
                 [
                     client.id, client.isConfidential ? "confidential" : "public", client.isFirstParty ? "first-party" : "third-party",
-                    client.idTokenAlgorithm.rawValue, client.redirectURIs.map(\.value).joined(separator: " "),
+                    client.mayIntrospect ? "introspects" : "-", client.idTokenAlgorithm.rawValue,
+                    client.redirectURIs.map(\.value).joined(separator: " "),
                 ].joined(separator: "\t"))
         }
     case "delete":
@@ -197,4 +217,7 @@ func readPassword() throws -> Redacted<String> {
     return Redacted(text)
 }
 
+// Every file a command creates (database, its journal, key files, mail, client tokens) holds
+// secrets or personal data: private to the service user from its first byte.
+umask(0o077)
 exit(run(CommandLine.arguments))

@@ -71,4 +71,79 @@ import Testing
         let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: ["LATCHKEY_CONFIG_FILE": file.path]) }
         #expect(error?.message.contains("LATCHKEY_TYPO") == true)
     }
+
+    @Test("a bad value's error says what the setting takes", arguments: [
+        ("LATCHKEY_LOG_LEVEL", "loud", "must be one of debug, info, warning, error (got 'loud')"),
+        ("LATCHKEY_RESET_TOKEN_TTL", "ten", "must be a whole number of seconds from 300 to 3600 (got 'ten')"),
+        ("LATCHKEY_RATE_LIMIT_FAIL_OPEN", "maybe", "must be true or false (got 'maybe')"),
+        ("LATCHKEY_SMTP_URL", "http://mail.example.com", "must be an absolute smtp or smtps URL"),
+        ("LATCHKEY_RESET_IP_LIMIT", "20/0", "must be COUNT/SECONDS, e.g. 20/600"),
+    ])
+    func errorsStateTheAllowedValues(name: String, value: String, expected: String) {
+        // SMTP on, so that the SMTP settings are read too.
+        var environment = ["LATCHKEY_MAIL_TRANSPORT": "smtp", "LATCHKEY_SMTP_URL": "smtp://127.0.0.1:25"]
+        environment[name] = value
+        let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: environment) }
+        #expect(error?.message.hasPrefix("\(name) \(expected)") == true, "\(String(describing: error?.message))")
+    }
+
+    @Test("the login lifetime may not be shorter than the idle lifetime; the error gives the lowest allowed value")
+    func absoluteLifetimeFollowsIdleLifetime() throws {
+        let error = #expect(throws: LatchkeyError.self) {
+            try Configuration.load(environment: ["LATCHKEY_REFRESH_IDLE_TTL": "86400", "LATCHKEY_REFRESH_ABSOLUTE_TTL": "3600"])
+        }
+        #expect(error?.message == "LATCHKEY_REFRESH_ABSOLUTE_TTL must be a whole number of seconds from 86400 to 31536000 (got '3600')")
+        let configuration = try Configuration.load(environment: ["LATCHKEY_REFRESH_IDLE_TTL": "86400", "LATCHKEY_REFRESH_ABSOLUTE_TTL": "86400"])
+        #expect(configuration.refreshAbsoluteTTL == 86_400)
+    }
+
+    @Test("every value the settings table lists for a choice is accepted")
+    func everyListedChoiceLoads() throws {
+        for setting in Setting.all {
+            guard case .choice(let words) = setting.kind else { continue }
+            for word in words + words.map({ $0.uppercased() }) {
+                var environment = [setting.name: word]
+                if word.lowercased() == "smtp" { environment["LATCHKEY_SMTP_URL"] = "smtp://127.0.0.1:25" }
+                _ = try Configuration.load(environment: environment)
+            }
+        }
+    }
+
+    @Test("an unknown LATCHKEY_* variable is a warning naming the closest setting; known ones are not")
+    func unknownVariablesWarn() throws {
+        let configuration = try Configuration.load(environment: [
+            "LATCHKEY_LOG_LEVLE": "debug", "LATCHKEY_PUBLIC_URI": "https://id.example.com",
+            "LATCHKEY_LOG_LEVEL": "info", "LATCHKEY_ISSUER": "https://id.example.com", "HOME": "/root",
+        ])
+        #expect(configuration.warnings == [
+            "LATCHKEY_LOG_LEVLE is not a Latchkey setting and is ignored; did you mean LATCHKEY_LOG_LEVEL?",
+            "LATCHKEY_PUBLIC_URI is not a Latchkey setting and is ignored; did you mean LATCHKEY_PUBLIC_URL?",
+        ])
+        #expect(try Configuration.load(environment: [:]).warnings.isEmpty)
+    }
+
+    @Test("an unknown key in the JSON file stops start-up naming the closest setting")
+    func unknownFileKeySuggests() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-\(UUID()).json")
+        try Data(#"{"LATCHKEY_RESET_TOKEN_TTTL": 600}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: ["LATCHKEY_CONFIG_FILE": file.path]) }
+        #expect(error?.message.hasPrefix("LATCHKEY_RESET_TOKEN_TTTL is not a Latchkey setting") == true)
+        #expect(error?.message.hasSuffix("did you mean LATCHKEY_RESET_TOKEN_TTL?") == true)
+    }
+
+    @Test("the production hints come from the table and disappear once followed")
+    func productionHints() throws {
+        let development = try Configuration.load(environment: [:])
+        #expect(development.productionAdvice.map { String($0.prefix { $0 != ":" }) } == [
+            "LATCHKEY_PUBLIC_URL", "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
+        ])
+        #expect(development.productionAdvice.first == "LATCHKEY_PUBLIC_URL: the https URL users reach (now http://127.0.0.1:8080)")
+        let production = try Configuration.load(environment: [
+            "LATCHKEY_PUBLIC_URL": "https://id.example.com", "LATCHKEY_MAIL_TRANSPORT": "smtp",
+            "LATCHKEY_SMTP_URL": "smtps://mail.example.com:465", "LATCHKEY_APPLE_APP_IDS": "ABCDE12345.com.example.app",
+            "LATCHKEY_RESET_URL_ALLOW_LIST": "https://app.example.com/reset",
+        ])
+        #expect(production.productionAdvice.isEmpty)
+    }
 }

@@ -8,6 +8,7 @@ import LatchkeyMail
 import LatchkeyWeb
 import LatchkeyPasswordStrength
 import LatchkeyServer
+import LatchkeyTestSupport
 import Testing
 
 @Suite struct DirectusAuthRoutesTests {
@@ -93,12 +94,12 @@ import Testing
         #expect(try errorCode(responses[0]) == "INVALID_CREDENTIALS")
     }
 
-    @Test("after 10 failed logins for one account, the 11th attempt is 429 with Retry-After, even with the right password")
+    @Test("after 10 failed logins for one account from one IP, that IP gets 429 with a doubling Retry-After, even with the right password")
     func failuresAreLimited() throws {
         let app = try makeApplication()
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
         for attempt in 0..<10 {
-            #expect(try login(app, "person@example.com", "wrong password \(attempt)", ip: "198.51.100.\(attempt)").status == 401)
+            #expect(try login(app, "person@example.com", "wrong password \(attempt)", ip: "198.51.100.99").status == 401)
         }
         let blocked = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
         #expect(blocked.status == 429)
@@ -107,6 +108,32 @@ import Testing
         let again = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
         let second = try #require(again.headers["Retry-After"].flatMap(Int.init))
         #expect(second > first)
+    }
+
+    @Test("failures from many IPs do not lock the owner out: the right password from a fresh IP is in after a throttle of seconds")
+    func failuresElsewhereDoNotLockTheOwnerOut() throws {
+        let clock = ManualClock()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-app-\(UUID().uuidString)")
+        let app = try ServerApplication(
+            configuration: try Configuration.load(environment: ["LATCHKEY_DATA_DIR": directory.path, "LATCHKEY_LISTEN": "127.0.0.1:0"]),
+            logger: Logger(sink: MemoryLogSink()), clock: clock)
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        // Twelve attackers fail until each is blocked for this account; they keep trying.
+        for round in 0..<12 {
+            for attacker in 0..<12 { _ = try login(app, "person@example.com", "guess \(round)", ip: "198.51.100.\(attacker)") }
+            clock.advance(by: 0.1)
+        }
+        var waited: TimeInterval = 0
+        var answer = try login(app, "person@example.com", Self.password, ip: "203.0.113.7")
+        while answer.status == 429, waited <= 5 {
+            let wait = TimeInterval(try #require(answer.headers["Retry-After"].flatMap(Int.init)))
+            clock.advance(by: wait)
+            waited += wait
+            for attacker in 0..<12 { _ = try login(app, "person@example.com", "guess", ip: "198.51.100.\(attacker)") }
+            answer = try login(app, "person@example.com", Self.password, ip: "203.0.113.7")
+        }
+        #expect(answer.status == 200)
+        #expect(waited <= 5)
     }
 
     @Test("a login with a hash weaker than the configured cost rehashes the password, keeping it valid")

@@ -14,15 +14,29 @@ import Testing
     private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// docs/deploy.md's settings section.
+    private static func settingsSection() throws -> String {
+        let text = try String(contentsOf: repository.appendingPathComponent("docs/deploy.md"), encoding: .utf8)
+        return try #require(text.components(separatedBy: "\n## Settings\n").last)
+    }
+
     @Test("docs/deploy.md's settings table lists exactly the settings the server reads, in the same order")
     func settingsTable() throws {
-        let text = try String(contentsOf: Self.repository.appendingPathComponent("docs/deploy.md"), encoding: .utf8)
-        let section = try #require(text.components(separatedBy: "\n## Settings\n").last)
-        let documented = section.split(separator: "\n").compactMap { line -> String? in
+        let documented = try Self.settingsSection().split(separator: "\n").compactMap { line -> String? in
             guard line.hasPrefix("| `LATCHKEY_") else { return nil }
             return line.dropFirst(3).split(separator: "`").first.map(String.init)
         }
         // LATCHKEY_ISSUER is read by the client commands, not by the server.
-        #expect(documented.filter { $0 != "LATCHKEY_ISSUER" } == Configuration.variableNames)
+        #expect(documented.filter { $0 != "LATCHKEY_ISSUER" } == Setting.all.filter { $0.scope == .server }.map(\.name))
+    }
+
+    @Test("docs/deploy.md's settings table is the one generated from the settings table in the code")
+    func settingsTableIsGenerated() throws {
+        let documented = try Self.settingsSection().split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { !$0.hasPrefix("| variable ") }.prefix { $0.hasPrefix("|") }.joined(separator: "\n")
+        // On failure, print only the table to paste (an #expect would print both tables in full).
+        if documented != Setting.markdownTable {
+            Issue.record("docs/deploy.md's settings table is out of date; replace it with (`latchkey settings --markdown`):\n\(Setting.markdownTable)")
+        }
     }
 }

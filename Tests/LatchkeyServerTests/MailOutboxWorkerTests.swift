@@ -198,11 +198,12 @@ final class FlakyFileTransport: MailTransport {
         let transport = try makeTransport(failures: 0, onDelivery: delivered)
         let worker = makeWorker(transport)
         try enqueue(["m1"])
-        worker.start(pollInterval: 0.05)
-        worker.start(pollInterval: 0.05)
+        let runner = JobRunner(jobs: [worker], logger: Logger(sink: logs, clock: clock))
+        runner.start()
+        runner.start()
         #expect(delivered.wait(timeout: .now() + 60) == .success)
-        worker.stop()
-        worker.stop()
+        runner.stop()
+        runner.stop()
 
         // The loop has ended, so a message queued now waits for the next run.
         try enqueue(["m2"])

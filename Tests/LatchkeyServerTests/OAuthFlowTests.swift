@@ -370,7 +370,7 @@ import LatchkeyTestSupport
         let harness = try Harness()
         let (_, secret) = try harness.clients.create(
             id: "backend", redirectURIs: ["https://backend.example/cb"], confidential: true, firstParty: true, scopes: [],
-            now: harness.clock.now())
+            introspect: true, now: harness.clock.now())
         let secretValue = try #require(secret).exposed
         let basic = "Basic " + Data("backend:\(secretValue)".utf8).base64EncodedString()
         let wrongBasic = "Basic " + Data("backend:wrong".utf8).base64EncodedString()
@@ -388,12 +388,31 @@ import LatchkeyTestSupport
             headers: [("Authorization", basic)]).status == 400)
     }
 
+    @Test("only resource servers introspect; they never see another client's refresh token as active")
+    func introspectionIsForResourceServers() throws {
+        let harness = try Harness()
+        let (_, secret) = try harness.clients.create(
+            id: "web", redirectURIs: ["https://web.example/cb"], confidential: true, firstParty: true, scopes: [],
+            now: harness.clock.now())
+        let basic = "Basic " + Data("web:\(try #require(secret).exposed)".utf8).base64EncodedString()
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let refused = harness.post("/oauth/introspect", [("token", try #require(body["access_token"] as? String))], headers: [("Authorization", basic)])
+        #expect(refused.status == 403)
+        let error = try #require(try JSONSerialization.jsonObject(with: refused.body) as? [String: Any])
+        #expect(error["error"] as? String == "unauthorized_client")
+        #expect(throws: LatchkeyError.self) {
+            try harness.clients.create(
+                id: "public-api", redirectURIs: ["https://api.example/cb"], confidential: false, firstParty: true, scopes: [],
+                introspect: true, now: harness.clock.now())
+        }
+    }
+
     @Test("introspection says only active:false for a token whose login ended or whose account was disabled")
     func introspection() throws {
         let harness = try Harness()
         let (_, secret) = try harness.clients.create(
             id: "api", redirectURIs: ["https://api.example/cb"], confidential: true, firstParty: true, scopes: [],
-            now: harness.clock.now())
+            introspect: true, now: harness.clock.now())
         let apiSecret = try #require(secret)
         let basic = "Basic " + Data("api:\(apiSecret.exposed)".utf8).base64EncodedString()
         func introspect(_ token: String) throws -> [String: Any] {
@@ -407,7 +426,8 @@ import LatchkeyTestSupport
         #expect(active["active"] as? Bool == true)
         #expect(active["sub"] as? String == harness.account.id)
         #expect(active["client_id"] as? String == "ios-app")
-        #expect(try introspect(refresh)["token_type"] as? String == "refresh_token")
+        // Another client's refresh token is never active to a resource server (issue 11).
+        #expect(try introspect(refresh) as NSDictionary == ["active": false])
 
         try harness.app.accounts.disable(email: "person@example.com")
         for token in [access, refresh, "garbage"] {

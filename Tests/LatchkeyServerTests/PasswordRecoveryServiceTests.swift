@@ -39,8 +39,8 @@ struct RecoveryHarness {
     /// Requests a reset for `email` from `clientIP`, processes the queue and returns the token mailed, if any.
     func requestToken(_ email: String, resetURL: String? = nil, clientIP: String = "192.0.2.1") throws -> Redacted<String>? {
         let before = try mailedLinks().count
-        try service.requestReset(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil, clientIP: clientIP)
-        service.processQueuedRequests()
+        service.release(try service.requestReset(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil, clientIP: clientIP))
+        service.processPendingRequests()
         let links = try mailedLinks()
         guard links.count > before, let link = links.last, let range = link.range(of: "#token=") else { return nil }
         return Redacted(String(link[range.upperBound...]))
@@ -64,6 +64,29 @@ struct RecoveryHarness {
 @Suite struct PasswordRecoveryServiceTests {
     let password = Redacted("correct horse battery staple")
     let newPassword = Redacted("violet tractor quietly juggles mountains")
+
+    @Test("no account work starts before the answer is sent: a request waits for its release, or for the orphan age")
+    func accountWorkWaitsForTheAnswer() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "jane@example.com", password: password)
+        try h.accounts.createAccount(email: "john@example.com", password: password)
+        let released = try h.service.requestReset(email: "jane@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+        let unreleased = try h.service.requestReset(email: "john@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+        #expect(released.requestID != nil && unreleased.requestID != nil)
+        // Answered but not yet sent: nothing is looked up, no token, no mail.
+        #expect(h.service.processPendingRequests() == 0)
+        #expect(try h.mailedLinks().isEmpty)
+        // Sent: the next batch takes it.
+        h.service.release(released)
+        #expect(h.service.processPendingRequests() == 1)
+        #expect(try h.mailedLinks().count == 1)
+        // Never released (its instance died): taken once it is old enough, by any instance.
+        h.clock.advance(by: PasswordRecoveryService.orphanAge - 1)
+        #expect(h.service.processPendingRequests() == 0)
+        h.clock.advance(by: 2)
+        #expect(h.service.processPendingRequests() == 1)
+        #expect(try h.mailedLinks().count == 2)
+    }
 
     @Test("a mailed token validates, resets once, and the new password replaces the old")
     func happyPath() throws {
@@ -177,7 +200,7 @@ struct RecoveryHarness {
         #expect(try h.mailedLinks().last?.hasPrefix("com.example.app:/reset#token=") == true)
         for bad in ["https://app.example.com/reset2", "https://app.example.com:444/reset", "com.example.app:/RESET", "javascript:alert(1)"] {
             let error = #expect(throws: LatchkeyError.self) {
-                try h.service.requestReset(email: "nobody@example.com", resetURL: bad, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+                _ = try h.service.requestReset(email: "nobody@example.com", resetURL: bad, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
             }
             #expect(error?.code == .resetURLNotAllowed)
         }

@@ -30,6 +30,17 @@ struct PostgresStoreTests {
         #expect(try prepared.first?.integer("value") == 1)
     }
 
+    @Test("a text value with a NUL is refused, never cut short at the NUL by libpq")
+    func nulIsRefused() throws {
+        let database = try PostgresTestDatabase()
+        defer { database.drop() }
+        let store = PostgresStore(url: database.url)
+        try store.migrate()
+        let account = try makeAccount(in: store, email: "carol@example.com")
+        let error = #expect(throws: LatchkeyError.self) { try store.account(email: account.email + "\u{0}x") }
+        #expect(error?.code == .storage)
+    }
+
     @Test("after the database ends every session, the next read and write reconnect")
     func reconnectsAfterSessionsEnd() throws {
         let database = try PostgresTestDatabase()
@@ -158,7 +169,8 @@ struct PostgresStoreTests {
                     _ = try stores[index % 2].createRefreshToken(
                         digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(),
                         clientID: nil, scope: [], credentialVersion: 0, now: now,
-                        idleExpiresAt: now.addingTimeInterval(600), absoluteExpiresAt: now.addingTimeInterval(3600))
+                        idleExpiresAt: now.addingTimeInterval(600), absoluteExpiresAt: now.addingTimeInterval(3600),
+                        liveFamilyLimit: 100)
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }
@@ -187,7 +199,7 @@ struct PostgresStoreTests {
             _ = try stores[0].createRefreshToken(
                 digest: digest, accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
                 credentialVersion: 0, now: now, idleExpiresAt: now.addingTimeInterval(600),
-                absoluteExpiresAt: now.addingTimeInterval(3600))
+                absoluteExpiresAt: now.addingTimeInterval(3600), liveFamilyLimit: 100)
         }
         let failures = Mutex<[String]>([])
 

@@ -70,6 +70,10 @@ private struct ServerBoundLimiter: RateLimiter {
     func check(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision {
         try limiter.check(key, policy: policy, now: now)
     }
+
+    func refund(_ key: String, policy: RateLimitPolicy, now: Date) throws {
+        try limiter.refund(key, policy: policy, now: now)
+    }
 }
 
 /// Makes a fresh, empty limiter of one implementation. The contract suite runs against

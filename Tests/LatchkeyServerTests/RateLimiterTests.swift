@@ -7,6 +7,7 @@ import LatchkeyMail
 import LatchkeyWeb
 import LatchkeyPasswordStrength
 import LatchkeyServer
+import Synchronization
 import Testing
 
 /// The behaviour every limiter promises, run against each implementation so the shared
@@ -40,6 +41,20 @@ import Testing
         #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(100)) == .limited(retryAfter: 500))
         #expect(try limiter.check("key", policy: policy, now: start.addingTimeInterval(200)) == .limited(retryAfter: 400))
         #expect(try limiter.check("key", policy: policy, now: start.addingTimeInterval(600)) == .allowed)
+    }
+
+    @Test("a refund takes back the latest event only; an empty key refunds nothing", arguments: RateLimiterFactory.all)
+    func refundTakesBackTheLatestEvent(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
+        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)])
+        try limiter.refund("key", policy: policy, now: start)
+        #expect(try limiter.consume("key", policy: policy, now: start) == .allowed)
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(10)) == .allowed)
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(20)) == .limited(retryAfter: 580))
+        try limiter.refund("key", policy: policy, now: start.addingTimeInterval(20))
+        // The event at +10 s is gone; the one at +0 s still counts, so it sets the wait.
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(30)) == .allowed)
+        #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(40)) == .limited(retryAfter: 560))
     }
 
     @Test("beyond the IP limit the wait doubles on each further attempt, up to an hour", arguments: RateLimiterFactory.all)
@@ -98,6 +113,32 @@ import Testing
         for i in 0..<1000 { _ = limiter.consume("k\(i)", policy: policy, now: start) }
         // The newest key is still tracked (limited), so eviction removed old keys only.
         #expect(limiter.consume("k999", policy: policy, now: start) != .allowed)
+    }
+}
+
+/// The in-memory limiter on real threads: its shards keep every key's count exact.
+@Suite struct LocalRateLimiterConcurrencyTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("threads racing on one key are allowed exactly its limit, while each thread's own key counts alone")
+    func racingConsumersGetExactlyTheLimit() {
+        let limiter = LocalRateLimiter()
+        let policy = RateLimitPolicy(windows: [.init(limit: 100, seconds: 600)])
+        let shared = Mutex(0)
+        let own = Mutex<[Int]>([])
+        runOnThreads(8) { thread in
+            var allowedOwn = 0
+            for attempt in 0..<50 {
+                let now = start.addingTimeInterval(Double(attempt) / 100)
+                if limiter.consume("shared", policy: policy, now: now) == .allowed { shared.withLock { $0 += 1 } }
+                if limiter.consume("own:\(thread)", policy: policy, now: now) == .allowed { allowedOwn += 1 }
+            }
+            own.withLock { $0.append(allowedOwn) }
+        }
+        // 400 attempts on the shared key: the first 100 in, the rest limited.
+        #expect(shared.withLock { $0 } == 100)
+        #expect(own.withLock { $0 } == Array(repeating: 50, count: 8))
+        #expect(limiter.check("shared", policy: policy, now: start.addingTimeInterval(1)) != .allowed)
     }
 }
 

@@ -24,6 +24,29 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
 }
 
 @Suite struct RouterTests {
+    @Test("a control character in any text field is 400 invalid_request in the route's shape, before anything is looked up")
+    func controlCharactersAreRefused() throws {
+        let app = try makeApplication()
+        let characters = [
+            (json: "\\u0000", form: "%00"), (json: "\\u0001", form: "%01"), (json: "\\t", form: "%09"),
+            (json: "\\n", form: "%0A"), (json: "\\u001f", form: "%1F"), (json: "\\u007f", form: "%7F"),
+        ]
+        for (character, encoded) in characters {
+            let reset = app.router.handle(jsonRequest("/auth/password/request", #"{"email":"a\#(character)@example.com"}"#))
+            #expect(reset.status == 400)
+            #expect(String(decoding: reset.body, as: UTF8.self).contains(#""code":"invalid_request""#))
+            let login = app.router.handle(jsonRequest("/auth/login", #"{"email":"a@example.com","password":"pass\#(character)word"}"#))
+            #expect(login.status == 400)
+            #expect(String(decoding: login.body, as: UTF8.self).contains("INVALID_PAYLOAD"))
+            let token = app.router.handle(jsonRequest(
+                "/oauth/token", "grant_type=refresh_token&client_id=app&refresh_token=a\(encoded)",
+                contentType: "application/x-www-form-urlencoded"))
+            #expect(token.status == 400)
+            #expect(String(decoding: token.body, as: UTF8.self).contains(#""error":"invalid_request""#))
+        }
+        #expect(app.metrics.resetRequests.current == 0)
+    }
+
     @Test("the OpenAPI document describes exactly the routes the router serves")
     func openAPIMatchesRouter() throws {
         let app = try makeApplication()

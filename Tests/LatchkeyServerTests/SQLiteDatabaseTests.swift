@@ -37,22 +37,29 @@ import Testing
         #expect(try row.value("empty") == .blob(Data()))
     }
 
-    @Test("the connection uses WAL, NORMAL sync, foreign keys and a busy timeout")
+    @Test("the writer and every reader use WAL, NORMAL sync, secure delete, foreign keys and a busy timeout")
     func configuration() throws {
         let (database, directory) = try openScratchDatabase()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let settings = try database.withConnection { connection in
-            (
-                journal: try connection.query("PRAGMA journal_mode").first?.text("journal_mode"),
-                synchronous: try connection.query("PRAGMA synchronous").first?.integer("synchronous"),
-                foreignKeys: try connection.query("PRAGMA foreign_keys").first?.integer("foreign_keys"),
-                busyTimeout: try connection.query("PRAGMA busy_timeout").first?.integer("timeout")
-            )
+        func settings(_ connection: borrowing SQLiteDatabase.Connection) throws -> [String: Int64] {
+            let journal = try connection.query("PRAGMA journal_mode").first?.text("journal_mode")
+            var settings: [String: Int64] = ["wal": journal == "wal" ? 1 : 0]
+            for (pragma, column) in [
+                ("synchronous", "synchronous"), ("secure_delete", "secure_delete"), ("foreign_keys", "foreign_keys"),
+                ("busy_timeout", "timeout"), ("query_only", "query_only"),
+            ] {
+                settings[pragma] = try connection.query("PRAGMA \(pragma)").first?.integer(column)
+            }
+            return settings
         }
-        #expect(settings.journal == "wal")
-        #expect(settings.synchronous == 1)
-        #expect(settings.foreignKeys == 1)
-        #expect(settings.busyTimeout == Int64(SQLiteDatabase.busyTimeoutMilliseconds))
+        let expected: [String: Int64] = [
+            "wal": 1, "synchronous": 1, "secure_delete": 1, "foreign_keys": 1,
+            "busy_timeout": Int64(SQLiteDatabase.busyTimeoutMilliseconds), "query_only": 0,
+        ]
+        #expect(try database.withConnection { try settings($0) } == expected)
+        var readerExpected = expected
+        readerExpected["query_only"] = 1
+        #expect(try database.withReader { try settings($0) } == readerExpected)
     }
 
     @Test("a transaction whose body throws leaves no trace, and one that returns commits")

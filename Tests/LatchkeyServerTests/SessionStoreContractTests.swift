@@ -185,6 +185,27 @@ import Testing
                 == .invalid)
     }
 
+    @Test("an account keeps at most its limit of live logins: a new one ends the least recently used", arguments: StoreFactory.all)
+    func liveFamilyLimit(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let first = try #require(try startFamily(in: fixture, for: account, liveFamilyLimit: 2))
+        fixture.clock.advance(by: 1)
+        let second = try #require(try startFamily(in: fixture, for: account, liveFamilyLimit: 2))
+        fixture.clock.advance(by: 1)
+        // Refreshing the first makes the second the least recently used.
+        guard case .rotated(let renewed, _) = try store.rotateRefreshToken(
+            presentedDigest: first.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+        else { Issue.record("the first login did not rotate"); return }
+        fixture.clock.advance(by: 1)
+        _ = try #require(try startFamily(in: fixture, for: account, liveFamilyLimit: 2))
+        let now = fixture.clock.now()
+        #expect(try store.liveFamilyAccount(familyID: second.familyID, now: now) == nil)
+        #expect(try store.liveFamilyAccount(familyID: renewed.familyID, now: now) == account)
+        #expect(try store.usableRefreshToken(digest: renewed.digest, now: now) != nil)
+    }
+
     // MARK: Helpers
 
     private func createAccount(in fixture: StoreFixture) throws -> Account {
@@ -196,12 +217,14 @@ import Testing
     }
 
     /// Starts a new family for `account` at the fixture's now.
-    private func startFamily(in fixture: StoreFixture, for account: Account, clientID: String? = nil) throws -> RefreshTokenRecord? {
+    private func startFamily(
+        in fixture: StoreFixture, for account: Account, clientID: String? = nil, liveFamilyLimit: Int = 100
+    ) throws -> RefreshTokenRecord? {
         let now = fixture.clock.now()
         return try fixture.store.createRefreshToken(
             digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: clientID,
             scope: ["openid", "profile"], credentialVersion: account.credentialVersion, now: now, idleExpiresAt: now.addingTimeInterval(Self.idle),
-            absoluteExpiresAt: now.addingTimeInterval(Self.absolute))
+            absoluteExpiresAt: now.addingTimeInterval(Self.absolute), liveFamilyLimit: liveFamilyLimit)
     }
 }
 

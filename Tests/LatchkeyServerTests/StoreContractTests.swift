@@ -1,4 +1,5 @@
 import Foundation
+import Dispatch
 @testable import LatchkeyCore
 @testable import LatchkeyHTTP
 @testable import LatchkeyStorage
@@ -590,7 +591,7 @@ import Testing
         }
     }
 
-    @Test("a client row written without an ID token algorithm (registered before migration 5) reads as ES256; others are refused",
+    @Test("a client row written without an ID token algorithm (registered before migration 8) reads as ES256; others are refused",
           arguments: StoreFactory.all)
     func clientIDTokenAlgorithm(factory: StoreFactory) throws {
         let fixture = try factory.make()
@@ -621,6 +622,57 @@ import Testing
             id: id, redirectURIs: try redirectURIs.map(RedirectURI.init), isConfidential: secretDigest != nil,
             secretDigest: secretDigest, isFirstParty: firstParty, scopes: scopes, createdAt: createdAt,
             idTokenAlgorithm: idTokenAlgorithm)
+    }
+
+    @Test("a pending reset request is taken exactly once by workers racing on two connections, with one token and one mail", arguments: StoreFactory.all)
+    func pendingRequestTakenOnce(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let another = try fixture.openAnother()
+        let account = try createAccount(in: fixture)
+        let now = fixture.clock.now()
+        let request = PendingResetRequest(
+            id: "request-1", email: account.email, resetURL: nil, locale: "pt", acceptLanguage: nil, acceptedAt: now)
+        try store.acceptResetRequest(request)
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: now, limit: 10).isEmpty)
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: now.addingTimeInterval(1), limit: 10) == ["request-1"])
+
+        let taken = Mutex<[PendingResetRequest]>([])
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 20) { index in
+            do {
+                _ = try (index.isMultiple(of: 2) ? store : another).processResetRequest(id: "request-1", now: now) { pending, owner in
+                    taken.withLock { $0.append(pending) }
+                    #expect(owner == account)
+                    return IssuedResetToken(
+                        token: ResetTokenRecord(digest: randomDigest(), accountID: account.id, createdAt: now, expiresAt: now.addingTimeInterval(600)),
+                        mail: try mail(to: account.email))
+                }
+            } catch {
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
+        #expect(failures.withLock { $0 }.isEmpty)
+        #expect(taken.withLock { $0 } == [request])
+        #expect(try store.pendingMailCount() == 1)
+        #expect(try !store.processResetRequest(id: "request-1", now: now) { _, _ in nil })
+    }
+
+    @Test("a pending request for an address without an active account is taken with no token and no mail", arguments: StoreFactory.all)
+    func pendingRequestWithoutAccount(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let now = fixture.clock.now()
+        try store.acceptResetRequest(PendingResetRequest(
+            id: "nobody", email: "nobody@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now))
+        var asked: Account??
+        #expect(try store.processResetRequest(id: "nobody", now: now) { _, account in
+            asked = .some(account)
+            return nil
+        })
+        #expect(asked == .some(nil))
+        #expect(try store.pendingMailCount() == 0)
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: now.addingTimeInterval(60), limit: 10).isEmpty)
     }
 
     /// Creates and stores an active account with a password.

@@ -22,13 +22,16 @@ package struct Account: Sendable, Equatable {
     package let credentialVersion: Int
     /// The preferred language for mail (`en`, `pt`, `es`, `ar`), if known.
     package let locale: String?
+    /// Bumped by `latchkey users unlock`: sign-in failure counts are kept per epoch (and per
+    /// credential version, so a completed reset clears them too).
+    package let failureEpoch: Int
     /// When the account was created.
     package let createdAt: Date
 
     /// Creates an account value.
     package init(
         id: String, email: String, passwordHash: String?, status: Status,
-        credentialVersion: Int, locale: String?, createdAt: Date
+        credentialVersion: Int, locale: String?, failureEpoch: Int = 0, createdAt: Date
     ) {
         self.id = id
         self.email = email
@@ -36,6 +39,7 @@ package struct Account: Sendable, Equatable {
         self.status = status
         self.credentialVersion = credentialVersion
         self.locale = locale
+        self.failureEpoch = failureEpoch
         self.createdAt = createdAt
     }
 }

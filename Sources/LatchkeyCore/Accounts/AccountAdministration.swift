@@ -1,7 +1,7 @@
 import Foundation
 package import LatchkeyCrypto
 
-/// What an operator does to accounts from the command line: create, list, disable.
+/// What an operator does to accounts from the command line: create, list, disable, unlock.
 package struct AccountAdministration: Sendable {
     private let store: any Store
     private let hasher: PasswordHasher
@@ -38,6 +38,15 @@ package struct AccountAdministration: Sendable {
     package func disable(email: String) throws {
         let address = try EmailAddress(email)
         guard try store.setStatus(.disabled, email: address.normalized) else {
+            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+        }
+    }
+
+    /// Ends every sign-in lockout of the account with this address, on every server at once
+    /// (its failure counts start again from zero). Throws `account_not_found`.
+    package func unlock(email: String) throws {
+        let address = try EmailAddress(email)
+        guard try store.clearSignInFailures(email: address.normalized, now: clock.now()) else {
             throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
         }
     }

@@ -16,4 +16,11 @@ package protocol AccountStore: Sendable {
     /// newer parameters) only if it is still `currentHash`, so it never undoes a concurrent
     /// reset; the credential version is unchanged. Returns whether it was replaced.
     func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool
+    /// Starts a new epoch of sign-in failure counts for the account with this email (its
+    /// ``Account/failureEpoch`` goes up by one), which ends any lockout at once on every
+    /// server; false when there is no such account.
+    func clearSignInFailures(email: String, now: Date) throws -> Bool
+    /// The password hashes of up to `limit` active accounts chosen at random: what verifying
+    /// a password costs across the accounts (see ``VerificationCostProfile``).
+    func samplePasswordHashes(limit: Int) throws -> [String]
 }

@@ -24,28 +24,16 @@ package struct FirstPartyLogin: Sendable {
     /// Checks `email` and `password` (as typed; normalised here) from `clientIP` and starts a
     /// first-party login.
     package func signIn(email: String, password: Redacted<String>, clientIP: String) throws -> TokenService.IssuedTokens {
-        let account: Account
-        switch try passwordLogin.attempt(
+        let account = try passwordLogin.attempt(
             email: email, password: PasswordPolicy.normalized(password), clientIP: clientIP, now: clock.now())
-        {
-        case .authenticated(let authenticated):
-            account = authenticated
-        case .rejected:
-            throw Self.invalidCredentials
-        case .limited(let retryAfter):
-            throw LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again.", retryAfter: retryAfter)
-        }
         let issued: TokenService.IssuedTokens
         do {
             issued = try tokens.issue(for: account, clientID: nil, scope: [])
         } catch let error as LatchkeyError where error.code == .invalidToken {
             // The password changed or the account was disabled while we checked.
-            throw Self.invalidCredentials
+            throw PasswordLogin.invalidCredentials
         }
         logger.info("login_succeeded", ["account": .string(account.id)])
         return issued
     }
-
-    /// The one answer to wrong credentials of every kind.
-    package static let invalidCredentials = LatchkeyError(.invalidCredentials, "Invalid user credentials.")
 }

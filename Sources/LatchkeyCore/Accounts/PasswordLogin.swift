@@ -2,74 +2,139 @@ package import Foundation
 package import LatchkeyCrypto
 
 /// Checks an email and password, for every place a person signs in (`/auth/login` and the
-/// `/oauth/authorize` login form).
+/// `/oauth/authorize` sign-in form).
 ///
-/// Promises: one outcome, ``Outcome/rejected``, for an unknown account, a wrong password and
-/// a disabled account, after the same password-hashing work on every path; failed attempts
-/// count per client IP and per account (``failurePolicy``), and beyond it every attempt is
-/// ``Outcome/limited(retryAfter:)`` with the wait doubling while blocked; a success rehashes
-/// a password whose Argon2 parameters are below the configured ones.
+/// Promises:
+/// - One error, `invalid_credentials`, for an unknown account, a wrong password, a disabled
+///   account and an address that is not one, after Argon2 work of the same cost on every path
+///   (an unknown address costs what a stored hash costs, see ``VerificationCostProfile``).
+/// - Limits that stop guessing without locking the owner out (``Limits``): every attempt
+///   counts against the client IP's budget; failures are limited per (account, IP) and per
+///   IP, counted *before* the hash runs and refunded on success, so concurrent attempts
+///   cannot exceed a limit. At the account level there is only a throttle: once the account
+///   has drawn many failures from anywhere, each address may try it once every few seconds.
+///   Nothing at the account level ever blocks, and no client's attempts lengthen another's
+///   wait, so the right password from a fresh IP gets through at once, however many
+///   addresses attack the account. Beyond a limit the error is `rate_limited` with the
+///   seconds to wait.
+/// - The account's failure counts are kept per credential version and failure epoch, so a
+///   completed reset and `latchkey users unlock` clear them at once, on every server.
+/// - A success rehashes a password whose Argon2 parameters are below the configured ones.
 package struct PasswordLogin: Sendable {
-    /// What an attempt came to.
-    package enum Outcome: Sendable, Equatable {
-        /// The credentials are right and the account is active.
-        case authenticated(Account)
-        /// Unknown account, wrong password or disabled account — never which.
-        case rejected
-        /// Too many failures from this IP or for this account; try again after this many seconds.
-        case limited(retryAfter: Int)
-    }
+    /// The limits of sign-in.
+    package struct Limits: Sendable {
+        /// Every attempt, right or wrong, from one client IP (`LATCHKEY_LOGIN_IP_LIMIT`).
+        package var attemptsPerIP: RateLimitPolicy
+        /// Failures for one account from one client IP: the hard limit on guessing.
+        package var failuresPerAccountAndIP: RateLimitPolicy
+        /// Failures from one client IP, whatever the account (password spraying).
+        package var failuresPerIP: RateLimitPolicy
+        /// Failures for one account from any IP before the account is throttled.
+        package var failuresBeforeThrottle: RateLimitPolicy
+        /// While the account is throttled: at most one attempt per window from each address.
+        package var throttle: RateLimitPolicy
 
-    /// At most 10 failed logins in 15 minutes per client IP and per account.
-    package static let failurePolicy = RateLimitPolicy(
-        windows: [.init(limit: 10, seconds: 900)], basePenalty: 60, maximumPenalty: 3600)
+        /// The limits with `attemptsPerIP` as given and the documented failure limits: 10
+        /// failures per (account, IP) and 50 per IP in 15 minutes (then blocked for at least a
+        /// minute, doubling on each further attempt up to an hour); after 10 failures in 15
+        /// minutes from anywhere, one attempt at the account every 2 seconds from each address.
+        package init(attemptsPerIP: RateLimitPolicy.Window) {
+            self.attemptsPerIP = RateLimitPolicy(windows: [attemptsPerIP])
+            failuresPerAccountAndIP = RateLimitPolicy(windows: [.init(limit: 10, seconds: 900)], basePenalty: 60, maximumPenalty: 3600)
+            failuresPerIP = RateLimitPolicy(windows: [.init(limit: 50, seconds: 900)], basePenalty: 60, maximumPenalty: 3600)
+            failuresBeforeThrottle = RateLimitPolicy(windows: [.init(limit: 10, seconds: 900)])
+            throttle = RateLimitPolicy(windows: [.init(limit: 1, seconds: 2)])
+        }
+    }
 
     private let store: any AccountStore
     private let hasher: PasswordHasher
     private let limiter: any RateLimiter
+    private let limits: Limits
+    private let costs: VerificationCostProfile
+    private let addressKey: Redacted<Data>
     private let logger: Logger
 
-    /// Creates it from its dependencies.
-    package init(store: any AccountStore, hasher: PasswordHasher, limiter: any RateLimiter, logger: Logger) {
+    /// Creates it from its dependencies; `addressKey` keys the hashes of addresses in limiter keys.
+    package init(
+        store: any AccountStore, hasher: PasswordHasher, limiter: any RateLimiter, limits: Limits,
+        costs: VerificationCostProfile, addressKey: Redacted<Data>, logger: Logger
+    ) {
         self.store = store
         self.hasher = hasher
         self.limiter = limiter
+        self.limits = limits
+        self.costs = costs
+        self.addressKey = addressKey
         self.logger = logger
     }
 
-    /// Checks `password` (already NFC-normalised) for the account `email` at `now`.
-    package func attempt(email: String, password: Redacted<String>, clientIP: String, now: Date) throws -> Outcome {
-        let normalizedEmail = (try? EmailAddress(email))?.normalized ?? email.lowercased()
-        let failureKeys = [
-            "login-ip:" + IPAddress.rateLimitKey(clientIP),
-            "login-account:" + Base64URL.encode(SHA256.hash(Data(normalizedEmail.utf8))),
-        ]
-        for key in failureKeys {
-            if case .limited = try limiter.check(key, policy: Self.failurePolicy, now: now) {
-                // Consuming while blocked doubles the wait.
-                let decision = try limiter.consume(key, policy: Self.failurePolicy, now: now)
-                let retryAfter = if case .limited(let seconds) = decision { seconds } else { 1 }
-                logger.info("login_limited", ["ip": .string(IPAddress.truncatedForLogs(clientIP)), "retry_after": .int(retryAfter)])
-                return .limited(retryAfter: retryAfter)
+    /// Checks `password` (already NFC-normalised) for the account `email` from `clientIP` at
+    /// `now`, and returns the account. Throws `invalid_credentials` (never why) or
+    /// `rate_limited` with the seconds to wait, or `rate_limiter_unavailable`.
+    package func attempt(email: String, password: Redacted<String>, clientIP: String, now: Date) throws -> Account {
+        let ip = IPAddress.rateLimitKey(clientIP)
+        try consume("login-ip:" + ip, limits.attemptsPerIP, now: now, clientIP: clientIP)
+
+        // An address that is not one is looked up nowhere; it is limited like any other.
+        let address = try? EmailAddress(email)
+        let account = try address.map { try store.account(email: $0.normalized) } ?? nil
+        let subject = account.map { "account:\($0.id).\($0.credentialVersion).\($0.failureEpoch)" }
+            ?? "address:" + Base64URL.encode(HMACSHA256.authenticationCode(
+                for: Data((address?.normalized ?? email).utf8), key: addressKey.exposed).prefix(16))
+
+        // Counted before the hash, so no number of concurrent attempts gets past a limit.
+        let pairKey = "login-fail:" + subject + "@" + ip
+        try consume(pairKey, limits.failuresPerAccountAndIP, now: now, clientIP: clientIP)
+        var counted = [(pairKey, limits.failuresPerAccountAndIP)]
+        do {
+            try consume("login-fail-ip:" + ip, limits.failuresPerIP, now: now, clientIP: clientIP)
+            counted.append(("login-fail-ip:" + ip, limits.failuresPerIP))
+            // Under attack, every address is slowed to one attempt per throttle window; each
+            // address has its own turn, so an attacker's attempts take none from the owner.
+            let accountFailures = "login-fail-account:" + subject
+            if case .limited = try limiter.check(accountFailures, policy: limits.failuresBeforeThrottle, now: now) {
+                try consume("login-throttle:" + subject + "@" + ip, limits.throttle, now: now, clientIP: clientIP)
             }
+        } catch {
+            try refund(counted, now: now)
+            throw error
         }
 
-        let account = try store.account(email: normalizedEmail)
         let verified: Bool
         if let account, let hash = account.passwordHash {
             verified = hasher.verify(password, against: hash) && account.status == .active
         } else {
-            _ = hasher.verifyAgainstDummy(password)
+            _ = hasher.verifyAgainstDummy(password, cost: costs.cost(for: address?.normalized ?? email))
             verified = false
         }
         guard let account, verified, let hash = account.passwordHash else {
-            for key in failureKeys { _ = try limiter.consume(key, policy: Self.failurePolicy, now: now) }
+            _ = try limiter.consume("login-fail-account:" + subject, policy: limits.failuresBeforeThrottle, now: now)
             logger.info("login_failed", ["ip": .string(IPAddress.truncatedForLogs(clientIP))])
-            return .rejected
+            throw Self.invalidCredentials
         }
+        try refund(counted, now: now)
         if hasher.needsRehash(hash) {
             _ = try store.rehashPassword(accountID: account.id, currentHash: hash, newHash: try hasher.hash(password), now: now)
         }
-        return .authenticated(account)
+        return account
     }
+
+    /// Counts one event for `key`; throws `rate_limited` when it is over `policy`.
+    private func consume(_ key: String, _ policy: RateLimitPolicy, now: Date, clientIP: String) throws {
+        if case .limited(let retryAfter) = try limiter.consume(key, policy: policy, now: now) {
+            logger.info("login_limited", [
+                "limit": .string(String(key.prefix { $0 != ":" })), "ip": .string(IPAddress.truncatedForLogs(clientIP)),
+                "retry_after": .int(retryAfter),
+            ])
+            throw LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again.", retryAfter: retryAfter)
+        }
+    }
+
+    private func refund(_ counted: [(String, RateLimitPolicy)], now: Date) throws {
+        for (key, policy) in counted { try limiter.refund(key, policy: policy, now: now) }
+    }
+
+    /// The one answer to wrong credentials of every kind.
+    package static let invalidCredentials = LatchkeyError(.invalidCredentials, "Invalid user credentials.")
 }

@@ -55,13 +55,17 @@ package struct InitialRefreshToken: Sendable, Equatable {
     package let idleExpiresAt: Date
     /// When the family stops working.
     package let absoluteExpiresAt: Date
+    /// The most live families the account may hold once this one starts; the least recently
+    /// used ones beyond it end.
+    package let liveFamilyLimit: Int
 
     /// Creates the value.
-    package init(digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date) {
+    package init(digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int) {
         self.digest = digest
         self.familyID = familyID
         self.idleExpiresAt = idleExpiresAt
         self.absoluteExpiresAt = absoluteExpiresAt
+        self.liveFamilyLimit = liveFamilyLimit
     }
 }
 
@@ -103,7 +107,8 @@ package protocol AuthorizationStore: Sendable {
     /// whether the request fits it (when not: ``AuthorizationCodeRedemption/rejected``, and
     /// the code stays spent);
     /// checks the account is still active with the code's credential version; and starts
-    /// the refresh-token family `refreshToken` (recorded on the code). A code presented
+    /// the refresh-token family `refreshToken` (recorded on the code), ending the account's
+    /// least recently used live families beyond its limit. A code presented
     /// again revokes that family (``AuthorizationCodeRedemption/replayed``).
     func redeemAuthorizationCode(
         digest: Data, now: Date, refreshToken: InitialRefreshToken, accepts: (AuthorizationCodeRecord) -> Bool

@@ -19,14 +19,20 @@ package struct ClientRegistry: Sendable {
     /// gets none. Its ID tokens are signed with `idTokenAlgorithm` (RS256, the OpenID Connect
     /// default, unless given). Duplicate redirect URIs and scopes are kept once.
     ///
-    /// Throws `invalid_request` for a bad id, no redirect URI or a bad scope,
+    /// Only a confidential client may be a resource server that introspects (`introspect`).
+    ///
+    /// Throws `invalid_request` for a bad id, no redirect URI, a bad scope or a public
+    /// client that would introspect,
     /// `invalid_redirect_uri` for a redirect URI of a form not accepted (see ``RedirectURI``),
     /// and `client_exists` when the id is taken.
     package func create(
-        id: String, redirectURIs: [String], confidential: Bool, firstParty: Bool, scopes: [String],
+        id: String, redirectURIs: [String], confidential: Bool, firstParty: Bool, scopes: [String], introspect: Bool = false,
         idTokenAlgorithm: JWSAlgorithm = .rs256, now: Date
     ) throws -> (client: OAuthClient, secret: Redacted<String>?) {
         try Self.checkID(id)
+        guard confidential || !introspect else {
+            throw LatchkeyError(.invalidRequest, "Only a confidential client may introspect tokens.")
+        }
         guard !redirectURIs.isEmpty else {
             throw LatchkeyError(.invalidRequest, "A client needs at least one redirect URI.")
         }
@@ -37,7 +43,7 @@ package struct ClientRegistry: Sendable {
         let client = OAuthClient(
             id: id, redirectURIs: Self.unique(try redirectURIs.map(Self.redirectURI)), isConfidential: confidential,
             secretDigest: secret.map { Self.digest($0.exposed) }, isFirstParty: firstParty, scopes: Self.unique(scopes),
-            createdAt: now, idTokenAlgorithm: idTokenAlgorithm)
+            mayIntrospect: introspect, createdAt: now, idTokenAlgorithm: idTokenAlgorithm)
         try store.createClient(client)
         return (client, secret)
     }

@@ -18,6 +18,9 @@ package struct OAuthClient: Sendable, Equatable {
     package let isFirstParty: Bool
     /// The scopes the client may request.
     package let scopes: [String]
+    /// Whether the client is a resource server that may introspect tokens (RFC 7662 §4):
+    /// only confidential clients registered with `--introspect`.
+    package let mayIntrospect: Bool
     /// When the client was registered.
     package let createdAt: Date
     /// The algorithm its ID tokens are signed with (OpenID Connect Registration's
@@ -27,7 +30,7 @@ package struct OAuthClient: Sendable, Equatable {
     /// Creates a client value; ``ClientRegistry`` validates the id and scopes.
     package init(
         id: String, redirectURIs: [RedirectURI], isConfidential: Bool, secretDigest: String?, isFirstParty: Bool,
-        scopes: [String], createdAt: Date, idTokenAlgorithm: JWSAlgorithm
+        scopes: [String], mayIntrospect: Bool = false, createdAt: Date, idTokenAlgorithm: JWSAlgorithm
     ) {
         self.id = id
         self.redirectURIs = redirectURIs
@@ -35,6 +38,7 @@ package struct OAuthClient: Sendable, Equatable {
         self.secretDigest = secretDigest
         self.isFirstParty = isFirstParty
         self.scopes = scopes
+        self.mayIntrospect = mayIntrospect
         self.createdAt = createdAt
         self.idTokenAlgorithm = idTokenAlgorithm
     }

@@ -61,10 +61,11 @@ package protocol SessionStore: Sendable {
     /// Starts a family (or adds to one) with the token `digest` for the account, if the
     /// account is active and its credential version is still `credentialVersion`; returns
     /// the stored record, or nil (nothing stored) when the account is gone, disabled or its
-    /// credentials changed meanwhile.
+    /// credentials changed meanwhile. In the same transaction, ends the account's least
+    /// recently used live families beyond `liveFamilyLimit` (this one included in the count).
     func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date
+        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
     ) throws -> RefreshTokenRecord?
 
     /// In one transaction: finds the token with `presentedDigest` and asks `accepts` whether

@@ -26,18 +26,23 @@ package final class TokenService: Sendable {
         package var refreshIdleLifetime: TimeInterval
         /// How long a login lasts at most, however often it is refreshed.
         package var refreshAbsoluteLifetime: TimeInterval
+        /// The most live logins (refresh-token families) one account may hold; a new login
+        /// beyond it ends the least recently used one.
+        package var maximumLoginsPerAccount: Int
 
         /// Settings with the default lifetimes: 10 minutes, 7 days idle, 30 days absolute;
         /// the audience defaults to the issuer.
         package init(
             issuer: String, audience: String? = nil, accessTokenLifetime: TimeInterval = 600,
-            refreshIdleLifetime: TimeInterval = 7 * 86400, refreshAbsoluteLifetime: TimeInterval = 30 * 86400
+            refreshIdleLifetime: TimeInterval = 7 * 86400, refreshAbsoluteLifetime: TimeInterval = 30 * 86400,
+            maximumLoginsPerAccount: Int = 100
         ) {
             self.issuer = issuer
             self.audience = audience ?? issuer
             self.accessTokenLifetime = accessTokenLifetime
             self.refreshIdleLifetime = refreshIdleLifetime
             self.refreshAbsoluteLifetime = refreshAbsoluteLifetime
+            self.maximumLoginsPerAccount = maximumLoginsPerAccount
         }
     }
 
@@ -130,7 +135,8 @@ package final class TokenService: Sendable {
             digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: UUID().uuidString.lowercased(),
             clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, now: now,
             idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
-            absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
+            absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
+            liveFamilyLimit: settings.maximumLoginsPerAccount)
         guard let stored else { throw Self.invalidToken }
         return try tokens(for: stored, refreshToken: refreshToken, now: now)
     }
@@ -157,7 +163,8 @@ package final class TokenService: Sendable {
             refreshToken: InitialRefreshToken(
                 digest: OpaqueToken.digest(refreshToken), familyID: UUID().uuidString.lowercased(),
                 idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
-                absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime))
+                absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
+                liveFamilyLimit: settings.maximumLoginsPerAccount)
         ) { issued in
             issued.clientID == clientID && issued.redirectURI.utf8.elementsEqual(redirectURI.utf8)
                 && PKCEChallenge.verify(codeVerifier, against: issued.codeChallenge)
@@ -227,11 +234,19 @@ package final class TokenService: Sendable {
         }
     }
 
-    /// What the token is, if it is a refresh token or an access token valid now (RFC 7662);
-    /// ``Introspection/inactive`` for anything else, never why.
-    package func introspect(_ token: Redacted<String>) throws -> Introspection {
+    /// What the token is, for the resource server `resourceServer` (RFC 7662): an access token
+    /// valid now (every one is for the configured audience), or a refresh token valid now
+    /// that was issued to `resourceServer` itself; ``Introspection/inactive`` for anything
+    /// else — another client's refresh token included — never why. Throws `client_not_allowed`
+    /// unless `resourceServer` was registered to introspect.
+    package func introspect(_ token: Redacted<String>, for resourceServer: OAuthClient) throws -> Introspection {
+        guard resourceServer.isConfidential, resourceServer.mayIntrospect else {
+            throw LatchkeyError(.clientNotAllowed, "This client may not introspect tokens.")
+        }
         if token.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(token) {
-            guard let (record, account) = try store.usableRefreshToken(digest: digest, now: clock.now()) else { return .inactive }
+            guard let (record, account) = try store.usableRefreshToken(digest: digest, now: clock.now()),
+                record.clientID == resourceServer.id
+            else { return .inactive }
             return Introspection(refreshToken: record, account: account, issuer: settings.issuer)
         }
         guard let verified = try verifyAccessToken(token) else { return .inactive }

@@ -60,25 +60,54 @@ package struct Logger: Sendable {
         self.clock = clock
     }
 
-    /// Logs `event` with `fields` at `level`.
+    /// Logs `event` with `fields` at `level`: one JSON object, keys sorted, written by hand
+    /// (no formatter or `[String: Any]` on the request path).
     package func log(_ level: Level, _ event: String, _ fields: [String: Value] = [:]) {
         guard level >= minimumLevel else { return }
-        var object: [String: Any] = [
-            "ts": ISO8601DateFormatter().string(from: clock.now()),
-            "level": level.rawValue,
-            "event": event,
-        ]
-        for (key, value) in fields {
+        var all = fields
+        all["ts"] = .string(Timestamp.iso8601(clock.now()))
+        all["level"] = .string(level.rawValue)
+        all["event"] = .string(event)
+        var line = "{"
+        for (index, (key, value)) in all.sorted(by: { $0.key < $1.key }).enumerated() {
+            if index > 0 { line += "," }
+            Self.appendJSONString(key, to: &line)
+            line += ":"
             switch value {
-            case .string(let text): object[key] = text
-            case .int(let number): object[key] = number
-            case .double(let number): object[key] = number
-            case .bool(let flag): object[key] = flag
+            case .string(let text): Self.appendJSONString(text, to: &line)
+            case .int(let number): line += String(number)
+            case .double(let number):
+                if !number.isFinite {
+                    line += "null"
+                } else if number == number.rounded(), abs(number) < 1e15 {
+                    line += String(Int64(number))
+                } else {
+                    line += String(number)
+                }
+            case .bool(let flag): line += flag ? "true" : "false"
             }
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-              let line = String(data: data, encoding: .utf8) else { return }
+        line += "}"
         sink.write(line: line)
+    }
+
+    /// `text` as a JSON string literal: quotes, backslashes and control characters escaped.
+    private static func appendJSONString(_ text: String, to line: inout String) {
+        line += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": line += "\\\""
+            case "\\": line += "\\\\"
+            case "\n": line += "\\n"
+            case "\r": line += "\\r"
+            case "\t": line += "\\t"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
+                let hex = String(scalar.value, radix: 16)
+                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: line.unicodeScalars.append(scalar)
+            }
+        }
+        line += "\""
     }
 
     /// Logs at `info`.

@@ -8,8 +8,8 @@ package protocol MaintenanceStore: Sendable {
     @discardableResult func migrate() throws -> [Int]
     /// Deletes reset tokens that expired, were used or were superseded before `cutoff`,
     /// sessions that expired or were revoked before it, authorization codes that expired
-    /// before it, and mail sent or given up before it (pending mail is kept); returns how
-    /// many rows were removed.
+    /// before it, mail sent or given up before it (pending mail is kept), and reset requests
+    /// still pending since before it; returns how many rows were removed.
     @discardableResult func purge(before cutoff: Date) throws -> Int
     /// Whether the database answers a trivial query.
     func isReady() -> Bool

@@ -3,8 +3,15 @@ import Synchronization
 
 /// A rate limiter in this process's memory: exact sliding windows per key, with
 /// doubling penalties. Right for one instance; several instances need a shared limiter.
+///
+/// The keys are spread over ``shardCount`` shards by their hash, each with its own lock
+/// and its share of the key bound, so threads deciding for different keys seldom wait for
+/// each other. A key's decisions depend on that key's history alone, so sharding changes
+/// none of them; only which idle keys a flood evicts first is decided per shard.
 package final class LocalRateLimiter: RateLimiter {
     private struct KeyState {
+        /// The instants of the counted events, oldest first, so each window's share is
+        /// found by a binary search instead of a scan (a key may hold thousands).
         var events: [Date] = []
         var blockedUntil: Date?
         var violations = 0
@@ -15,27 +22,44 @@ package final class LocalRateLimiter: RateLimiter {
         var forgettableAfter = Date.distantPast
     }
 
-    private let states = Mutex<[String: KeyState]>([:])
-    private let maximumKeys: Int
+    /// The keys of one shard, behind the shard's own lock.
+    private final class Shard: Sendable {
+        let states = Mutex<[String: KeyState]>([:])
+        /// The most keys this shard tracks.
+        let maximumKeys: Int
 
-    /// Creates an empty limiter that tracks at most `maximumKeys` keys, forgetting the
-    /// idlest ones beyond that so a flood of distinct keys cannot exhaust memory.
+        init(maximumKeys: Int) {
+            self.maximumKeys = maximumKeys
+        }
+    }
+
+    /// How many shards the keys are spread over.
+    package static let shardCount = 16
+
+    private let shards: [Shard]
+
+    /// Creates an empty limiter that tracks at most `maximumKeys` keys (each shard its
+    /// share, at least one), forgetting the idlest ones beyond that so a flood of distinct
+    /// keys cannot exhaust memory.
     package init(maximumKeys: Int = 100_000) {
-        self.maximumKeys = maximumKeys
+        let share = maximumKeys / Self.shardCount
+        let remainder = maximumKeys % Self.shardCount
+        shards = (0..<Self.shardCount).map { index in
+            Shard(maximumKeys: max(1, share + (index < remainder ? 1 : 0)))
+        }
     }
 
     package func consume(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        states.withLock { states in
-            var state = states[key] ?? KeyState()
-            let decision = Self.decide(&state, policy: policy, now: now)
-            states[key] = state
-            if states.count > maximumKeys { Self.evictIdle(&states, now: now, keeping: key) }
+        let shard = shard(for: key)
+        return shard.states.withLock { states in
+            let decision = Self.decide(&states[key, default: KeyState()], policy: policy, now: now)
+            if states.count > shard.maximumKeys { Self.evictIdle(&states, now: now, keeping: key) }
             return decision
         }
     }
 
     package func check(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        states.withLock { states in
+        shard(for: key).states.withLock { states in
             guard let state = states[key] else { return .allowed }
             if let blockedUntil = state.blockedUntil, blockedUntil > now {
                 return .limited(retryAfter: Self.retryAfter(blockedUntil.timeIntervalSince(now)))
@@ -45,24 +69,57 @@ package final class LocalRateLimiter: RateLimiter {
         }
     }
 
+    package func refund(_ key: String, policy: RateLimitPolicy, now: Date) {
+        shard(for: key).states.withLock { states in
+            // Events are oldest first, so the latest at or before `now` is found from the end.
+            guard var state = states[key], let latest = state.events.lastIndex(where: { $0 <= now }) else { return }
+            state.events.remove(at: latest)
+            states[key] = state
+        }
+    }
+
+    /// The shard that holds `key`: chosen by the key's hash, whose seed is random per
+    /// process, so nobody can aim a flood of keys at one shard.
+    private func shard(for key: String) -> Shard {
+        shards[Int(UInt(bitPattern: key.hashValue) % UInt(Self.shardCount))]
+    }
+
     /// How long until every window of `policy` has room again; nil when all have room now.
+    /// `events` are oldest first.
     private static func fullWindowWait(_ events: [Date], policy: RateLimitPolicy, now: Date) -> TimeInterval? {
-        policy.windows.compactMap { window -> TimeInterval? in
-            let recent = events.filter { now.timeIntervalSince($0) < window.seconds }
-            guard recent.count >= window.limit, let oldest = recent.min() else { return nil }
-            return window.seconds - now.timeIntervalSince(oldest)
-        }.max()
+        var longestWait: TimeInterval?
+        for window in policy.windows {
+            // The events in the window are a suffix; its first is the oldest of them.
+            let first = firstIndex(in: events) { now.timeIntervalSince($0) < window.seconds }
+            guard events.count - first >= window.limit, first < events.count else { continue }
+            let wait = window.seconds - now.timeIntervalSince(events[first])
+            longestWait = max(longestWait ?? wait, wait)
+        }
+        return longestWait
+    }
+
+    /// The index of the first of `events` (oldest first) for which `isRecent` holds, given
+    /// that it holds for every later one too; `events.count` when it holds for none.
+    private static func firstIndex(in events: [Date], where isRecent: (Date) -> Bool) -> Int {
+        var low = 0
+        var high = events.count
+        while low < high {
+            let middle = low + (high - low) / 2
+            if isRecent(events[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
     }
 
     private static func decide(_ state: inout KeyState, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        let longest = policy.windows.map(\.seconds).max() ?? 0
-        state.events.removeAll { now.timeIntervalSince($0) >= longest }
+        let longest = policy.windows.lazy.map(\.seconds).max() ?? 0
+        state.events.removeFirst(firstIndex(in: state.events) { now.timeIntervalSince($0) < longest })
 
         let blocked = state.blockedUntil.map { $0 > now } ?? false
         let fullWindowWait = fullWindowWait(state.events, policy: policy, now: now)
 
         guard blocked || fullWindowWait != nil else {
-            state.events.append(now)
+            // Threads may bring their instants slightly out of order; the list stays sorted.
+            state.events.insert(now, at: firstIndex(in: state.events) { $0 > now })
             state.violations = 0
             state.blockedUntil = nil
             state.forgettableAfter = now.addingTimeInterval(longest)

@@ -27,6 +27,13 @@ package struct MonitoredRateLimiter: RateLimiter {
         try guarded(key) { try limiter.check(key, policy: policy, now: now) }
     }
 
+    package func refund(_ key: String, policy: RateLimitPolicy, now: Date) throws {
+        _ = try guarded(key) {
+            try limiter.refund(key, policy: policy, now: now)
+            return .allowed
+        }
+    }
+
     private func guarded(_ key: String, _ decide: () throws -> RateLimitDecision) throws -> RateLimitDecision {
         do {
             return try decide()

@@ -48,4 +48,9 @@ package protocol RateLimiter: Sendable {
     /// Whether an event for `key` at `now` would be allowed, without recording anything:
     /// for limits on failures, checked before the attempt and consumed only when it fails.
     func check(_ key: String, policy: RateLimitPolicy, now: Date) throws -> RateLimitDecision
+    /// Takes back the latest event recorded for `key` at or before `now` (none: nothing
+    /// happens): for limits counted before an attempt runs — so concurrency cannot exceed
+    /// them — that do not apply to the attempt's outcome (a failure limit, when it succeeded).
+    /// Penalties already given stay.
+    func refund(_ key: String, policy: RateLimitPolicy, now: Date) throws
 }

@@ -1,5 +1,6 @@
 package import Foundation
 package import LatchkeyCrypto
+import Synchronization
 
 /// The password-reset flow: request a link by email, check a link, set a new password.
 ///
@@ -11,23 +12,23 @@ package import LatchkeyCrypto
 /// Promises:
 /// - ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` behaves identically
 ///   for known, unknown, disabled and per-account-limited addresses: it validates, counts
-///   the request against the address's limit and queues it; the account lookup, token and
-///   mail happen later in ``processQueuedRequests()`` (a background worker), off the
-///   response path.
+///   the request against the address's limit and stores it as a pending request — one
+///   insert, the same for every address — before the answer. The account lookup, token and
+///   mail happen later, in ``processPendingRequests()`` (a background job at a fixed cadence,
+///   at low priority): a request becomes eligible once its response has been sent
+///   (``release(_:)``), or, if its instance never released it (it stopped, it crashed), once
+///   it is ``orphanAge`` old — on any instance. An accepted request survives SIGKILL and
+///   restart and yields exactly one mail.
 /// - Tokens are 32 bytes from the OS CSPRNG; only their SHA-256 is stored; a new token
 ///   supersedes the account's older ones; consuming one is a single atomic statement.
 /// - Every failure of a token says the same thing (`invalid_token`), whatever the cause.
 package final class PasswordRecoveryService: Sendable {
-    /// What a client sent to `POST /auth/password/request`, already syntactically checked.
-    package struct ResetRequest: Sendable {
-        /// The normalised address.
-        package let email: EmailAddress
-        /// The link base to use instead of the default reset page (already allow-listed).
-        package let resetURL: String?
-        /// The explicit `locale` field, if any.
-        package let locale: String?
-        /// The `Accept-Language` header, if any.
-        package let acceptLanguage: String?
+    /// What ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` stored: the
+    /// pending request to ``release(_:)`` once the response is sent (nil when the address's
+    /// limit dropped the request, silently).
+    package struct Receipt: Sendable {
+        /// The pending request's id.
+        package let requestID: String?
     }
 
     /// The answer to a successful validation.
@@ -91,7 +92,8 @@ package final class PasswordRecoveryService: Sendable {
     private let templates: MailTemplates
     private let settings: Settings
     private let allowList: ResetURLAllowList
-    private let queue: ResetRequestQueue
+    /// Ids of pending requests whose responses were sent, waiting for the next batch.
+    private let released = Mutex<[String]>([])
     private let abuse: AbuseMonitor
     private let logger: Logger
     private let metrics: ServerMetrics
@@ -100,7 +102,7 @@ package final class PasswordRecoveryService: Sendable {
     package init(
         store: any Store, clock: any WallClock, limiter: any RateLimiter, hasher: PasswordHasher,
         policy: PasswordPolicy, templates: MailTemplates, settings: Settings, logger: Logger,
-        metrics: ServerMetrics, queueCapacity: Int = 10_000
+        metrics: ServerMetrics
     ) {
         self.store = store
         self.clock = clock
@@ -110,7 +112,6 @@ package final class PasswordRecoveryService: Sendable {
         self.templates = templates
         self.settings = settings
         self.allowList = ResetURLAllowList(settings.resetURLAllowList)
-        self.queue = ResetRequestQueue(capacity: queueCapacity)
         self.abuse = AbuseMonitor(threshold: settings.abuseWarningThreshold)
         self.logger = logger
         self.metrics = metrics
@@ -119,32 +120,58 @@ package final class PasswordRecoveryService: Sendable {
     /// `POST /auth/password/request`: counts the call against the client's budget, checks
     /// the fields (`invalid_email`, `reset_url_not_allowed`; nothing is looked up), notes
     /// floods from one IP or email domain in the log, counts the request against the
-    /// address's limit and, within it, queues it for ``processQueuedRequests()``. Nothing it
-    /// does or throws depends on the account, so every address gets the same answer: beyond
-    /// the field checks it throws only `rate_limited` (the client's budget) and
-    /// `rate_limiter_unavailable` (the shared limiter cannot be reached).
-    package func requestReset(email: String, resetURL: String?, locale: String?, acceptLanguage: String?, clientIP: String) throws {
+    /// address's limit and, within it, stores it as a pending request. Nothing it does or
+    /// throws depends on the account, so every address gets the same answer: beyond the
+    /// field checks it throws only `rate_limited` (the client's budget),
+    /// `rate_limiter_unavailable` (the shared limiter cannot be reached) and `storage_error`.
+    /// Pass the receipt to ``release(_:)`` once the answer has been sent.
+    package func requestReset(
+        email: String, resetURL: String?, locale: String?, acceptLanguage: String?, clientIP: String
+    ) throws -> Receipt {
         try admit(clientIP)
-        let request = try parseRequest(email: email, resetURL: resetURL, locale: locale, acceptLanguage: acceptLanguage)
-        let key = addressKey(request.email)
+        let address = try EmailAddress(email)
+        if let resetURL, !allowList.allows(resetURL) {
+            throw LatchkeyError(.resetURLNotAllowed, "This reset link address is not allowed.")
+        }
+        let key = addressKey(address)
         let now = clock.now()
         if abuse.record("ip:" + IPAddress.rateLimitKey(clientIP), now: now) {
             logger.warning("reset_abuse_suspected", ["source": "ip", "ip": .string(IPAddress.truncatedForLogs(clientIP))])
         }
-        if abuse.record("domain:" + request.email.domain, now: now) {
-            logger.warning("reset_abuse_suspected", ["source": "email_domain", "domain": .string(request.email.domain)])
+        if abuse.record("domain:" + address.domain, now: now) {
+            logger.warning("reset_abuse_suspected", ["source": "email_domain", "domain": .string(address.domain)])
         }
         logger.info("reset_requested", ["address": .string(key), "ip": .string(IPAddress.truncatedForLogs(clientIP))])
         metrics.resetRequests.increment()
         let decision = try limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: now)
         guard decision == .allowed else {
             logger.info("reset_request_limited", ["address": .string(key)])
-            return
+            return Receipt(requestID: nil)
         }
-        if !queue.push(request) {
-            logger.warning("reset_queue_full", ["address": .string(key)])
+        let request = PendingResetRequest(
+            id: UUID().uuidString.lowercased(), email: address.normalized, resetURL: resetURL,
+            locale: locale.map { String($0.prefix(35)) }, acceptLanguage: acceptLanguage.map { String($0.prefix(256)) },
+            acceptedAt: now)
+        try store.acceptResetRequest(request)
+        return Receipt(requestID: request.id)
+    }
+
+    /// Makes the request of `receipt` eligible for the next batch: call it once its answer has
+    /// been sent, so no account work runs while the answer is on its way. Bounded: past
+    /// ``releasedLimit`` waiting ids, a request waits to be processed as an orphan.
+    package func release(_ receipt: Receipt) {
+        guard let id = receipt.requestID else { return }
+        released.withLock { ids in
+            if ids.count < Self.releasedLimit { ids.append(id) }
         }
     }
+
+    /// The most released requests remembered between two batches.
+    package static let releasedLimit = 10_000
+    /// How old a pending request must be before any instance processes it unreleased.
+    package static let orphanAge: TimeInterval = 10
+    /// The most orphans one batch takes.
+    static let orphanBatch = 100
 
     /// Counts a call of the flow against the client's budget; throws `rate_limited` with the
     /// seconds to wait beyond it.
@@ -157,48 +184,40 @@ package final class PasswordRecoveryService: Sendable {
         }
     }
 
-    /// The fields of a reset request, checked; throws `invalid_email` / `reset_url_not_allowed`.
-    private func parseRequest(email: String, resetURL: String?, locale: String?, acceptLanguage: String?) throws -> ResetRequest {
-        let address = try EmailAddress(email)
-        if let resetURL, !allowList.allows(resetURL) {
-            throw LatchkeyError(.resetURLNotAllowed, "This reset link address is not allowed.")
-        }
-        let cleanLocale = locale.map { String($0.prefix(35)) }
-        let cleanLanguage = acceptLanguage.map { String($0.prefix(256)) }
-        return ResetRequest(email: address, resetURL: resetURL, locale: cleanLocale, acceptLanguage: cleanLanguage)
-    }
-
-    /// Issues tokens and queues mail for every request waiting in the queue; returns how many
-    /// were processed. Called by the background worker, or directly by tests.
+    /// Processes the released requests and the orphans: for each, in one transaction, takes
+    /// it, looks up the active account of its address, and issues a token and queues the mail
+    /// (or, without an account, only drops the request). Returns how many were taken. Called
+    /// by ``ResetRequestWorker``; tests call it directly.
     @discardableResult
-    package func processQueuedRequests() -> Int {
+    package func processPendingRequests() -> Int {
+        let ready = released.withLock { ids in
+            defer { ids.removeAll() }
+            return ids
+        }
+        let orphans: [String]
+        do {
+            orphans = try store.pendingResetRequestIDs(acceptedBefore: clock.now().addingTimeInterval(-Self.orphanAge), limit: Self.orphanBatch)
+        } catch {
+            logger.error("reset_requests_unreadable", ["error": .string("\(error)")])
+            orphans = []
+        }
         var processed = 0
-        while let request = queue.pop() {
-            processed += 1
+        for id in ready + orphans.filter({ !ready.contains($0) }) {
             do {
-                try issueToken(for: request)
+                if try store.processResetRequest(id: id, now: clock.now(), issue: issueToken) { processed += 1 }
             } catch {
-                logger.error("reset_issue_failed", ["address": .string(addressKey(request.email)), "error": .string("\(error)")])
+                logger.error("reset_issue_failed", ["request": .string(id), "error": .string("\(error)")])
             }
         }
         return processed
     }
 
-    /// Blocks until a request is queued or `timeout` passes; true when one is waiting.
-    package func waitForQueuedRequest(timeout: TimeInterval) -> Bool {
-        queue.waitForItem(timeout: timeout)
-    }
-
-    /// Wakes every thread waiting in ``waitForQueuedRequest(timeout:)``.
-    package func wakeWaiters() {
-        queue.wakeAll()
-    }
-
-    private func issueToken(for request: ResetRequest) throws {
-        let key = addressKey(request.email)
-        guard let account = try store.account(email: request.email.normalized), account.status == .active else {
+    /// The token and mail for `request`, if its address has an active account.
+    private func issueToken(for request: PendingResetRequest, account: Account?) throws -> IssuedResetToken? {
+        let key = addressKey(normalized: request.email)
+        guard let account else {
             logger.info("reset_request_unmatched", ["address": .string(key)])
-            return
+            return nil
         }
         let now = clock.now()
         let token = SecureRandom.token()
@@ -210,8 +229,8 @@ package final class PasswordRecoveryService: Sendable {
         let mail = try templates.render(
             .passwordReset(link: link, validMinutes: Int(settings.tokenTTL / 60)),
             to: account.email, language: language, id: UUID().uuidString.lowercased())
-        try store.issueResetToken(record, mail: mail, now: now)
         logger.info("reset_token_issued", ["address": .string(key)])
+        return IssuedResetToken(token: record, mail: mail)
     }
 
     /// `POST /auth/password/validate`: tells whether `token` can still be used, without using
@@ -257,8 +276,11 @@ package final class PasswordRecoveryService: Sendable {
 
     /// The keyed hash of an address used in rate-limit keys and logs (never the address).
     package func addressKey(_ email: EmailAddress) -> String {
-        let mac = HMACSHA256.authenticationCode(for: Data(email.normalized.utf8), key: settings.addressKey.exposed)
-        return Base64URL.encode(mac.prefix(16))
+        addressKey(normalized: email.normalized)
+    }
+
+    private func addressKey(normalized: String) -> String {
+        Base64URL.encode(HMACSHA256.authenticationCode(for: Data(normalized.utf8), key: settings.addressKey.exposed).prefix(16))
     }
 
     static let invalidToken = LatchkeyError(.invalidToken, "The link is no longer valid. Please request a new one.")

@@ -20,11 +20,65 @@ package struct ResetTokenRecord: Sendable, Equatable {
     }
 }
 
-/// Reset tokens, each change made atomically together with the mail it causes.
+/// A reset request that was answered and is waiting to be processed: what the client asked
+/// for, kept only until a worker processes it (the row is then deleted).
+package struct PendingResetRequest: Sendable, Equatable {
+    /// A random identifier.
+    package let id: String
+    /// The normalised address, whether or not it has an account.
+    package let email: String
+    /// The link base to use instead of the default reset page (already allow-listed).
+    package let resetURL: String?
+    /// The request's `locale` field, if any.
+    package let locale: String?
+    /// The request's `Accept-Language` header, if any.
+    package let acceptLanguage: String?
+    /// When it was accepted.
+    package let acceptedAt: Date
+
+    /// Creates the value.
+    package init(id: String, email: String, resetURL: String?, locale: String?, acceptLanguage: String?, acceptedAt: Date) {
+        self.id = id
+        self.email = email
+        self.resetURL = resetURL
+        self.locale = locale
+        self.acceptLanguage = acceptLanguage
+        self.acceptedAt = acceptedAt
+    }
+}
+
+/// A reset token to store with the mail that carries it.
+package struct IssuedResetToken: Sendable {
+    /// The token as stored (its digest).
+    package let token: ResetTokenRecord
+    /// The mail with the link.
+    package let mail: MailMessage
+
+    /// Creates the value.
+    package init(token: ResetTokenRecord, mail: MailMessage) {
+        self.token = token
+        self.mail = mail
+    }
+}
+
+/// Reset requests and reset tokens, each change made atomically together with the mail it causes.
 package protocol ResetTokenStore: Sendable {
-    /// In one transaction: marks every outstanding token of the account superseded, stores
-    /// `token`, and queues `mail` in the outbox.
-    func issueResetToken(_ token: ResetTokenRecord, mail: MailMessage, now: Date) throws
+    /// Stores an answered request for later processing: one insert, the same for every
+    /// address, so it survives a crash and any instance can process it.
+    func acceptResetRequest(_ request: PendingResetRequest) throws
+
+    /// The ids of up to `limit` pending requests accepted before `cutoff`, oldest first (those
+    /// whose instance did not process them: it stopped, or crashed).
+    func pendingResetRequestIDs(acceptedBefore cutoff: Date, limit: Int) throws -> [String]
+
+    /// In one transaction: takes the pending request `id` (deletes it; of racing workers,
+    /// even on different servers, exactly one gets it), asks `issue` what to do with it given
+    /// the active account of its address (nil when there is none), and — when `issue` returns
+    /// a token — marks every outstanding token of the account superseded, stores the token and
+    /// queues its mail. When `issue` throws, nothing changes and the request stays pending.
+    /// Returns false when there was no such request (another worker took it).
+    func processResetRequest(id: String, now: Date, issue: (PendingResetRequest, Account?) throws -> IssuedResetToken?) throws
+        -> Bool
 
     /// The token with this digest if it is neither used, superseded nor expired at `now`
     /// and its account is active, with that account. Never changes anything.

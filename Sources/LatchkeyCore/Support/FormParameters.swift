@@ -12,13 +12,17 @@ package struct FormParameters {
     private let values: [String: String]
     private let repeated: Set<String>
 
-    /// Checks `parameters` (decoded, in order, with repeats). A repeated parameter is
-    /// refused when it is read (or found by ``checkNoneRepeated()``), so the caller decides
-    /// which repeat is fatal before which (an authorization request's redirect URI must be
-    /// trusted first).
+    /// Checks `parameters` (decoded, in order, with repeats): at most ``maximumCount``, and
+    /// no control character in any name or value (`invalid_request` at once, before anything
+    /// is looked up). A repeated parameter is refused when it is read (or found by
+    /// ``checkNoneRepeated()``), so the caller decides which repeat is fatal before which (an
+    /// authorization request's redirect URI must be trusted first).
     package init(_ parameters: [(name: String, value: String)]) throws {
         guard parameters.count <= Self.maximumCount else {
             throw LatchkeyError(.invalidRequest, "The request has too many parameters.")
+        }
+        if let bad = parameters.first(where: { $0.name.containsControlCharacter || $0.value.containsControlCharacter }) {
+            throw LatchkeyError(.invalidRequest, "The parameter '\(Self.quotable(bad.name))' contains a control character.")
         }
         var values: [String: String] = [:]
         var repeated: Set<String> = []
@@ -117,5 +121,15 @@ package struct FormParameters {
     /// `name` if it is short printable ASCII, so an error can quote it without echoing junk.
     private static func quotable(_ name: String) -> String {
         name.utf8.count <= 40 && name.utf8.allSatisfy({ (0x21...0x7E).contains($0) && $0 != 0x27 }) ? name : "…"
+    }
+}
+
+extension String {
+    /// Whether the text holds a C0 control character (U+0000–U+001F: NUL, tab, line breaks…)
+    /// or DEL. No text field of any request may: C strings end at a NUL (libpq would see a
+    /// shorter value than a limiter key made from the whole), and line breaks forge log lines
+    /// and headers.
+    package var containsControlCharacter: Bool {
+        utf8.contains { $0 < 0x20 || $0 == 0x7F }
     }
 }

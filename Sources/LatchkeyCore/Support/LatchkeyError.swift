@@ -60,6 +60,9 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         /// OAuth: the authorization code or refresh token is invalid, expired, used, revoked,
         /// or was issued to another client or redirect URI, or the PKCE verifier is wrong.
         package static let invalidGrant = Code("invalid_grant", .badRequest)
+        /// OAuth: the client authenticated but may not use this endpoint (introspection is for
+        /// resource servers only); `unauthorized_client` with 403 on the wire.
+        package static let clientNotAllowed = Code("client_not_allowed", .forbidden)
         /// OAuth: the client may not use this grant type.
         package static let unauthorizedClient = Code("unauthorized_client", .badRequest)
         /// OAuth: the grant type is not one the server supports.

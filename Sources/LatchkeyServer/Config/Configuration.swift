@@ -6,9 +6,10 @@ package import Foundation
 package import LatchkeyCrypto
 
 /// Every setting of `latchkey serve`, read from `LATCHKEY_*` environment variables and an
-/// optional JSON file (`LATCHKEY_CONFIG_FILE`, an object with the same names as keys;
-/// the environment wins). Loading validates everything: a bad value stops start-up with
-/// an error naming the variable.
+/// optional JSON file (``Setting/configFile``, an object with the same names as keys;
+/// the environment wins), each through its entry in ``Setting/all``, the table that says
+/// its name, values, default and meaning. Loading validates everything: a bad value stops
+/// start-up with an error naming the variable and what it must be.
 package struct Configuration: Sendable {
     /// How mail leaves the server.
     package enum MailTransportKind: String, Sendable {
@@ -86,6 +87,10 @@ package struct Configuration: Sendable {
     package var androidApps: [(package: String, fingerprint: String)]
     /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     package var resetIPLimit: RateLimitPolicy.Window
+    /// Sign-in attempts per client IP allowed per window (`LATCHKEY_LOGIN_IP_LIMIT`, `N/SECONDS`).
+    package var loginIPLimit: RateLimitPolicy.Window
+    /// Live logins one account may hold (`LATCHKEY_MAX_SESSIONS_PER_ACCOUNT`).
+    package var maxSessionsPerAccount: Int
     /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
     /// nil keeps them in this process's memory.
     package var redis: RedisEndpoint?
@@ -112,171 +117,110 @@ package struct Configuration: Sendable {
     /// The least severe log level written (`LATCHKEY_LOG_LEVEL`).
     package var logLevel: Logger.Level
 
-    /// The settings documented in the README, in the order they appear there.
-    package static let variableNames = [
-        "LATCHKEY_CONFIG_FILE", "LATCHKEY_LISTEN",
-        "LATCHKEY_TLS_CERT", "LATCHKEY_TLS_KEY",
-        "LATCHKEY_PUBLIC_URL", "LATCHKEY_DATA_DIR",
-        "LATCHKEY_SIGNING_KEYS_FILE", "LATCHKEY_ADDRESS_KEY_FILE",
-        "LATCHKEY_DATABASE_URL", "LATCHKEY_DATABASE_POOL_SIZE", "LATCHKEY_DATABASE_STATEMENT_TIMEOUT",
-        "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_MAIL_FROM", "LATCHKEY_MAIL_FROM_NAME",
-        "LATCHKEY_SMTP_URL", "LATCHKEY_SMTP_USERNAME", "LATCHKEY_SMTP_PASSWORD",
-        "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", "LATCHKEY_SMTP_CA_FILE", "LATCHKEY_SMTP_TIMEOUT",
-        "LATCHKEY_OUTBOX_LEASE_SECONDS",
-        "LATCHKEY_RESET_TOKEN_TTL", "LATCHKEY_ACCESS_TOKEN_AUDIENCE", "LATCHKEY_REFRESH_IDLE_TTL",
-        "LATCHKEY_REFRESH_ABSOLUTE_TTL", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
-        "LATCHKEY_ANDROID_APPS", "LATCHKEY_RESET_IP_LIMIT",
-        "LATCHKEY_REDIS_URL", "LATCHKEY_RATE_LIMIT_FAIL_OPEN",
-        "LATCHKEY_MAX_BODY_BYTES",
-        "LATCHKEY_CONNECTION_TIMEOUT", "LATCHKEY_PER_IP_CONNECTIONS", "LATCHKEY_TRUSTED_PROXIES",
-        "LATCHKEY_ARGON2_MEMORY_KIB", "LATCHKEY_ARGON2_ITERATIONS", "LATCHKEY_ARGON2_PARALLELISM",
-        "LATCHKEY_PASSWORD_MIN_SCORE", "LATCHKEY_ABUSE_WARNING_THRESHOLD", "LATCHKEY_METRICS_ALLOW", "LATCHKEY_LOG_LEVEL",
-    ]
+    /// Warnings about the environment that do not stop start-up: `LATCHKEY_*` variables
+    /// that are no setting, each naming the closest one.
+    package var warnings: [String]
 
-    /// Reads and validates the configuration from `environment` (and the JSON file it names).
-    /// Throws ``LatchkeyError`` with code `invalid_configuration` naming the bad variable.
+    /// Reads and validates the configuration from `environment` (and the JSON file it names),
+    /// each value through its entry in ``Setting/all``. Throws ``LatchkeyError`` with code
+    /// `invalid_configuration` naming the bad variable and what it must be.
     package static func load(environment: [String: String]) throws -> Configuration {
-        var reader = try SettingsReader(environment: environment)
-        return try Configuration(reader: &reader)
+        try Configuration(reader: SettingsReader(environment: environment), environment: environment)
     }
 
-    private init(reader: inout SettingsReader) throws {
-        (listenHost, listenPort) = try reader.hostAndPort("LATCHKEY_LISTEN", default: "127.0.0.1:8080")
+    private init(reader: SettingsReader, environment: [String: String]) throws {
+        (listenHost, listenPort) = try reader.listenAddress(.listen)
         tls = try Self.tlsCredentials(reader)
         let defaultHost = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
         let defaultScheme = tls == nil ? "http" : "https"
-        publicURL = try reader.url("LATCHKEY_PUBLIC_URL", default: "\(defaultScheme)://\(defaultHost):\(listenPort)",
-                                   schemes: ["http", "https"])
-        dataDirectory = URL(fileURLWithPath: reader.string("LATCHKEY_DATA_DIR") ?? "./data").standardizedFileURL
-        signingKeysFile = reader.string("LATCHKEY_SIGNING_KEYS_FILE").map { URL(fileURLWithPath: $0).standardizedFileURL }
-            ?? dataDirectory.appendingPathComponent("signing-keys.json")
-        addressKeyFile = reader.string("LATCHKEY_ADDRESS_KEY_FILE").map { URL(fileURLWithPath: $0).standardizedFileURL }
-            ?? dataDirectory.appendingPathComponent("address-hash.key")
-        databaseURL = try reader.string("LATCHKEY_DATABASE_URL").map(PostgresURL.init)
-        databasePoolSize = try reader.integer("LATCHKEY_DATABASE_POOL_SIZE", default: 8, range: 1...200)
-        databaseStatementTimeout = try reader.integer("LATCHKEY_DATABASE_STATEMENT_TIMEOUT", default: 5, range: 1...300)
-        mailTransport = try reader.choice("LATCHKEY_MAIL_TRANSPORT", default: .file)
+        publicURL = try reader.baseURL(.publicURL, derived: "\(defaultScheme)://\(defaultHost):\(listenPort)")
+        dataDirectory = reader.path(.dataDirectory)
+        signingKeysFile = reader.path(.signingKeysFile, derived: dataDirectory.appendingPathComponent("signing-keys.json").path)
+        addressKeyFile = reader.path(.addressKeyFile, derived: dataDirectory.appendingPathComponent("address-hash.key").path)
+        databaseURL = try reader.parsed(.databaseURL, PostgresURL.init)
+        databasePoolSize = try reader.integer(.databasePoolSize)
+        databaseStatementTimeout = try reader.integer(.databaseStatementTimeout)
+        mailTransport = try reader.choice(.mailTransport)
         let publicHost = publicURL.host ?? ""
         let senderDomain = IPAddress(publicHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil && publicHost.contains(".")
             ? publicHost : "latchkey.localhost"
-        mailFromAddress = try reader.emailAddress("LATCHKEY_MAIL_FROM", default: "no-reply@\(senderDomain)")
-        mailFromName = try reader.headerText("LATCHKEY_MAIL_FROM_NAME", default: "Latchkey")
+        mailFromAddress = try reader.emailAddress(.mailFrom, derived: "no-reply@\(senderDomain)")
+        mailFromName = try reader.string(.mailFromName)
         if mailTransport == .smtp {
-            guard let url = try reader.optionalURL("LATCHKEY_SMTP_URL", schemes: ["smtp", "smtps"]) else {
-                throw SettingsReader.invalid("LATCHKEY_SMTP_URL", "is required when LATCHKEY_MAIL_TRANSPORT=smtp")
+            guard let url = try reader.optionalURL(.smtpURL) else {
+                throw SettingsReader.invalid(.smtpURL, "is required when \(Setting.mailTransport.name)=smtp")
             }
             smtp = SMTPSettings(
                 url: url,
-                username: reader.string("LATCHKEY_SMTP_USERNAME"),
-                password: reader.string("LATCHKEY_SMTP_PASSWORD").map(Redacted.init),
-                allowInsecureLoopback: try reader.bool("LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", default: false),
-                caFile: reader.string("LATCHKEY_SMTP_CA_FILE"),
-                timeout: try reader.integer("LATCHKEY_SMTP_TIMEOUT", default: 30, range: 1...300))
+                username: try reader.optionalString(.smtpUsername),
+                password: reader.secret(.smtpPassword),
+                allowInsecureLoopback: try reader.flag(.smtpAllowInsecureLoopback),
+                caFile: reader.text(.smtpCAFile),
+                timeout: try reader.integer(.smtpTimeout))
         } else {
             smtp = nil
         }
-        outboxLease = try reader.integer("LATCHKEY_OUTBOX_LEASE_SECONDS", default: 300, range: 5...3600)
-        resetTokenTTL = try reader.integer("LATCHKEY_RESET_TOKEN_TTL", default: 1200, range: 300...3600)
-        accessTokenAudience = reader.string("LATCHKEY_ACCESS_TOKEN_AUDIENCE") ?? publicURL.absoluteString
-        guard (1...512).contains(accessTokenAudience.utf8.count), !accessTokenAudience.contains(where: \.isWhitespace) else {
-            throw SettingsReader.invalid("LATCHKEY_ACCESS_TOKEN_AUDIENCE", "must be 1 to 512 characters without spaces")
+        outboxLease = try reader.integer(.outboxLease)
+        resetTokenTTL = try reader.integer(.resetTokenTTL)
+        accessTokenAudience = try reader.string(.accessTokenAudience, derived: publicURL.absoluteString)
+        refreshIdleTTL = try reader.integer(.refreshIdleTTL)
+        refreshAbsoluteTTL = try reader.integer(.refreshAbsoluteTTL, atLeast: refreshIdleTTL)
+        resetURLAllowList = try reader.list(.resetURLAllowList)
+        appleAppIDs = try reader.list(.appleAppIDs)
+        androidApps = try reader.list(.androidApps).map { entry in
+            let parts = entry.split(separator: ":", maxSplits: 1)
+            return (String(parts[0]), String(parts[1]))
         }
-        refreshIdleTTL = try reader.integer("LATCHKEY_REFRESH_IDLE_TTL", default: 7 * 86_400, range: 3600...90 * 86_400)
-        refreshAbsoluteTTL = try reader.integer(
-            "LATCHKEY_REFRESH_ABSOLUTE_TTL", default: 30 * 86_400, range: refreshIdleTTL...365 * 86_400)
-        resetURLAllowList = try reader.list("LATCHKEY_RESET_URL_ALLOW_LIST").map { entry in
-            guard let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty,
-                  url.fragment == nil, url.query == nil else {
-                throw SettingsReader.invalid("LATCHKEY_RESET_URL_ALLOW_LIST", "entry '\(entry)' is not an absolute URL without query or fragment")
-            }
-            if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true {
-                throw SettingsReader.invalid("LATCHKEY_RESET_URL_ALLOW_LIST", "entry '\(entry)' has no host")
-            }
-            do {
-                try MailTemplates.checkLink(entry, name: "link")
-            } catch {
-                throw SettingsReader.invalid("LATCHKEY_RESET_URL_ALLOW_LIST", "entry '\(entry)' cannot be a mail link (needs scheme:/path or scheme://host/path, and no javascript:, data:, vbscript: or file:)")
-            }
-            return entry
-        }
-        appleAppIDs = try reader.list("LATCHKEY_APPLE_APP_IDS").map { entry in
-            let parts = entry.split(separator: ".", maxSplits: 1)
-            guard parts.count == 2, parts[0].count == 10,
-                  parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
-                  parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
-                throw SettingsReader.invalid("LATCHKEY_APPLE_APP_IDS", "entry '\(entry)' is not TEAMID.bundle.id (10-character team id)")
-            }
-            return entry
-        }
-        androidApps = try reader.list("LATCHKEY_ANDROID_APPS").map { entry in
-            guard let colon = entry.firstIndex(of: ":") else {
-                throw SettingsReader.invalid("LATCHKEY_ANDROID_APPS", "entry '\(entry)' is not package:fingerprint")
-            }
-            let package = String(entry[..<colon])
-            let fingerprint = String(entry[entry.index(after: colon)...]).uppercased()
-            let octets = fingerprint.split(separator: ":", omittingEmptySubsequences: false)
-            guard !package.isEmpty, package.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
-                  octets.count == 32, octets.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
-                throw SettingsReader.invalid("LATCHKEY_ANDROID_APPS", "entry '\(entry)' is not package:SHA-256 fingerprint (32 hex octets separated by ':')")
-            }
-            return (package, fingerprint)
-        }
-        resetIPLimit = try reader.rateWindow("LATCHKEY_RESET_IP_LIMIT", default: "20/600")
-        redis = try reader.string("LATCHKEY_REDIS_URL").map { try RedisEndpoint(url: $0, settingName: "LATCHKEY_REDIS_URL") }
-        rateLimitFailOpen = try reader.bool("LATCHKEY_RATE_LIMIT_FAIL_OPEN", default: false)
-        maxBodyBytes = try reader.integer("LATCHKEY_MAX_BODY_BYTES", default: 65_536, range: 1024...10_485_760)
-        connectionTimeout = try reader.integer("LATCHKEY_CONNECTION_TIMEOUT", default: 30, range: 1...3600)
-        perIPConnectionLimit = try reader.integer("LATCHKEY_PER_IP_CONNECTIONS", default: 32, range: 1...100_000)
-        trustedProxies = try reader.list("LATCHKEY_TRUSTED_PROXIES").map { entry in
-            guard IPAddress(entry) != nil else {
-                throw SettingsReader.invalid("LATCHKEY_TRUSTED_PROXIES", "entry '\(entry)' is not an IP address")
-            }
-            return entry
-        }
-        let memory = try reader.integer("LATCHKEY_ARGON2_MEMORY_KIB", default: 19_456, range: 19_456...Argon2Parameters.maximumMemoryKiB)
-        let iterations = try reader.integer("LATCHKEY_ARGON2_ITERATIONS", default: 2, range: 2...Argon2Parameters.maximumIterations)
-        let parallelism = try reader.integer("LATCHKEY_ARGON2_PARALLELISM", default: 1, range: 1...16)
+        resetIPLimit = try reader.rateWindow(.resetIPLimit)
+        loginIPLimit = try reader.rateWindow(.loginIPLimit)
+        maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
+        redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name) }
+        rateLimitFailOpen = try reader.flag(.rateLimitFailOpen)
+        maxBodyBytes = try reader.integer(.maxBodyBytes)
+        connectionTimeout = try reader.integer(.connectionTimeout)
+        perIPConnectionLimit = try reader.integer(.perIPConnections)
+        trustedProxies = try reader.list(.trustedProxies)
+        let memory = try reader.integer(.argon2Memory)
+        let iterations = try reader.integer(.argon2Iterations)
+        let parallelism = try reader.integer(.argon2Parallelism)
         do {
             argon2 = try Argon2Parameters(memoryKiB: memory, iterations: iterations, parallelism: parallelism)
         } catch {
-            throw SettingsReader.invalid("LATCHKEY_ARGON2_MEMORY_KIB", "is too small for LATCHKEY_ARGON2_PARALLELISM=\(parallelism)")
+            throw SettingsReader.invalid(.argon2Memory, "is too small for \(Setting.argon2Parallelism.name)=\(parallelism)")
         }
-        passwordMinimumScore = try reader.integer("LATCHKEY_PASSWORD_MIN_SCORE", default: 3, range: 0...4)
-        abuseWarningThreshold = try reader.integer("LATCHKEY_ABUSE_WARNING_THRESHOLD", default: 100, range: 1...1_000_000)
-        let metricsList = reader.list("LATCHKEY_METRICS_ALLOW")
-        metricsClients = try (metricsList.isEmpty ? ["127.0.0.1", "::1"] : metricsList).map { entry in
-            guard IPAddress(entry) != nil else {
-                throw SettingsReader.invalid("LATCHKEY_METRICS_ALLOW", "entry '\(entry)' is not an IP address")
-            }
-            return entry
-        }
-        logLevel = try reader.choice("LATCHKEY_LOG_LEVEL", default: .info)
+        passwordMinimumScore = try reader.integer(.passwordMinimumScore)
+        abuseWarningThreshold = try reader.integer(.abuseWarningThreshold)
+        metricsClients = try reader.list(.metricsAllow)
+        logLevel = try reader.choice(.logLevel)
         try reader.rejectUnknownFileKeys()
+        warnings = Setting.unknownVariableWarnings(in: environment)
     }
 
-    /// Reads the PEM files named by `LATCHKEY_TLS_CERT` and `LATCHKEY_TLS_KEY` (both or
+    /// Reads the PEM files named by ``Setting/tlsCertificate`` and ``Setting/tlsKey`` (both or
     /// neither); errors name the variable and the path, never the key.
     private static func tlsCredentials(_ reader: SettingsReader) throws -> TLSCredentials? {
-        let certificatePath = reader.string("LATCHKEY_TLS_CERT")
-        let keyPath = reader.string("LATCHKEY_TLS_KEY")
+        let certificateSetting = Setting.tlsCertificate, keySetting = Setting.tlsKey
+        let certificatePath = reader.text(certificateSetting)
+        let keyPath = reader.text(keySetting)
         guard let certificatePath, let keyPath else {
-            if certificatePath != nil { throw SettingsReader.invalid("LATCHKEY_TLS_KEY", "is required when LATCHKEY_TLS_CERT is set") }
-            if keyPath != nil { throw SettingsReader.invalid("LATCHKEY_TLS_CERT", "is required when LATCHKEY_TLS_KEY is set") }
+            if certificatePath != nil { throw SettingsReader.invalid(keySetting, "is required when \(certificateSetting.name) is set") }
+            if keyPath != nil { throw SettingsReader.invalid(certificateSetting, "is required when \(keySetting.name) is set") }
             return nil
         }
-        func text(_ name: String, _ path: String) throws -> String {
+        func text(_ setting: Setting, _ path: String) throws -> String {
             guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-                throw SettingsReader.invalid(name, "cannot read '\(path)' (a PEM file readable by the server)")
+                throw SettingsReader.invalid(setting, "cannot read '\(path)' (a PEM file readable by the server)")
             }
             return text
         }
-        let certificate = try text("LATCHKEY_TLS_CERT", certificatePath)
-        let key = Redacted(try text("LATCHKEY_TLS_KEY", keyPath))
+        let certificate = try text(certificateSetting, certificatePath)
+        let key = Redacted(try text(keySetting, keyPath))
         do {
             return try TLSCredentials(certificateChainPEM: certificate, privateKeyPEM: key)
         } catch let error as LatchkeyError {
-            let name = error.message.contains("certificate") ? "LATCHKEY_TLS_CERT" : "LATCHKEY_TLS_KEY"
-            throw SettingsReader.invalid(name, "'\(name == "LATCHKEY_TLS_CERT" ? certificatePath : keyPath)': \(error.message)")
+            let isCertificate = error.message.contains("certificate")
+            throw SettingsReader.invalid(
+                isCertificate ? certificateSetting : keySetting, "'\(isCertificate ? certificatePath : keyPath)': \(error.message)")
         }
     }
 
@@ -287,13 +231,9 @@ package struct Configuration: Sendable {
     /// The default reset link base: the package URL's `/reset-password` page.
     package var defaultResetURL: String { publicURL.absoluteString + "/reset-password" }
 
-    /// What an operator should set before production, given the current settings.
+    /// What an operator should set before production, given the current settings: one line
+    /// per setting whose table entry carries advice that still applies.
     package var productionAdvice: [String] {
-        var advice: [String] = []
-        if publicURL.scheme != "https" { advice.append("LATCHKEY_PUBLIC_URL: set the https URL users reach (now \(publicURL.absoluteString))") }
-        if mailTransport == .file { advice.append("LATCHKEY_MAIL_TRANSPORT=smtp with LATCHKEY_SMTP_URL, LATCHKEY_SMTP_USERNAME, LATCHKEY_SMTP_PASSWORD: mail is only written to \(outboxDirectory.path)") }
-        if appleAppIDs.isEmpty { advice.append("LATCHKEY_APPLE_APP_IDS: your TEAMID.bundle.id so reset links open the iOS app") }
-        if resetURLAllowList.isEmpty { advice.append("LATCHKEY_RESET_URL_ALLOW_LIST: the reset link bases your apps may ask for (optional)") }
-        return advice
+        Setting.all.compactMap { setting in setting.advice?.hint(for: setting, in: self) }
     }
 }

@@ -1,23 +1,27 @@
 import LatchkeyCore
+import LatchkeyCrypto
 import Foundation
 
-/// Reads raw settings from the environment and an optional JSON file, turning each into
-/// a typed value or an error that names the variable.
+/// Reads settings from the environment and an optional JSON file, each through its
+/// ``Setting`` entry: the entry's kind decides how the text is parsed, its default applies
+/// when it is not set, and a bad value becomes an error that names the variable and says
+/// what it must be.
 struct SettingsReader {
     private let environment: [String: String]
     private let file: [String: String]
 
     init(environment: [String: String]) throws {
         self.environment = environment
-        guard let path = environment["LATCHKEY_CONFIG_FILE"], !path.isEmpty else {
+        let configFile = Setting.configFile
+        guard let path = environment[configFile.name], !path.isEmpty else {
             file = [:]
             return
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Self.invalid("LATCHKEY_CONFIG_FILE", "cannot read '\(path)'")
+            throw Self.invalid(configFile, "cannot read '\(path)'")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw Self.invalid("LATCHKEY_CONFIG_FILE", "'\(path)' is not a JSON object")
+            throw Self.invalid(configFile, "'\(path)' is not a JSON object")
         }
         var values: [String: String] = [:]
         for (key, value) in object {
@@ -31,107 +35,259 @@ struct SettingsReader {
         file = values
     }
 
-    static func invalid(_ name: String, _ problem: String) -> LatchkeyError {
+    /// The error for a bad value of `setting`: `invalid_configuration`, the message starting with its name.
+    static func invalid(_ setting: Setting, _ problem: String) -> LatchkeyError {
+        invalid(setting.name, problem)
+    }
+
+    private static func invalid(_ name: String, _ problem: String) -> LatchkeyError {
         LatchkeyError(.invalidConfiguration, "\(name) \(problem)")
     }
 
-    func string(_ name: String) -> String? {
-        let value = (environment[name] ?? file[name])?.trimmingCharacters(in: .whitespaces)
+    /// The error for text that is not what `setting`'s kind allows.
+    private static func mismatch(_ setting: Setting, _ text: String) -> LatchkeyError {
+        invalid(setting, "must be \(setting.kind.expectation) (got '\(text)')")
+    }
+
+    /// Stops on a reader call that does not fit the table entry: a programming error that
+    /// the first test loading a configuration finds.
+    private static func misread(_ setting: Setting, as reading: String) -> Never {
+        preconditionFailure("\(setting.name) is read as \(reading), but its table entry is \(setting.kind)")
+    }
+
+    /// The text set for `setting` (environment first, then the file), trimmed; nil when unset or blank.
+    func text(_ setting: Setting) -> String? {
+        assert(Setting.named(setting.name) != nil, "\(setting.name) is not in Setting.all")
+        let value = (environment[setting.name] ?? file[setting.name])?.trimmingCharacters(in: .whitespaces)
         return value?.isEmpty == false ? value : nil
     }
 
-    func rejectUnknownFileKeys() throws {
-        if let unknown = file.keys.sorted().first(where: { !Configuration.variableNames.contains($0) }) {
-            throw Self.invalid(unknown, "is not a Latchkey setting (in LATCHKEY_CONFIG_FILE)")
+    /// The text set, else the default's: the literal default, or `derived` for a derived one.
+    private func textOrDefault(_ setting: Setting, derived: String?) -> String? {
+        switch setting.defaultValue {
+        case .unset:
+            return text(setting)
+        case .value(let fallback):
+            return text(setting) ?? fallback
+        case .derived:
+            guard let derived else { preconditionFailure("\(setting.name) has a derived default; the reader needs it") }
+            return text(setting) ?? derived
         }
     }
 
-    func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws -> Int {
-        guard let text = string(name) else { return fallback }
-        guard let value = Int(text), range.contains(value) else {
-            throw Self.invalid(name, "must be a whole number from \(range.lowerBound) to \(range.upperBound) (got '\(text)')")
+    /// The text of a setting that has a default.
+    private func required(_ setting: Setting, derived: String? = nil) -> String {
+        guard let text = textOrDefault(setting, derived: derived) else {
+            preconditionFailure("\(setting.name) is read as always set, but it has no default")
+        }
+        return text
+    }
+
+    /// Refuses keys in the JSON file that are no server setting, naming the likely intended one.
+    func rejectUnknownFileKeys() throws {
+        let known = Setting.all.filter { $0.scope == .server }
+        if let unknown = file.keys.sorted().first(where: { key in !known.contains { $0.name == key } }) {
+            let suggestion = Setting.closest(to: unknown, among: known).map { "; did you mean \($0.name)?" } ?? ""
+            throw Self.invalid(unknown, "is not a Latchkey setting (in \(Setting.configFile.name))\(suggestion)")
+        }
+    }
+
+    /// A whole number in the entry's range; with `atLeast` (the value of the setting the
+    /// entry names), not below that either.
+    func integer(_ setting: Setting, atLeast floor: Int? = nil) throws -> Int {
+        guard case .integer(let range, _, let floorName) = setting.kind, (floor != nil) == (floorName != nil) else {
+            Self.misread(setting, as: "a whole number")
+        }
+        let text = required(setting)
+        let bounds = max(range.lowerBound, floor ?? range.lowerBound)...range.upperBound
+        guard let value = Int(text), bounds.contains(value) else {
+            throw Self.invalid(setting, "must be \(setting.kind.expectation(lowerBound: bounds.lowerBound)) (got '\(text)')")
         }
         return value
     }
 
-    func bool(_ name: String, default fallback: Bool) throws -> Bool {
-        switch string(name)?.lowercased() {
-        case nil: return fallback
+    /// `true` or `false`.
+    func flag(_ setting: Setting) throws -> Bool {
+        guard case .flag = setting.kind else { Self.misread(setting, as: "a flag") }
+        let text = required(setting)
+        switch text.lowercased() {
         case "1", "true", "yes": return true
         case "0", "false", "no": return false
-        case let other?: throw Self.invalid(name, "must be true or false (got '\(other)')")
+        default: throw Self.mismatch(setting, text)
         }
     }
 
-    func choice<Value: RawRepresentable>(_ name: String, default fallback: Value) throws -> Value where Value.RawValue == String {
-        guard let text = string(name) else { return fallback }
+    /// One of the entry's words, as the enum whose raw values they are.
+    func choice<Value: RawRepresentable<String>>(_ setting: Setting) throws -> Value {
+        guard case .choice(let words) = setting.kind else { Self.misread(setting, as: "a choice") }
+        let text = required(setting)
+        guard words.contains(text.lowercased()) else { throw Self.mismatch(setting, text) }
         guard let value = Value(rawValue: text.lowercased()) else {
-            throw Self.invalid(name, "has unknown value '\(text)'")
+            preconditionFailure("\(setting.name) lists '\(text.lowercased())', which \(Value.self) does not have")
         }
         return value
     }
 
-    func list(_ name: String) -> [String] {
-        (string(name) ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    /// Free text of the entry's shape; `derived` for a derived default.
+    func string(_ setting: Setting, derived: String? = nil) throws -> String {
+        try checkedText(setting, required(setting, derived: derived))
     }
 
-    func optionalURL(_ name: String, schemes: Set<String>) throws -> URL? {
-        guard let text = string(name) else { return nil }
+    /// Free text of the entry's shape; nil when unset.
+    func optionalString(_ setting: Setting) throws -> String? {
+        try text(setting).map { try checkedText(setting, $0) }
+    }
+
+    private func checkedText(_ setting: Setting, _ text: String) throws -> String {
+        guard case .text(let rule) = setting.kind else { Self.misread(setting, as: "text") }
+        switch rule {
+        case .any:
+            break
+        case .line(let maximumLength):
+            guard text.count <= maximumLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw Self.invalid(setting, "must be \(setting.kind.expectation)")
+            }
+        case .word(let maximumLength):
+            guard (1...maximumLength).contains(text.utf8.count), !text.contains(where: \.isWhitespace) else {
+                throw Self.invalid(setting, "must be \(setting.kind.expectation)")
+            }
+        }
+        return text
+    }
+
+    /// A secret, wrapped so that it never prints; nil when unset.
+    func secret(_ setting: Setting) -> Redacted<String>? {
+        guard case .secret = setting.kind else { Self.misread(setting, as: "a secret") }
+        return text(setting).map(Redacted.init)
+    }
+
+    /// A path, as a standardized file URL; `derived` for a derived default.
+    func path(_ setting: Setting, derived: String? = nil) -> URL {
+        guard case .path = setting.kind else { Self.misread(setting, as: "a path") }
+        return URL(fileURLWithPath: required(setting, derived: derived)).standardizedFileURL
+    }
+
+    /// An absolute URL with one of the entry's schemes; nil when unset.
+    func optionalURL(_ setting: Setting) throws -> URL? {
+        try text(setting).map { try checkedURL(setting, $0) }
+    }
+
+    /// A URL that ends the paths under it (no query, no fragment, no trailing slash), with
+    /// one of the entry's schemes; `derived` for a derived default.
+    func baseURL(_ setting: Setting, derived: String? = nil) throws -> URL {
+        let url = try checkedURL(setting, required(setting, derived: derived))
+        guard url.query == nil, url.fragment == nil else {
+            throw Self.invalid(setting, "must not have a query or fragment")
+        }
+        var text = url.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text) ?? url
+    }
+
+    private func checkedURL(_ setting: Setting, _ text: String) throws -> URL {
+        guard case .url(let schemes) = setting.kind else { Self.misread(setting, as: "a URL") }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme),
               let host = url.host, !host.isEmpty else {
-            throw Self.invalid(name, "must be an absolute \(schemes.sorted().joined(separator: " or ")) URL (got '\(text)')")
+            throw Self.mismatch(setting, text)
         }
         return url
     }
 
-    func url(_ name: String, default fallback: String, schemes: Set<String>) throws -> URL {
-        let url = try optionalURL(name, schemes: schemes) ?? URL(string: fallback)!
-        guard url.query == nil, url.fragment == nil else {
-            throw Self.invalid(name, "must not have a query or fragment")
-        }
-        var text = url.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        return URL(string: text)!
+    /// A value that a component parses itself, in errors that name the setting; nil when unset.
+    func parsed<Value>(_ setting: Setting, _ parse: (String) throws -> Value) throws -> Value? {
+        guard case .url = setting.kind else { Self.misread(setting, as: "a URL parsed elsewhere") }
+        return try text(setting).map(parse)
     }
 
-    func hostAndPort(_ name: String, default fallback: String) throws -> (String, Int) {
-        let text = string(name) ?? fallback
+    /// The comma-separated entries, each checked (and normalised) as the entry kind says;
+    /// an empty list counts as unset.
+    func list(_ setting: Setting) throws -> [String] {
+        guard case .list(let entryKind) = setting.kind else { Self.misread(setting, as: "a list") }
+        func entries(_ text: String?) -> [String] {
+            (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        var list = entries(text(setting))
+        if list.isEmpty, case .value(let fallback) = setting.defaultValue { list = entries(fallback) }
+        return try list.map { try Self.check(entryKind, $0, of: setting) }
+    }
+
+    private static func check(_ kind: Setting.ListEntry, _ entry: String, of setting: Setting) throws -> String {
+        switch kind {
+        case .ipAddress:
+            guard IPAddress(entry) != nil else { throw invalid(setting, "entry '\(entry)' is not an IP address") }
+            return entry
+        case .appleAppID:
+            let parts = entry.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, parts[0].count == 10,
+                  parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }),
+                  parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+                throw invalid(setting, "entry '\(entry)' is not TEAMID.bundle.id (10-character team id)")
+            }
+            return entry
+        case .androidApp:
+            guard let colon = entry.firstIndex(of: ":") else { throw invalid(setting, "entry '\(entry)' is not package:fingerprint") }
+            let package = entry[..<colon]
+            let fingerprint = entry[entry.index(after: colon)...].uppercased()
+            let octets = fingerprint.split(separator: ":", omittingEmptySubsequences: false)
+            guard !package.isEmpty, package.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_") }),
+                  octets.count == 32, octets.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isHexDigit) }) else {
+                throw invalid(setting, "entry '\(entry)' is not package:SHA-256 fingerprint (32 hex octets separated by ':')")
+            }
+            return "\(package):\(fingerprint)"
+        case .linkBase:
+            guard let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty, url.fragment == nil, url.query == nil else {
+                throw invalid(setting, "entry '\(entry)' is not an absolute URL without query or fragment")
+            }
+            if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true {
+                throw invalid(setting, "entry '\(entry)' has no host")
+            }
+            do {
+                try MailTemplates.checkLink(entry, name: "link")
+            } catch {
+                throw invalid(
+                    setting, "entry '\(entry)' cannot be a mail link (needs scheme:/path or scheme://host/path, "
+                        + "and no javascript:, data:, vbscript: or file:)")
+            }
+            return entry
+        }
+    }
+
+    /// `IP:PORT`, the IP without brackets.
+    func listenAddress(_ setting: Setting) throws -> (host: String, port: Int) {
+        guard case .listenAddress = setting.kind else { Self.misread(setting, as: "a listen address") }
+        let text = required(setting)
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
               (0...65_535).contains(port) else {
-            throw Self.invalid(name, "must be HOST:PORT, e.g. 127.0.0.1:8080 or [::1]:8080 (got '\(text)')")
+            throw Self.mismatch(setting, text)
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard IPAddress(host) != nil else {
-            throw Self.invalid(name, "host must be an IP address (got '\(host)')")
+            throw Self.invalid(setting, "host must be an IP address (got '\(host)')")
         }
         return (host, port)
     }
 
-    func rateWindow(_ name: String, default fallback: String) throws -> RateLimitPolicy.Window {
-        let text = string(name) ?? fallback
+    /// `COUNT/SECONDS`.
+    func rateWindow(_ setting: Setting) throws -> RateLimitPolicy.Window {
+        guard case .rateWindow = setting.kind else { Self.misread(setting, as: "a rate window") }
+        let text = required(setting)
         let parts = text.split(separator: "/")
         guard parts.count == 2, let limit = Int(parts[0]), let seconds = Int(parts[1]),
-              (1...1_000_000).contains(limit), (1...86_400).contains(seconds) else {
-            throw Self.invalid(name, "must be REQUESTS/SECONDS, e.g. 20/600 (got '\(text)')")
+              Setting.Kind.rateWindowCounts.contains(limit), Setting.Kind.rateWindowSeconds.contains(seconds) else {
+            throw Self.mismatch(setting, text)
         }
         return RateLimitPolicy.Window(limit: limit, seconds: TimeInterval(seconds))
     }
 
-    func emailAddress(_ name: String, default fallback: String) throws -> String {
-        let text = string(name) ?? fallback
+    /// An email address, normalised.
+    func emailAddress(_ setting: Setting, derived: String) throws -> String {
+        guard case .emailAddress = setting.kind else { Self.misread(setting, as: "an email address") }
+        let text = required(setting, derived: derived)
         do {
             return try EmailAddress(text).normalized
         } catch {
-            throw Self.invalid(name, "is not a valid email address (got '\(text)')")
+            throw Self.mismatch(setting, text)
         }
-    }
-
-    func headerText(_ name: String, default fallback: String) throws -> String {
-        let text = string(name) ?? fallback
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }), text.count <= 100 else {
-            throw Self.invalid(name, "must be at most 100 characters without control characters")
-        }
-        return text
     }
 }

@@ -121,18 +121,14 @@ struct AuthorizeRoutes {
             let email = try form.optional("email", maxLength: 320) ?? ""
             let password = PasswordPolicy.normalized(try form.optionalSecret("password", maxLength: 4096) ?? Redacted(""))
             let account: Account
-            switch try passwordLogin.attempt(email: email, password: password, clientIP: request.clientIP, now: clock.now()) {
-            case .authenticated(let authenticated):
-                account = authenticated
-            case .rejected:
-                return HTTPResponse(SignInPage.signIn(
-                    request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: text.invalidCredentials, status: 401))
-            case .limited(let retryAfter):
+            do {
+                account = try passwordLogin.attempt(email: email, password: password, clientIP: request.clientIP, now: clock.now())
+            } catch let error as LatchkeyError where error.code == .invalidCredentials || error.code == .rateLimited {
+                // The sign-in page again, saying what went wrong; Retry-After comes with the error.
                 var response = HTTPResponse(SignInPage.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: text.tooMany, status: 429))
-                response.headers.set("Retry-After", String(retryAfter))
+                    problem: error.code == .rateLimited ? text.tooMany : text.invalidCredentials, status: error.httpStatus))
+                if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
                 return response
             }
             guard let cookie = try authorization.startBrowserSession(for: account) else {

@@ -8,8 +8,9 @@ import LatchkeyHTTP
 /// Promises: only the `authorization_code` and `refresh_token` grants exist; a repeated
 /// parameter is `invalid_request`; confidential clients must authenticate; a refresh token
 /// works only for the client it was issued to; revocation answers 200 whether or not the
-/// token existed; introspection requires a confidential client and says `{"active": false}`
-/// and nothing more for every token that is not valid right now.
+/// token existed; introspection requires a confidential client registered as a resource
+/// server (403 `unauthorized_client` for others) and says `{"active": false}` and nothing
+/// more for every token that is not valid right now or is another client's refresh token.
 struct OAuthTokenRoutes {
     let tokens: TokenService
     let authenticator: ClientAuthenticator
@@ -34,7 +35,7 @@ struct OAuthTokenRoutes {
                     throw LatchkeyError(.invalidClient, "Introspection requires a confidential client.")
                 }
                 _ = try form.optional("token_type_hint", maxLength: 64)
-                return .json(try tokens.introspect(try form.secret("token", maxLength: 16 * 1024)))
+                return .json(try tokens.introspect(try form.secret("token", maxLength: 16 * 1024), for: caller.client))
             },
         ]
     }

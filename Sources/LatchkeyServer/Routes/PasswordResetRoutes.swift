@@ -17,10 +17,13 @@ struct PasswordResetRoutes {
         [
             Route("POST", "/auth/password/request", name: "password_request", body: .json, errorShape: .latchkeyAndDirectus) { request in
                 let body = try request.decodeJSON(ResetRequestBody.self)
-                try service.requestReset(
+                let receipt = try service.requestReset(
                     email: body.email, resetURL: body.resetURL, locale: body.locale,
                     acceptLanguage: request.headers["Accept-Language"], clientIP: request.clientIP)
-                return HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Self.acceptedBody)
+                var response = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Self.acceptedBody)
+                // The account work waits until the answer has been sent (see PasswordRecoveryService).
+                response.onCompletion = { [service] in service.release(receipt) }
+                return response
             },
             Route("POST", "/auth/password/validate", name: "password_validate", body: .json, errorShape: .latchkeyAndDirectus) { request in
                 let body = try request.decodeJSON(TokenBody.self)

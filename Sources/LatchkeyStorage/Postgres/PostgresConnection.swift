@@ -136,7 +136,12 @@ final class PostgresConnection: Sendable, SQLConnection {
     }
 
     private func run(_ sql: String, _ values: [SQLValue]) throws -> (rows: [PostgresRow], affectedRows: Int) {
-        try state.withLock { state in
+        // libpq reads text parameters as C strings: a NUL would cut the value short, so
+        // PostgreSQL would see another string than SQLite (and than any key made from it).
+        for case .text(let text?) in values where text.utf8.contains(0) {
+            throw LatchkeyError(.storage, "A database value was refused.", detail: "text parameter with a NUL byte")
+        }
+        return try state.withLock { state in
             state.lastFailure = nil
             let types: [Oid] = values.map { value in
                 switch value {

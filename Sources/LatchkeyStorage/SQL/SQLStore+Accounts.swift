@@ -3,7 +3,7 @@ import Foundation
 
 extension SQLStore {
     /// The columns ``account(from:)`` reads, for `SELECT` and `RETURNING` lists.
-    static var accountColumns: String { "id, email, password_hash, status, credential_version, locale, created_at" }
+    static var accountColumns: String { "id, email, password_hash, status, credential_version, locale, failure_epoch, created_at" }
 
     package func createAccount(_ account: Account) throws {
         let createdAt = SQLValue.integer(StorageEncoding.milliseconds(account.createdAt))
@@ -54,6 +54,25 @@ extension SQLStore {
         } > 0
     }
 
+    package func clearSignInFailures(email: String, now: Date) throws -> Bool {
+        try database.transaction { connection in
+            try connection.execute(
+                "UPDATE accounts SET failure_epoch = failure_epoch + 1, updated_at = ? WHERE email = ?",
+                [.integer(StorageEncoding.milliseconds(now)), .text(email)])
+        } > 0
+    }
+
+    package func samplePasswordHashes(limit: Int) throws -> [String] {
+        try database.read { connection in
+            try connection.query(
+                """
+                SELECT password_hash FROM accounts WHERE password_hash IS NOT NULL AND status = 'active'
+                ORDER BY random() LIMIT ?
+                """,
+                [.integer(Int64(limit))])
+        }.map { try $0.text("password_hash") }
+    }
+
     /// The accounts matching `condition`, oldest first.
     private func accounts(where condition: String, _ values: [SQLValue]) throws -> [Account] {
         let rows = try database.read { connection in
@@ -77,6 +96,7 @@ extension SQLStore {
             status: status,
             credentialVersion: Int(try row.integer("credential_version")),
             locale: try row.optionalText("locale"),
+            failureEpoch: Int(try row.integer("failure_epoch")),
             createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
     }
 }

@@ -81,6 +81,8 @@ extension SQLStore {
                     milliseconds: StorageEncoding.milliseconds(min(refreshToken.idleExpiresAt, refreshToken.absoluteExpiresAt))),
                 absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(refreshToken.absoluteExpiresAt)))
             try Self.insertRefreshToken(token, using: connection)
+            try Self.endLeastRecentlyUsedFamilies(
+                of: account.id, keeping: refreshToken.liveFamilyLimit, now: now, using: connection)
             return .redeemed(code: code, account: account, refreshToken: token)
         }
     }
@@ -111,7 +113,7 @@ extension SQLStore {
             try connection.query(
                 """
                 SELECT s.created_at AS auth_time, a.id, a.email, a.password_hash, a.status, a.credential_version,
-                       a.locale, a.created_at
+                       a.locale, a.failure_epoch, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = ? AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > ?
                   AND a.status = 'active' AND a.credential_version = s.credential_version

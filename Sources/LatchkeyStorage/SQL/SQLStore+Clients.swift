@@ -9,14 +9,15 @@ extension SQLStore {
             // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the id.
             try connection.execute(
                 """
-                INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at, id_token_alg)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect,
+                                           created_at, id_token_alg)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
                     .text(client.id), .text(redirectURIs), .integer(client.isConfidential ? 1 : 0),
                     .text(client.secretDigest), .integer(client.isFirstParty ? 1 : 0),
-                    .text(client.scopes.joined(separator: " ")),
+                    .text(client.scopes.joined(separator: " ")), .integer(client.mayIntrospect ? 1 : 0),
                     .integer(StorageEncoding.milliseconds(client.createdAt)), .text(client.idTokenAlgorithm.rawValue),
                 ])
         }
@@ -44,7 +45,8 @@ extension SQLStore {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at, id_token_alg
+                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect, created_at,
+                       id_token_alg
                 FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
                 """, values)
         }
@@ -71,6 +73,7 @@ extension SQLStore {
             secretDigest: try row.optionalText("secret_digest"),
             isFirstParty: try row.integer("first_party") == 1,
             scopes: scopes.split(separator: " ").map(String.init),
+            mayIntrospect: try row.integer("may_introspect") == 1,
             createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")), idTokenAlgorithm: idTokenAlgorithm)
     }
 }

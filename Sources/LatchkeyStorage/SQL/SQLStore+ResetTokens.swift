@@ -2,16 +2,53 @@ import LatchkeyCore
 import Foundation
 
 extension SQLStore {
-    package func issueResetToken(_ token: ResetTokenRecord, mail: MailMessage, now: Date) throws {
-        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+    package func acceptResetRequest(_ request: PendingResetRequest) throws {
         try database.transaction { connection in
+            try connection.execute(
+                """
+                INSERT INTO reset_requests (id, email, reset_url, locale, accept_language, accepted_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """,
+                [
+                    .text(request.id), .text(request.email), .text(request.resetURL), .text(request.locale),
+                    .text(request.acceptLanguage), .integer(StorageEncoding.milliseconds(request.acceptedAt)),
+                ])
+        }
+    }
+
+    package func pendingResetRequestIDs(acceptedBefore cutoff: Date, limit: Int) throws -> [String] {
+        try database.read { connection in
+            try connection.query(
+                "SELECT id FROM reset_requests WHERE accepted_at < ? ORDER BY accepted_at LIMIT ?",
+                [.integer(StorageEncoding.milliseconds(cutoff)), .integer(Int64(limit))])
+        }.map { try $0.text("id") }
+    }
+
+    package func processResetRequest(
+        id: String, now: Date, issue: (PendingResetRequest, Account?) throws -> IssuedResetToken?
+    ) throws -> Bool {
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        return try database.transaction { connection -> Bool in
+            // The DELETE takes the row: a racing worker waits for it and then finds nothing.
+            let taken = try connection.query(
+                "DELETE FROM reset_requests WHERE id = ? RETURNING email, reset_url, locale, accept_language, accepted_at",
+                [.text(id)])
+            guard let row = taken.first else { return false }
+            let request = PendingResetRequest(
+                id: id, email: try row.text("email"), resetURL: try row.optionalText("reset_url"),
+                locale: try row.optionalText("locale"), acceptLanguage: try row.optionalText("accept_language"),
+                acceptedAt: StorageEncoding.date(milliseconds: try row.integer("accepted_at")))
+            let accounts = try connection.query(
+                "SELECT \(Self.accountColumns) FROM accounts WHERE email = ? AND status = 'active'", [.text(request.email)])
+            guard let issued = try issue(request, try accounts.first.map(Self.account(from:))) else { return true }
+            let token = issued.token
             try lockAccount(token.accountID, using: connection)
             try connection.execute(
                 """
                 UPDATE reset_tokens SET superseded_at = ?
                 WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL
                 """,
-                [now, .text(token.accountID)])
+                [nowValue, .text(token.accountID)])
             try connection.execute(
                 "INSERT INTO reset_tokens (token_digest, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
                 [
@@ -19,7 +56,8 @@ extension SQLStore {
                     .integer(StorageEncoding.milliseconds(token.createdAt)),
                     .integer(StorageEncoding.milliseconds(token.expiresAt)),
                 ])
-            try Self.insertMail(mail, now: now, using: connection)
+            try Self.insertMail(issued.mail, now: nowValue, using: connection)
+            return true
         }
     }
 
@@ -28,7 +66,7 @@ extension SQLStore {
             try connection.query(
                 """
                 SELECT t.token_digest, t.created_at AS token_created_at, t.expires_at,
-                       a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
+                       a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.failure_epoch, a.created_at
                 FROM reset_tokens t JOIN accounts a ON a.id = t.account_id
                 WHERE t.token_digest = ? AND t.used_at IS NULL AND t.superseded_at IS NULL AND t.expires_at > ?
                   AND a.status = 'active'

@@ -4,14 +4,14 @@ import Foundation
 extension SQLStore {
     package func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date
+        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
     ) throws -> RefreshTokenRecord? {
         let expiresAt = min(idleExpiresAt, absoluteExpiresAt)
         let inserted = try database.transaction { connection in
             // Conditional on the account as it is now, and the share lock holds it so: a reset
             // waits for this insert and then revokes the token, or this waits for the reset
             // and then finds the credential version changed. Either way no live token is left.
-            try connection.execute(
+            let inserted = try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
                                       family_id, client_id, scope, credential_version, absolute_expires_at)
@@ -26,6 +26,10 @@ extension SQLStore {
                     .integer(StorageEncoding.milliseconds(absoluteExpiresAt)), .text(accountID),
                     .integer(Int64(credentialVersion)),
                 ])
+            if inserted == 1 {
+                try Self.endLeastRecentlyUsedFamilies(of: accountID, keeping: liveFamilyLimit, now: now, using: connection)
+            }
+            return inserted
         }
         guard inserted == 1 else { return nil }
         return RefreshTokenRecord(
@@ -121,7 +125,7 @@ extension SQLStore {
                 """
                 SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
                        s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
-                       a.id, a.email, a.password_hash, a.status, a.locale, a.created_at
+                       a.id, a.email, a.password_hash, a.status, a.locale, a.failure_epoch, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
                   AND s.expires_at > ? AND s.absolute_expires_at > ?
@@ -145,7 +149,7 @@ extension SQLStore {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.created_at
+                SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.failure_epoch, a.created_at
                 FROM accounts a
                 WHERE a.status = 'active' AND EXISTS (
                     SELECT 1 FROM sessions s
@@ -169,6 +173,25 @@ extension SQLStore {
                 """,
                 [.text(familyID)])
             try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+        }
+    }
+
+    /// Revokes the account's live families (those holding an unused, unrevoked, unexpired
+    /// token) beyond the `keeping` most recently used (by their live token's issue time).
+    static func endLeastRecentlyUsedFamilies(
+        of accountID: String, keeping limit: Int, now: Date, using connection: borrowing any SQLConnection & ~Copyable
+    ) throws {
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        let live = try connection.query(
+            """
+            SELECT family_id FROM sessions
+            WHERE account_id = ? AND kind = 'refresh_family' AND used_at IS NULL AND revoked_at IS NULL
+              AND expires_at > ? AND absolute_expires_at > ?
+            ORDER BY created_at DESC, family_id
+            """,
+            [.text(accountID), nowValue, nowValue])
+        for row in live.dropFirst(max(limit, 1)) {
+            try revokeFamily(try row.text("family_id"), now: nowValue, using: connection)
         }
     }
 

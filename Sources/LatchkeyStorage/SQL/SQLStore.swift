@@ -74,7 +74,9 @@ extension SQLStore {
                 "DELETE FROM outbox WHERE (status = 'sent' AND sent_at < ?) OR (status = 'failed' AND last_attempt_at < ?)",
                 [cutoff, cutoff])
             let codes = try connection.execute("DELETE FROM authorization_codes WHERE expires_at < ?", [cutoff])
-            return tokens + sessions + mail + codes
+            // A request is processed within seconds; one still here after a week fails every time.
+            let requests = try connection.execute("DELETE FROM reset_requests WHERE accepted_at < ?", [cutoff])
+            return tokens + sessions + mail + codes + requests
         }
     }
 

@@ -1,93 +1,91 @@
 import LatchkeyCore
 import CSQLite
-import Foundation
-import Synchronization
 
-/// The one wrapper of the SQLite C library: owns a `sqlite3` connection, closes it in
-/// `deinit`, and lends it only inside ``withConnection(_:)``, ``read(_:)`` and
-/// ``transaction(_:)``.
+/// One SQLite database file in WAL mode, used through a pool of reader connections and one
+/// writer connection (see ``SQLiteConnection``, the one wrapper of the SQLite C library).
 ///
-/// Every use of the connection is serialised by a `Mutex`, so one instance may be shared
-/// by any number of threads. Several instances (or processes) may open the same file:
-/// WAL mode lets readers run beside one writer, write transactions start with
-/// `BEGIN IMMEDIATE`, and `busy_timeout` makes a writer wait for another instead of
-/// failing at once.
+/// ``read(_:)`` runs on a reader, ``transaction(_:)`` and ``withConnection(_:)`` on the
+/// writer. WAL lets every reader run beside the writer, each statement seeing the data
+/// committed when it started, so reads never wait for a write. Write transactions start
+/// with `BEGIN IMMEDIATE`, so they queue on SQLite's write lock (`busy_timeout`), which
+/// also excludes writers of other instances and processes opening the same file. The one
+/// writer connection is used by one thread at a time: a caller waits for it (or for a free
+/// reader) at most the busy timeout, then fails with `storage_error` ("The database is
+/// busy."). Every statement is prepared once per connection and reused.
 ///
 /// Every failure is thrown as ``LatchkeyError`` with code `storage_error`, a message
 /// safe for clients, and SQLite's own error text in `detail`.
 final class SQLiteDatabase: Sendable {
-    /// How long a statement waits for another connection's write lock before failing.
+    /// How long a statement waits for another connection's write lock, and a caller for a
+    /// free connection, before failing; the default of ``init(path:readers:busyTimeoutMilliseconds:)``.
     static let busyTimeoutMilliseconds: Int32 = 5000
 
-    private let connection: Mutex<OpaquePointer>
-
-    /// Opens (creating if needed) the database file at `path` and configures it: WAL
-    /// journal, `synchronous=NORMAL`, foreign keys enforced, busy timeout.
-    init(path: String) throws {
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
-        guard status == SQLITE_OK, let handle else {
-            let detail = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
-            sqlite3_close_v2(handle)
-            throw LatchkeyError(.storage, "The database could not be opened.", detail: "\(path): \(detail)")
-        }
-        let connection = Connection(handle: handle)
-        do {
-            // The timeout comes first: switching to WAL needs a lock another opener may hold.
-            _ = try connection.query("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)")
-            let mode = try connection.query("PRAGMA journal_mode = WAL").first?.optionalText("journal_mode")
-            guard mode?.lowercased() == "wal" else {
-                throw LatchkeyError(
-                    .storage, "The database could not be opened.",
-                    detail: "\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
-            }
-            try connection.execute("PRAGMA synchronous = NORMAL")
-            try connection.execute("PRAGMA secure_delete = ON")
-            try connection.execute("PRAGMA foreign_keys = ON")
-        } catch {
-            sqlite3_close_v2(handle)
-            throw error
-        }
-        self.connection = Mutex(handle)
+    /// The default number of reader connections: the CPUs this process may run on (its
+    /// affinity mask), at least 2.
+    static var defaultReaderLimit: Int {
+        max(2, Int(latchkey_sqlite_usable_cpus()))
     }
 
-    deinit {
-        connection.withLock { handle in
-            _ = sqlite3_close_v2(handle)
+    private let readers: SQLiteConnectionPool
+    private let writer: SQLiteConnectionPool
+
+    /// Opens (creating if needed) the database file at `path`, with at most `readers`
+    /// reader connections (opened when first needed) and one writer, opened now: it
+    /// switches the file to WAL. Each connection has `synchronous=NORMAL`, `secure_delete`
+    /// and foreign keys on, and a busy timeout of `busyTimeoutMilliseconds`, which is also
+    /// the longest wait for a free connection.
+    init(path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds) throws {
+        precondition(readers > 0, "a database needs at least one reader connection")
+        let wait = Int(busyTimeoutMilliseconds)
+        let first = try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        writer = SQLiteConnectionPool(role: .writer, limit: 1, waitMilliseconds: wait, initial: [first]) {
+            try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        }
+        self.readers = SQLiteConnectionPool(role: .reader, limit: readers, waitMilliseconds: wait) {
+            try SQLiteConnection(path: path, role: .reader, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
     }
 
-    /// Runs `body` with exclusive use of the connection, outside any explicit transaction
-    /// (each statement commits on its own). `body` must not call back into this database:
-    /// the lock is not reentrant.
+    /// The most reader connections open at once.
+    var readerLimit: Int { readers.limit }
+
+    /// How many reader connections are open now; never more than ``readerLimit``.
+    var openReaders: Int { readers.openConnections }
+
+    /// Runs `body` with the writer connection, outside any explicit transaction (each
+    /// statement commits on its own). `body` must not call back into this database's writer.
     @discardableResult
     func withConnection<Output: Sendable>(_ body: (borrowing Connection) throws -> Output) throws -> Output {
-        try connection.withLock { handle in
-            try body(Connection(handle: handle))
-        }
+        try writer.withConnection { try body(Connection($0)) }
+    }
+
+    /// Runs `body` with a reader connection of its own: it may only read (`query_only`),
+    /// each statement seeing what was committed when it started.
+    @discardableResult
+    func withReader<Output: Sendable>(_ body: (borrowing Connection) throws -> Output) throws -> Output {
+        try readers.withConnection { try body(Connection($0)) }
     }
 }
 
 extension SQLiteDatabase: SQLDatabase {
     var dialect: SQLDialect { .sqlite }
 
-    /// Runs `body` like ``withConnection(_:)``.
+    /// Runs `body` on a reader, like ``withReader(_:)``; never waits for the writer.
     @discardableResult
     func read<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
-        try connection.withLock { handle in
-            let connection: any SQLConnection & ~Copyable = Connection(handle: handle)
+        try readers.withConnection { connection in
+            let connection: any SQLConnection & ~Copyable = Connection(connection)
             return try body(connection)
         }
     }
 
-    /// Runs `body` in one write transaction: `BEGIN IMMEDIATE`, then `COMMIT` when `body`
-    /// returns, or `ROLLBACK` when it (or the commit) throws; the error is rethrown. Runs
-    /// `body` once. `body` must not call back into this database: the lock is not reentrant.
+    /// Runs `body` on the writer in one write transaction: `BEGIN IMMEDIATE`, then `COMMIT`
+    /// when `body` returns, or `ROLLBACK` when it (or the commit) throws; the error is
+    /// rethrown. Runs `body` once. `body` must not call back into this database's writer.
     @discardableResult
     func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
-        try connection.withLock { handle in
-            let connection: any SQLConnection & ~Copyable = Connection(handle: handle)
+        try writer.withConnection { writer in
+            let connection: any SQLConnection & ~Copyable = Connection(writer)
             try connection.execute("BEGIN IMMEDIATE", [])
             do {
                 let result = try body(connection)
@@ -96,7 +94,7 @@ extension SQLiteDatabase: SQLDatabase {
             } catch {
                 // SQLite rolls back by itself after some errors; a second ROLLBACK would only
                 // fail with "no transaction is active" and hide the error that matters.
-                if sqlite3_get_autocommit(handle) == 0 {
+                if writer.isInsideTransaction {
                     _ = try? connection.execute("ROLLBACK", [])
                 }
                 throw error
@@ -106,125 +104,42 @@ extension SQLiteDatabase: SQLDatabase {
 }
 
 extension SQLiteDatabase {
-    /// The connection, lent for the duration of one ``SQLiteDatabase/withConnection(_:)``,
-    /// ``SQLiteDatabase/read(_:)`` or ``SQLiteDatabase/transaction(_:)`` call. Not copyable, so it cannot outlive the
-    /// lock that guards it.
+    /// A connection, lent for the duration of one ``SQLiteDatabase/withConnection(_:)``,
+    /// ``SQLiteDatabase/withReader(_:)``, ``SQLiteDatabase/read(_:)`` or
+    /// ``SQLiteDatabase/transaction(_:)`` call. Not copyable, so it cannot outlive the call
+    /// that has it to itself.
     struct Connection: ~Copyable, SQLConnection {
-        private let handle: OpaquePointer
+        private let connection: SQLiteConnection
 
-        fileprivate init(handle: OpaquePointer) {
-            self.handle = handle
+        fileprivate init(_ connection: SQLiteConnection) {
+            self.connection = connection
         }
 
         /// Runs one statement with `values` bound to its `?` parameters, in order; returns
         /// how many rows it inserted, updated or deleted.
         @discardableResult
         func execute(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
-            _ = try run(sql, values)
-            return Int(sqlite3_changes64(handle))
+            try connection.execute(sql, values)
         }
 
         /// Runs one statement with `values` bound to its `?` parameters, in order; returns
         /// every row it produced (a `SELECT`, or a statement with `RETURNING`).
         func query(_ sql: String, _ values: [SQLValue] = []) throws -> [SQLiteRow] {
-            try run(sql, values)
+            try connection.query(sql, values)
         }
 
         /// Runs a script of several statements without parameters, such as a migration.
         func executeScript(_ sql: String) throws {
-            var message: UnsafeMutablePointer<CChar>?
-            let status = sqlite3_exec(handle, sql, nil, nil, &message)
-            guard status == SQLITE_OK else {
-                let detail = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(status))
-                sqlite3_free(message)
-                throw LatchkeyError(.storage, "A database statement failed.", detail: detail)
-            }
+            try connection.executeScript(sql)
         }
 
-        private func run(_ sql: String, _ values: [SQLValue]) throws -> [SQLiteRow] {
-            var statement: OpaquePointer?
-            var trailingSQL = ""
-            let status = sql.withCString { text in
-                var tail: UnsafePointer<CChar>?
-                let status = sqlite3_prepare_v2(handle, text, -1, &statement, &tail)
-                trailingSQL = tail.map { String(cString: $0) } ?? ""
-                return status
-            }
-            defer { sqlite3_finalize(statement) }
-            guard status == SQLITE_OK, let statement else {
-                throw LatchkeyError(.storage, "A database statement could not be prepared.", detail: errorMessage())
-            }
-            // sqlite3_prepare compiles only the first statement; silently ignoring the rest would hide a bug.
-            guard trailingSQL.allSatisfy({ $0.isWhitespace || $0 == ";" }) else {
-                throw LatchkeyError(
-                    .storage, "A database statement could not be prepared.", detail: "more than one statement in: \(sql)")
-            }
-            guard Int(sqlite3_bind_parameter_count(statement)) == values.count else {
-                throw LatchkeyError(
-                    .storage, "A database statement could not be prepared.",
-                    detail: "\(values.count) values for \(sqlite3_bind_parameter_count(statement)) parameters in: \(sql)")
-            }
-            for (offset, value) in values.enumerated() {
-                try bind(value, at: Int32(offset + 1), in: statement)
-            }
+        /// How many statements this connection keeps prepared.
+        var cachedStatementCount: Int { connection.cachedStatementCount }
 
-            let columnCount = sqlite3_column_count(statement)
-            var columnIndex: [String: Int] = [:]
-            for column in 0..<columnCount {
-                columnIndex[String(cString: sqlite3_column_name(statement, column))] = Int(column)
-            }
-            var rows: [SQLiteRow] = []
-            while true {
-                switch sqlite3_step(statement) {
-                case SQLITE_ROW:
-                    let values = (0..<columnCount).map { column(at: $0, in: statement) }
-                    rows.append(SQLiteRow(values: values, columnIndex: columnIndex))
-                case SQLITE_DONE:
-                    return rows
-                case SQLITE_BUSY:
-                    throw LatchkeyError(.storage, "The database is busy.", detail: errorMessage())
-                default:
-                    throw LatchkeyError(.storage, "A database statement failed.", detail: errorMessage())
-                }
-            }
-        }
-
-        private func bind(_ value: SQLValue, at index: Int32, in statement: OpaquePointer) throws {
-            let status: Int32
-            switch value {
-            case .text(let text?):
-                status = sqlite3_bind_text(statement, index, text, Int32(text.utf8.count), latchkey_sqlite_transient())
-            case .integer(let integer?):
-                status = sqlite3_bind_int64(statement, index, integer)
-            case .text(nil), .integer(nil):
-                status = sqlite3_bind_null(statement, index)
-            }
-            guard status == SQLITE_OK else {
-                throw LatchkeyError(.storage, "A database value could not be bound.", detail: errorMessage())
-            }
-        }
-
-        private func column(at index: Int32, in statement: OpaquePointer) -> SQLiteValue {
-            switch sqlite3_column_type(statement, index) {
-            case SQLITE_INTEGER:
-                return .integer(sqlite3_column_int64(statement, index))
-            case SQLITE_FLOAT:
-                return .real(sqlite3_column_double(statement, index))
-            case SQLITE_TEXT:
-                let count = Int(sqlite3_column_bytes(statement, index))
-                guard let text = sqlite3_column_text(statement, index) else { return .text("") }
-                return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-            case SQLITE_BLOB:
-                let count = Int(sqlite3_column_bytes(statement, index))
-                guard let bytes = sqlite3_column_blob(statement, index) else { return .blob(Data()) }
-                return .blob(Data(bytes: bytes, count: count))
-            default:
-                return .null
-            }
-        }
-
-        private func errorMessage() -> String {
-            "\(String(cString: sqlite3_errmsg(handle))) (code \(sqlite3_extended_errcode(handle)))"
+        /// How many times the statement this connection keeps prepared for `sql` has run;
+        /// nil when it keeps none (see ``SQLiteConnection/runs(ofCached:)``).
+        func runs(ofCached sql: String) -> Int? {
+            connection.runs(ofCached: sql)
         }
     }
 }

@@ -1,9 +1,10 @@
 package import LatchkeyCore
 import Foundation
 
-/// The embedded ``Store``: one SQLite file in WAL mode.
+/// The embedded ``Store``: one SQLite file in WAL mode, read through a pool of reader
+/// connections and written through one writer connection (see ``SQLiteDatabase``).
 ///
-/// Safe to share between threads (each instance serialises its own connection), and
+/// Safe to share between threads (reads run in parallel and never wait for a write), and
 /// between instances or processes opening the same file: every change is one
 /// `BEGIN IMMEDIATE` transaction, which excludes every other writer, and the changes that
 /// must have a single winner (consuming a reset token, leasing mail) are single
@@ -13,12 +14,16 @@ package final class SQLiteStore: Sendable, SQLStore {
     let database: SQLiteDatabase
     let clock: any WallClock
 
+    /// The default number of reader connections: the CPUs this process may run on, at least 2.
+    package static var defaultReaders: Int { SQLiteDatabase.defaultReaderLimit }
+
     /// Opens the database at `path`, creating the file (mode 0600) and any missing parent
-    /// directories (mode 0700) first. Does not migrate: call ``migrate()`` before use.
-    /// `clock` stamps the few changes whose methods take no `now` (migration records,
-    /// status changes). Throws `storage_error` when the directory or the database cannot
-    /// be opened.
-    package init(path: String, clock: any WallClock = SystemClock()) throws {
+    /// directories (mode 0700) first, with at most `readers` reader connections (opened
+    /// when first needed) beside the one writer. Does not migrate: call ``migrate()``
+    /// before use. `clock` stamps the few changes whose methods take no `now` (migration
+    /// records, status changes). Throws `storage_error` when the directory or the database
+    /// cannot be opened.
+    package init(path: String, readers: Int = SQLiteStore.defaultReaders, clock: any WallClock = SystemClock()) throws {
         let fileManager = FileManager.default
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         do {
@@ -28,12 +33,12 @@ package final class SQLiteStore: Sendable, SQLStore {
             throw LatchkeyError(
                 .storage, "The database directory could not be created.", detail: "\(directory): \(error)")
         }
-        if !fileManager.fileExists(atPath: path) {
-            // SQLite would create the file world-readable; it holds password hashes. When this
-            // fails (e.g. another process created it first), opening reports any real problem.
-            _ = fileManager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600])
-        }
-        database = try SQLiteDatabase(path: path)
+        // SQLite would create the file with the process's umask; it holds password hashes, so
+        // it is created 0600 first. When it exists already (or another process wins the race),
+        // opening reports any real problem.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+        database = try SQLiteDatabase(path: path, readers: max(1, readers))
         self.clock = clock
     }
 }

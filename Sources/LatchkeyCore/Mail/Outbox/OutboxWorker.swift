@@ -1,5 +1,4 @@
 package import Foundation
-import Synchronization
 
 /// Delivers the mail waiting in an ``OutboxStore``: leases what is due, sends it through a
 /// ``MailTransport``, records success, and schedules failed messages again with
@@ -9,7 +8,7 @@ import Synchronization
 /// it, and a worker that dies mid-send leaves the message to be leased again when its lease
 /// runs out. Times all come from the injected clock. Logs name a message by its id and its
 /// recipient only by `addressKey` (a keyed hash), never in clear.
-package final class OutboxWorker: Sendable {
+package final class OutboxWorker: BackgroundJob {
     private let store: any OutboxStore
     private let transport: any MailTransport
     private let clock: any WallClock
@@ -19,9 +18,10 @@ package final class OutboxWorker: Sendable {
     private let retryPolicy: OutboxRetryPolicy
     private let lease: TimeInterval
     private let batchSize: Int
-    private let loop = Mutex<WorkerThread?>(nil)
-    /// Set by ``stop()`` so a long drain ends between batches.
-    private let stopRequested = Atomic<Bool>(false)
+    /// How often the runner looks for due mail.
+    package let schedule: JobSchedule
+    /// `outbox_worker`.
+    package let name = "outbox_worker"
 
     /// Creates a worker.
     ///
@@ -35,7 +35,8 @@ package final class OutboxWorker: Sendable {
     package init(
         store: any OutboxStore, transport: any MailTransport, clock: any WallClock, logger: Logger,
         addressKey: @escaping @Sendable (String) -> String, metrics: any MailMetrics,
-        retryPolicy: OutboxRetryPolicy = OutboxRetryPolicy(), lease: TimeInterval = 300, batchSize: Int = 10
+        retryPolicy: OutboxRetryPolicy = OutboxRetryPolicy(), lease: TimeInterval = 300, batchSize: Int = 10,
+        pollInterval: TimeInterval = 0.5
     ) {
         self.store = store
         self.transport = transport
@@ -46,15 +47,25 @@ package final class OutboxWorker: Sendable {
         self.retryPolicy = retryPolicy
         self.lease = lease
         self.batchSize = max(1, batchSize)
+        self.schedule = JobSchedule(interval: pollInterval)
     }
 
-    /// Delivers every message due now, batch by batch, and returns how many were sent.
-    /// Failures are recorded in the store and logged, never thrown. Called by the
-    /// background loop; tests call it directly with a manual clock.
+    /// Delivers every message due now, batch by batch (ending between batches once
+    /// `isStopping`). Failures are recorded in the store and logged, never thrown.
+    package func run(isStopping: () -> Bool) {
+        _ = deliverDue(isStopping: isStopping)
+    }
+
+    /// Delivers every message due now and returns how many were sent; tests call it with a
+    /// manual clock.
     @discardableResult
     package func runOnce() -> Int {
+        deliverDue { false }
+    }
+
+    private func deliverDue(isStopping: () -> Bool) -> Int {
         var sent = 0
-        while !stopRequested.load(ordering: .relaxed) {
+        while !isStopping() {
             let leasedAt = clock.now()
             let batch: [OutboxEntry]
             do {
@@ -71,33 +82,6 @@ package final class OutboxWorker: Sendable {
             if batch.count < batchSize { break }
         }
         return sent
-    }
-
-    /// Starts a background thread that calls ``runOnce()`` and then waits `pollInterval`
-    /// seconds (or until ``stop()``), over and over. Does nothing if already started.
-    package func start(pollInterval: TimeInterval) {
-        let thread = loop.withLock { current -> WorkerThread? in
-            guard current == nil else { return nil }
-            let thread = WorkerThread(name: "latchkey-outbox", interval: pollInterval) { [self] in runOnce() }
-            current = thread
-            return thread
-        }
-        guard let thread else { return }
-        thread.start()
-        logger.info("outbox_worker_started", ["poll_interval_seconds": .double(pollInterval)])
-    }
-
-    /// Stops the background loop and returns once it has finished (a delivery in progress
-    /// completes first). Does nothing if the loop is not running.
-    package func stop() {
-        guard let thread = loop.withLock({ current -> WorkerThread? in
-            defer { current = nil }
-            return current
-        }) else { return }
-        stopRequested.store(true, ordering: .relaxed)
-        thread.stop()
-        stopRequested.store(false, ordering: .relaxed)
-        logger.info("outbox_worker_stopped")
     }
 
     /// Sends one message and records the outcome; true when it was delivered.

@@ -1,0 +1,213 @@
+import Foundation
+import LatchkeyCrypto
+
+extension Setting {
+    /// Every setting, in the order docs/deploy.md lists them.
+    ///
+    /// To add a setting: one row below (and its place in this list), and in ``Configuration``
+    /// the typed property read through it, e.g.
+    ///
+    ///     static let maxConnections = Setting(
+    ///         "LATCHKEY_MAX_CONNECTIONS", .integer(1...100_000, .count), default: "1000",
+    ///         meaning: "The most connections the server keeps open at once.")
+    ///     // Configuration:
+    ///     package var maxConnections: Int       // and in init:
+    ///     maxConnections = try reader.integer(.maxConnections)
+    ///
+    /// The error messages, the docs table (`latchkey settings --markdown`; a test keeps
+    /// docs/deploy.md in sync), the JSON file's key check and the typo warning follow.
+    package static let all: [Setting] = [
+        configFile, listen, tlsCertificate, tlsKey, publicURL, dataDirectory, signingKeysFile, addressKeyFile,
+        databaseURL, databasePoolSize, databaseStatementTimeout,
+        mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
+        smtpTimeout, outboxLease,
+        resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, resetURLAllowList, appleAppIDs, androidApps,
+        resetIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
+        maxBodyBytes, connectionTimeout, perIPConnections, trustedProxies,
+        argon2Memory, argon2Iterations, argon2Parallelism, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
+        issuer,
+    ]
+
+    // MARK: Where it runs
+
+    static let configFile = Setting(
+        "LATCHKEY_CONFIG_FILE", .path("a JSON file"),
+        meaning: "A JSON object with any of these settings as keys (strings, numbers or lists of strings); the environment wins.")
+    static let listen = Setting(
+        "LATCHKEY_LISTEN", .listenAddress, default: "127.0.0.1:8080",
+        meaning: "The IP address and port the server listens on; port 0 picks a free one.")
+    static let tlsCertificate = Setting(
+        "LATCHKEY_TLS_CERT", .path("a PEM certificate chain"),
+        meaning: "With `LATCHKEY_TLS_KEY`, the server speaks HTTPS itself (TLS 1.2 and 1.3 only) and sends "
+            + "`Strict-Transport-Security: max-age=31536000`; set both or neither.")
+    static let tlsKey = Setting(
+        "LATCHKEY_TLS_KEY", .path("an unencrypted PEM private key"),
+        meaning: "The private key of that certificate, read at start-up and never logged.")
+    static let publicURL = Setting(
+        "LATCHKEY_PUBLIC_URL", .url(schemes: ["http", "https"]),
+        default: .derived("`http://` (`https://` with TLS) + the listen address"),
+        meaning: "The URL people reach (no query or fragment): the OAuth issuer, and reset links are "
+            + "`PUBLIC_URL/reset-password#token=…`.",
+        advice: ProductionAdvice("the `https` URL users reach", when: { $0.publicURL.scheme != "https" },
+                                 now: { $0.publicURL.absoluteString }))
+    static let dataDirectory = Setting(
+        "LATCHKEY_DATA_DIR", .path("a directory"), default: "./data",
+        meaning: "Holds the SQLite database, the key files unless set below, and the file outbox (created with mode 0700).")
+    static let signingKeysFile = Setting(
+        "LATCHKEY_SIGNING_KEYS_FILE", .path("a JSON file"), default: .derived("`DATA_DIR/signing-keys.json`"),
+        meaning: "The token-signing keys (mode 0600); instances behind one load balancer share this file, "
+            + "and reload it within a second after `latchkey keys rotate`.")
+    static let addressKeyFile = Setting(
+        "LATCHKEY_ADDRESS_KEY_FILE", .path("a 32-byte key file"), default: .derived("`DATA_DIR/address-hash.key`"),
+        meaning: "The key for address hashes in logs and rate limits and for sign-in form tokens (mode 0600); "
+            + "instances behind one load balancer share it.")
+
+    // MARK: Database
+
+    static let databaseURL = Setting(
+        "LATCHKEY_DATABASE_URL", .url(schemes: ["postgres", "postgresql"]), default: .unset("SQLite in `DATA_DIR`"),
+        meaning: "PostgreSQL instead of SQLite, e.g. `postgres://user:password@host:port/database?sslmode=verify-full` "
+            + "(see PostgreSQL above); the password is never logged.")
+    static let databasePoolSize = Setting(
+        "LATCHKEY_DATABASE_POOL_SIZE", .integer(1...200, .count), default: "8",
+        meaning: "The most PostgreSQL connections one server opens.")
+    static let databaseStatementTimeout = Setting(
+        "LATCHKEY_DATABASE_STATEMENT_TIMEOUT", .integer(1...300, .seconds), default: "5",
+        meaning: "How long a PostgreSQL statement may run, and a request may wait for a free connection, "
+            + "before it fails with `storage_error`.")
+
+    // MARK: Mail
+
+    static let mailTransport = Setting(
+        "LATCHKEY_MAIL_TRANSPORT", .choice(["file", "smtp"]), default: "file",
+        meaning: "`file` writes one `.eml` per mail under `DATA_DIR/outbox` (development); `smtp` sends it.",
+        advice: ProductionAdvice(
+            "`smtp`, with `\(smtpURL.name)`, `\(smtpUsername.name)` and `\(smtpPassword.name)`",
+            when: { $0.mailTransport == .file }, now: { "mail is only written to \($0.outboxDirectory.path)" }))
+    static let mailFrom = Setting(
+        "LATCHKEY_MAIL_FROM", .emailAddress,
+        default: .derived("`no-reply@` + the public host (`no-reply@latchkey.localhost` for an IP address)"),
+        meaning: "The sender address of every mail.")
+    static let mailFromName = Setting(
+        "LATCHKEY_MAIL_FROM_NAME", .text(.line(maximumLength: 100)), default: "Latchkey",
+        meaning: "The sender's display name.")
+    static let smtpURL = Setting(
+        "LATCHKEY_SMTP_URL", .url(schemes: ["smtp", "smtps"]),
+        meaning: "The SMTP server, required when `LATCHKEY_MAIL_TRANSPORT` is `smtp`: `smtp://host:port` requires "
+            + "STARTTLS, `smtps://host:port` is implicit TLS.")
+    static let smtpUsername = Setting(
+        "LATCHKEY_SMTP_USERNAME", .text(.any), meaning: "The SMTP AUTH user.")
+    static let smtpPassword = Setting(
+        "LATCHKEY_SMTP_PASSWORD", .secret, meaning: "The SMTP AUTH password.")
+    static let smtpAllowInsecureLoopback = Setting(
+        "LATCHKEY_SMTP_ALLOW_INSECURE_LOOPBACK", .flag, default: "false",
+        meaning: "Allow plain-text SMTP, only to a loopback host.")
+    static let smtpCAFile = Setting(
+        "LATCHKEY_SMTP_CA_FILE", .path("a PEM file"), default: .unset("the system's CAs"),
+        meaning: "The CAs to trust for the SMTP server.")
+    static let smtpTimeout = Setting(
+        "LATCHKEY_SMTP_TIMEOUT", .integer(1...300, .seconds), default: "30",
+        meaning: "How long one delivery may take.")
+    static let outboxLease = Setting(
+        "LATCHKEY_OUTBOX_LEASE_SECONDS", .integer(5...3600, .seconds), default: "300",
+        meaning: "How long a worker reserves the mail it takes: if its instance dies mid-send, another instance "
+            + "delivers the mail after this long (keep it above 10 × `LATCHKEY_SMTP_TIMEOUT`).")
+
+    // MARK: Tokens and links
+
+    static let resetTokenTTL = Setting(
+        "LATCHKEY_RESET_TOKEN_TTL", .integer(300...3600, .seconds), default: "1200",
+        meaning: "How long a reset link stays valid.")
+    static let accessTokenAudience = Setting(
+        "LATCHKEY_ACCESS_TOKEN_AUDIENCE", .text(.word(maximumLength: 512)), default: .derived("the public URL"),
+        meaning: "The `aud` of every access token: the API that accepts them.")
+    static let refreshIdleTTL = Setting(
+        "LATCHKEY_REFRESH_IDLE_TTL", .integer(3600...90 * 86_400, .seconds), default: "604800",
+        meaning: "How long an unused refresh token stays valid.")
+    static let refreshAbsoluteTTL = Setting(
+        "LATCHKEY_REFRESH_ABSOLUTE_TTL", .integer(3600...365 * 86_400, .seconds, atLeast: refreshIdleTTL.name),
+        default: "2592000",
+        meaning: "How long a login lasts at most, however often it is refreshed.")
+    static let resetURLAllowList = Setting(
+        "LATCHKEY_RESET_URL_ALLOW_LIST", .list(.linkBase),
+        meaning: "The link bases a client may pass as `reset_url`, matched exactly.",
+        advice: ProductionAdvice("the reset link bases your apps may ask for (optional)", when: { $0.resetURLAllowList.isEmpty }))
+    static let appleAppIDs = Setting(
+        "LATCHKEY_APPLE_APP_IDS", .list(.appleAppID),
+        meaning: "The iOS apps that open reset links (served as apple-app-site-association).",
+        advice: ProductionAdvice("your `TEAMID.bundle.id`, so reset links open the iOS app", when: { $0.appleAppIDs.isEmpty }))
+    static let androidApps = Setting(
+        "LATCHKEY_ANDROID_APPS", .list(.androidApp),
+        meaning: "The Android apps that open reset links (served as assetlinks.json).")
+
+    // MARK: Rate limits
+
+    static let resetIPLimit = Setting(
+        "LATCHKEY_RESET_IP_LIMIT", .rateWindow, default: "20/600",
+        meaning: "Requests one client IP may make on the reset routes per window.")
+    static let loginIPLimit = Setting(
+        "LATCHKEY_LOGIN_IP_LIMIT", .rateWindow, default: "100/60",
+        meaning: "Sign-in attempts, right or wrong, one client IP may make per window (`/auth/login` and the sign-in "
+            + "form); failures are limited further: 10 per account and IP and 50 per IP in 15 minutes.")
+    static let maxSessionsPerAccount = Setting(
+        "LATCHKEY_MAX_SESSIONS_PER_ACCOUNT", .integer(1...100_000, .count), default: "100",
+        meaning: "Live logins (refresh-token families) one account may hold; a new login beyond it ends the "
+            + "least recently used one.")
+    static let redisURL = Setting(
+        "LATCHKEY_REDIS_URL", .url(schemes: ["redis"]), default: .unset("limits in this process's memory"),
+        meaning: "Keep rate limits in Redis so every instance shares them: `redis://[:password@]host[:port][/db]` "
+            + "(`rediss://` is not supported; the password is never logged).")
+    static let rateLimitFailOpen = Setting(
+        "LATCHKEY_RATE_LIMIT_FAIL_OPEN", .flag, default: "false",
+        meaning: "When Redis is unreachable, `false` answers rate-limited routes `503` with `Retry-After: 5` and `true` "
+            + "lets requests through; both are logged (`rate_limiter_unavailable`) and counted "
+            + "(`latchkey_rate_limiter_unavailable_total`).")
+
+    // MARK: Connections
+
+    static let maxBodyBytes = Setting(
+        "LATCHKEY_MAX_BODY_BYTES", .integer(1024...10_485_760, .bytes), default: "65536",
+        meaning: "The largest request body; a larger one gets `413`.")
+    static let connectionTimeout = Setting(
+        "LATCHKEY_CONNECTION_TIMEOUT", .integer(1...3600, .seconds), default: "30",
+        meaning: "How long an idle connection stays open.")
+    static let perIPConnections = Setting(
+        "LATCHKEY_PER_IP_CONNECTIONS", .integer(1...100_000, .count), default: "32",
+        meaning: "Concurrent connections per client IP (not applied when `LATCHKEY_TRUSTED_PROXIES` is set: "
+            + "every connection then comes from the proxy).")
+    static let trustedProxies = Setting(
+        "LATCHKEY_TRUSTED_PROXIES", .list(.ipAddress),
+        meaning: "The proxies whose `X-Forwarded-For` is believed.")
+
+    // MARK: Passwords, monitoring, logs
+
+    static let argon2Memory = Setting(
+        "LATCHKEY_ARGON2_MEMORY_KIB", .integer(19_456...Argon2Parameters.maximumMemoryKiB, .kibibytes), default: "19456",
+        meaning: "Argon2id memory per new password hash.")
+    static let argon2Iterations = Setting(
+        "LATCHKEY_ARGON2_ITERATIONS", .integer(2...Argon2Parameters.maximumIterations, .count), default: "2",
+        meaning: "Argon2id passes per new password hash.")
+    static let argon2Parallelism = Setting(
+        "LATCHKEY_ARGON2_PARALLELISM", .integer(1...16, .count), default: "1",
+        meaning: "Argon2id lanes per new password hash.")
+    static let passwordMinimumScore = Setting(
+        "LATCHKEY_PASSWORD_MIN_SCORE", .integer(0...4, .count), default: "3",
+        meaning: "The zxcvbn score a new password must reach.")
+    static let abuseWarningThreshold = Setting(
+        "LATCHKEY_ABUSE_WARNING_THRESHOLD", .integer(1...1_000_000, .count), default: "100",
+        meaning: "Reset requests per 10 minutes from one IP or to one email domain before a warning is logged.")
+    static let metricsAllow = Setting(
+        "LATCHKEY_METRICS_ALLOW", .list(.ipAddress), default: "127.0.0.1,::1",
+        meaning: "The client IPs that may read `/metrics`; others get `404`, since the mail counters would reveal "
+            + "which addresses have accounts.")
+    static let logLevel = Setting(
+        "LATCHKEY_LOG_LEVEL", .choice(["debug", "info", "warning", "error"]), default: "info",
+        meaning: "The least severe level logged.")
+
+    // MARK: Client commands
+
+    static let issuer = Setting(
+        "LATCHKEY_ISSUER", .url(schemes: ["http", "https"]), scope: .clientCommands,
+        meaning: "Client commands only (`login`, `token`, `logout`, `reset`): the server's public URL when `--issuer` "
+            + "is not given.")
+}

@@ -1,0 +1,51 @@
+"""The repository's documents describe the code as it is: docs/ARCHITECTURE.md draws the
+targets and arrows `swift package describe` shows, and no Markdown document links to a file
+outside the repository or to one that does not exist."""
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def swift():
+    return shutil.which("swift") or "/opt/swift/usr/bin/swift"
+
+
+def documented_targets():
+    text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    table = text.split("<!-- targets -->", 1)[1].split("<!-- /targets -->", 1)[0]
+    targets = {}
+    for line in table.strip().splitlines()[2:]:
+        name, depends = [cell.strip() for cell in line.strip("|").split("|")]
+        targets[name] = sorted(filter(None, (d.strip() for d in depends.split(","))))
+    return targets
+
+
+def test_architecture_draws_the_targets_swift_package_describe_shows():
+    described = json.loads(subprocess.run(
+        [swift(), "package", "describe", "--type", "json"], cwd=ROOT, check=True, capture_output=True, text=True,
+        timeout=300).stdout)
+    actual = {target["name"]: sorted(target.get("target_dependencies") or [])
+              for target in described["targets"] if target["type"] != "test" and not target["name"].startswith("C")}
+    assert documented_targets() == actual
+
+
+def test_markdown_links_stay_inside_the_repository_and_resolve():
+    broken = []
+    documents = [path for path in ROOT.rglob("*.md")
+                 if not any(part.startswith(".") or part == "node_modules" for part in path.relative_to(ROOT).parts)]
+    for document in documents:
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", document.read_text()):
+            if re.match(r"^[a-z]+:", target):
+                continue
+            resolved = (document.parent / target).resolve()
+            if not resolved.is_relative_to(ROOT) or not resolved.exists():
+                broken.append(f"{document.relative_to(ROOT)}: {target}")
+        for path in re.findall(r"`(\.\./[^`\s]+)`", document.read_text()):
+            if not (document.parent / path).resolve().is_relative_to(ROOT):
+                broken.append(f"{document.relative_to(ROOT)}: {path}")
+    assert broken == []
