@@ -192,6 +192,14 @@ def test_tokens_survive_key_rotation_and_a_restart(server):
     verified_access_token(world, new_access, "ios.app", "openid email")
     assert world.userinfo(new_access).status_code == 200
 
+    # ID tokens: the new RS256 key signs from now on, and the retired one still verifies.
+    after = world.tokens()
+    assert jwt.get_unverified_header(after["id_token"])["kid"] != jwt.get_unverified_header(before["id_token"])["kid"]
+    keys = world.jwks()
+    for token in [before["id_token"], after["id_token"]]:
+        jwt.decode(token, keys[jwt.get_unverified_header(token)["kid"]].key, algorithms=["RS256"], audience="ios.app",
+                   issuer=server.base)
+
 
 def test_openapi_describes_the_oauth_endpoints(server):
     paths = requests.get(server.base + "/openapi.json", timeout=30).json()["paths"]
