@@ -161,7 +161,8 @@ def run_flood(args):
 
 
 def run_idle(args, connections):
-    server = BenchServer(args.server_cpu)
+    # Room for the held connections, the drip and the fresh probes beside them.
+    server = BenchServer(args.server_cpu, LATCHKEY_MAX_CONNECTIONS=str(connections + 100))
     with server:
         drip = idle_connections.Drip(server.port, args.drip_interval, args.drip_seconds)
         drip.start()

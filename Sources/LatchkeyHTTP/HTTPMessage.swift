@@ -12,12 +12,12 @@ package struct HTTPHeaders: Sendable, Sequence {
 
     /// The first value of `name`, or nil.
     package subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        fields.first { Self.isSameName($0.name, name) }?.value
     }
 
     /// Every value of `name`, in order.
     package func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+        fields.filter { Self.isSameName($0.name, name) }.map(\.value)
     }
 
     /// Adds a field, keeping any existing fields of the same name.
@@ -33,11 +33,19 @@ package struct HTTPHeaders: Sendable, Sequence {
 
     /// Removes every field of `name`.
     package mutating func remove(_ name: String) {
-        fields.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        fields.removeAll { Self.isSameName($0.name, name) }
     }
 
     package func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
+    }
+
+    /// Whether two field names are the same: equal but for the case of ASCII letters (names
+    /// are ASCII tokens; no locale or Unicode folding on the request path).
+    package static func isSameName(_ first: String, _ second: String) -> Bool {
+        first.utf8.elementsEqual(second.utf8) { a, b in
+            a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(a | 0x20))
+        }
     }
 }
 

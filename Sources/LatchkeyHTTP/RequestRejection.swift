@@ -10,6 +10,8 @@ package enum RequestRejection: Sendable {
     case malformedQuery
     /// The handler produced a response that cannot be sent (bad status or header).
     case unsendableResponse
+    /// Every request worker is busy and the queue in front of them is full.
+    case serverBusy
 
     /// What the client is told.
     package var error: LatchkeyError {
@@ -20,6 +22,8 @@ package enum RequestRejection: Sendable {
             LatchkeyError(.invalidRequest, "The query string is not validly encoded.")
         case .unsendableResponse:
             LatchkeyError(.internalError, "The server failed to answer this request.")
+        case .serverBusy:
+            LatchkeyError(.serverBusy, "The server is busy. Please try again in a moment.", retryAfter: 1)
         }
     }
 

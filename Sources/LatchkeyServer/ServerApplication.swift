@@ -112,7 +112,8 @@ package final class ServerApplication: Sendable {
             configuration: HTTPServerConfiguration(
                 host: configuration.listenHost, port: configuration.listenPort,
                 maxBodyBytes: configuration.maxBodyBytes, connectionTimeout: configuration.connectionTimeout,
-                perIPConnectionLimit: configuration.perIPConnectionLimit, trustedProxies: configuration.trustedProxies,
+                requestTimeout: configuration.requestTimeout, perIPConnectionLimit: configuration.perIPConnectionLimit,
+                connectionLimit: configuration.maxConnections, trustedProxies: configuration.trustedProxies,
                 tls: configuration.tls),
             handler: router, logger: logger)
 

@@ -128,6 +128,30 @@ final class RawHTTPConnection {
         return received == 0 || (received < 0 && errno == ECONNRESET)
     }
 
+    /// Waits up to `milliseconds` for the server to close the connection (anything it sends
+    /// first is read and dropped); true when it did.
+    func waitUntilClosed(milliseconds: Int) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while true {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return false }
+            var descriptor = pollfd(fd: socketFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            guard ready > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let received = recv(socketFD, &chunk, chunk.count, 0)
+            if received == 0 || (received < 0 && errno == ECONNRESET) { return true }
+        }
+    }
+
+    /// The index of the first of `connections` with bytes to read (or closed), waiting up to
+    /// `milliseconds`; nil when none is.
+    static func firstReadable(_ connections: [RawHTTPConnection], milliseconds: Int) -> Int? {
+        var descriptors = connections.map { pollfd(fd: $0.socketFD, events: Int16(POLLIN), revents: 0) }
+        guard poll(&descriptors, nfds_t(descriptors.count), Int32(milliseconds)) > 0 else { return nil }
+        return descriptors.firstIndex { $0.revents != 0 }
+    }
+
     /// Hangs up at once, as a client that vanishes would: shuts the socket down, and the
     /// final close (in deinit) sends a TCP reset because lingering is off.
     func hangUp() {

@@ -95,6 +95,9 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         /// The shared rate limiter (Redis) is unreachable or refused; the request is refused
         /// with 503 and `Retry-After` unless the server is configured to fail open.
         package static let rateLimiterUnavailable = Code("rate_limiter_unavailable", .unavailable)
+        /// Every request worker is busy and the queue in front of them is full; the request is
+        /// refused with 503 and `Retry-After` before any work is done for it.
+        package static let serverBusy = Code("server_busy", .unavailable)
         /// Something failed that the client cannot fix.
         package static let internalError = Code("internal_error", .internal)
     }

@@ -4,7 +4,7 @@ import Synchronization
 /// A named thread that runs `step`, then rests for the schedule's next rest (cut short by
 /// ``stop()``), over and over until stopped. `step` is told when a stop was asked for, so a
 /// long run can end early.
-final class WorkerThread: Sendable {
+package final class WorkerThread: Sendable {
     private let name: String
     private let schedule: JobSchedule
     private let step: @Sendable (() -> Bool) -> Void
@@ -12,14 +12,16 @@ final class WorkerThread: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(name: String, schedule: JobSchedule, step: @escaping @Sendable (() -> Bool) -> Void) {
+    /// A stopped thread named `name` that will run `step` on `schedule`.
+    package init(name: String, schedule: JobSchedule, step: @escaping @Sendable (() -> Bool) -> Void) {
         self.name = name
         self.schedule = schedule
         self.step = step
     }
 
     /// Starts the thread; false (and nothing done) if it is already running.
-    func start() -> Bool {
+    @discardableResult
+    package func start() -> Bool {
         guard running.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return false }
         let thread = Thread { [self] in
             if schedule.background { ThreadPriority.lowerCurrentThread() }
@@ -38,7 +40,8 @@ final class WorkerThread: Sendable {
 
     /// Asks the loop to end and waits until the current step has returned; false (and
     /// nothing done) if the thread is not running.
-    func stop() -> Bool {
+    @discardableResult
+    package func stop() -> Bool {
         guard running.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged else { return false }
         wakeUp.signal()
         finished.wait()

@@ -101,6 +101,10 @@ package struct Configuration: Sendable {
     package var maxBodyBytes: Int
     /// Idle connection timeout in seconds (`LATCHKEY_CONNECTION_TIMEOUT`).
     package var connectionTimeout: Int
+    /// Seconds a request may take to arrive whole, head and body (`LATCHKEY_REQUEST_TIMEOUT`).
+    package var requestTimeout: Int
+    /// Connections open at once in total (`LATCHKEY_MAX_CONNECTIONS`).
+    package var maxConnections: Int
     /// Concurrent connections allowed per client IP (`LATCHKEY_PER_IP_CONNECTIONS`).
     package var perIPConnectionLimit: Int
     /// Proxy addresses whose `X-Forwarded-For` is believed (`LATCHKEY_TRUSTED_PROXIES`).
@@ -178,6 +182,8 @@ package struct Configuration: Sendable {
         rateLimitFailOpen = try reader.flag(.rateLimitFailOpen)
         maxBodyBytes = try reader.integer(.maxBodyBytes)
         connectionTimeout = try reader.integer(.connectionTimeout)
+        requestTimeout = try reader.integer(.requestTimeout)
+        maxConnections = try reader.integer(.maxConnections)
         perIPConnectionLimit = try reader.integer(.perIPConnections)
         trustedProxies = try reader.list(.trustedProxies)
         let memory = try reader.integer(.argon2Memory)

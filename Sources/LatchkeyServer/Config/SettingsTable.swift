@@ -23,7 +23,7 @@ extension Setting {
         smtpTimeout, outboxLease,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, resetURLAllowList, appleAppIDs, androidApps,
         resetIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
-        maxBodyBytes, connectionTimeout, perIPConnections, trustedProxies,
+        maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
         issuer,
     ]
@@ -171,6 +171,13 @@ extension Setting {
     static let connectionTimeout = Setting(
         "LATCHKEY_CONNECTION_TIMEOUT", .integer(1...3600, .seconds), default: "30",
         meaning: "How long an idle connection stays open.")
+    static let requestTimeout = Setting(
+        "LATCHKEY_REQUEST_TIMEOUT", .integer(1...3600, .seconds), default: "10",
+        meaning: "How long a request may take to arrive whole, head and body, however steadily it trickles in; "
+            + "a connection still sending one after this is closed.")
+    static let maxConnections = Setting(
+        "LATCHKEY_MAX_CONNECTIONS", .integer(1...1_000_000, .count), default: "10000",
+        meaning: "The most connections open at once; more are closed on accept. Each idle one costs about 13 KiB.")
     static let perIPConnections = Setting(
         "LATCHKEY_PER_IP_CONNECTIONS", .integer(1...100_000, .count), default: "32",
         meaning: "Concurrent connections per client IP (not applied when `LATCHKEY_TRUSTED_PROXIES` is set: "

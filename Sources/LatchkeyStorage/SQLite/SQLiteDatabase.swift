@@ -23,7 +23,7 @@ final class SQLiteDatabase: Sendable {
     /// The default number of reader connections: the CPUs this process may run on (its
     /// affinity mask), at least 2.
     static var defaultReaderLimit: Int {
-        max(2, Int(latchkey_sqlite_usable_cpus()))
+        max(2, AvailableProcessors.count)
     }
 
     private let readers: SQLiteConnectionPool

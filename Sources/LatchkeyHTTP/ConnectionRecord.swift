@@ -1,0 +1,157 @@
+import CMicroHTTPD
+import LatchkeyCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One open connection as the server follows it from start to close: where its current
+/// request is (receiving, waiting for a worker, answered) and since when, so that a request
+/// that takes too long to arrive is cut off and a stop can hand back connections waiting
+/// for a worker.
+///
+/// Every change happens under the record's lock, and so do the libmicrohttpd calls that must
+/// not race with it: suspending the connection (so a resume never overtakes its suspension)
+/// and shutting its socket down (only while the library has not closed it).
+final class ConnectionRecord: Sendable {
+    /// Where the connection is.
+    private enum Phase {
+        /// A request (or the TLS handshake before it) is arriving; it must be complete by the
+        /// request deadline counted from `since`.
+        case receiving(since: ContinuousClock.Instant)
+        /// The request is complete and being answered on the event thread, or its response
+        /// is being sent.
+        case answering
+        /// Suspended until a worker has the response.
+        case awaitingWorker
+        /// The worker's response, for the event thread to send once the connection resumes.
+        case answered(HTTPResponse)
+        /// The server stopped waiting for the worker; the connection resumes to be closed.
+        case abandoned
+        /// Between requests since the last response was sent; the idle timeout applies, not
+        /// the request deadline.
+        case idle(since: ContinuousClock.Instant)
+        /// Shut down at the request deadline; the library is closing it.
+        case cutOff
+        /// Closed by the library: the socket must not be touched any more.
+        case closed
+    }
+
+    /// How much later than the last response the client's last bytes must have arrived to
+    /// count as a new request: the kernel keeps their time in scheduler ticks (up to 10 ms).
+    private static let receiveTimeSlack = Duration.milliseconds(20)
+
+    /// The TCP peer's address, as admitted and counted (nil: unknown, not counted).
+    let peer: IPAddress?
+    private let descriptor: Int32
+    private nonisolated(unsafe) let connection: OpaquePointer
+    private let phase: Mutex<Phase>
+
+    /// A record for `connection` (socket `descriptor`) from `peer`, starting now.
+    init(connection: OpaquePointer, descriptor: Int32, peer: IPAddress?) {
+        self.connection = connection
+        self.descriptor = descriptor
+        self.peer = peer
+        phase = Mutex(.receiving(since: .now))
+    }
+
+    /// The request line of a new request arrived (on a connection that was between requests,
+    /// its bytes came in together with the previous request).
+    func requestStarted() {
+        phase.withLock { phase in
+            if case .idle = phase { phase = .receiving(since: .now) }
+        }
+    }
+
+    /// The request is complete and will be answered on the event thread.
+    func requestReceived() {
+        phase.withLock { $0 = .answering }
+    }
+
+    /// Suspends the connection until a worker's ``deliver(_:)`` (or ``abandon()``). Event
+    /// thread only, before the job is handed to the worker, so the worker's resume always
+    /// follows the suspension.
+    func suspend() {
+        phase.withLock { phase in
+            MHD_suspend_connection(connection)
+            phase = .awaitingWorker
+        }
+    }
+
+    /// The worker's response: kept for the event thread and the connection resumed, unless
+    /// the server has abandoned the connection meanwhile. Any thread.
+    func deliver(_ response: HTTPResponse) {
+        resume(as: .answered(response))
+    }
+
+    /// The response a worker delivered, once the resumed connection is back on its event
+    /// thread; nil when it was abandoned instead.
+    func takeResponse() -> HTTPResponse? {
+        phase.withLock { phase in
+            guard case .answered(let response) = phase else { return nil }
+            phase = .answering
+            return response
+        }
+    }
+
+    /// Resumes the connection if it waits for a worker, without a response: it is closed.
+    /// For a stop that will not wait longer, or a job the closing worker pool refused; a
+    /// worker's later response is dropped.
+    func abandon() {
+        resume(as: .abandoned)
+    }
+
+    /// Moves a connection waiting for a worker to `next` and resumes it; does nothing when it
+    /// no longer waits. Exactly one of ``deliver(_:)`` and ``abandon()`` resumes it. The resume
+    /// happens outside the lock — the event thread it wakes takes the lock at once — which is
+    /// safe because a suspended connection stays open until it is resumed, and the server
+    /// stops libmicrohttpd only after every worker has ended.
+    private func resume(as next: Phase) {
+        let waited = phase.withLock { phase in
+            guard case .awaitingWorker = phase else { return false }
+            phase = next
+            return true
+        }
+        if waited { MHD_resume_connection(connection) }
+    }
+
+    /// The response was sent (or the request failed); the connection is between requests.
+    func requestCompleted() {
+        phase.withLock { $0 = .idle(since: .now) }
+    }
+
+    /// The library is about to close the socket; nothing may touch it from now on.
+    func closed() {
+        phase.withLock { $0 = .closed }
+    }
+
+    /// Shuts the socket down when a request has been arriving for longer than `deadline`
+    /// (the library then closes the connection); returns whether it did. On a connection
+    /// between requests, notices that the next request has begun (bytes arrived since the
+    /// last response) and starts its deadline. Deadline sweep thread.
+    func enforce(deadline: Duration, now: ContinuousClock.Instant) -> Bool {
+        phase.withLock { phase in
+            switch phase {
+            case .receiving(let since) where now - since >= deadline:
+                shutdown(descriptor, Int32(SHUT_RDWR))
+                phase = .cutOff
+                return true
+            case .idle(let since):
+                if let received = lastDataReceived(now: now), received > since + Self.receiveTimeSlack {
+                    phase = .receiving(since: received)
+                }
+                return false
+            default:
+                return false
+            }
+        }
+    }
+
+    /// When the last bytes from the client arrived, by the kernel's count; nil if unknown.
+    private func lastDataReceived(now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
+        var info = tcp_info()
+        var length = socklen_t(MemoryLayout<tcp_info>.size)
+        guard getsockopt(descriptor, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else { return nil }
+        return now - .milliseconds(Int(info.tcpi_last_data_recv))
+    }
+}

@@ -1,0 +1,351 @@
+import CMicroHTTPD
+import Dispatch
+import Foundation
+import LatchkeyCore
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A started libmicrohttpd daemon, passed to the accepting thread.
+struct DaemonHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// What one request accumulates between libmicrohttpd's callbacks, on its connection's event
+/// thread; owned by the connection (`con_cls`) from the request line until the request completes.
+private final class PendingRequest {
+    let target: RequestTarget?
+    let connection: ConnectionRecord?
+    var headersRead = false
+    var countedInFlight = false
+    var dispatched = false
+    var headers = HTTPHeaders()
+    var body = Data()
+    var rejection: RequestRejection?
+    var discardedBytes = 0
+    /// The sent response's completion, called when the request ends.
+    var onCompletion: (@Sendable () -> Void)?
+
+    init(target: RequestTarget?, connection: ConnectionRecord?) {
+        self.target = target
+        self.connection = connection
+    }
+}
+
+/// The state libmicrohttpd's C callbacks reach through their `cls` pointer: the handler,
+/// the limits, the worker pool, the open connections and the count of requests in flight.
+///
+/// The event threads read requests and write responses; complete requests go to the worker
+/// pool while their connection is suspended. When the pool's queue is full the request is
+/// answered `503` with `Retry-After` at once, in the route's error shape.
+final class RequestExchange: Sendable {
+    /// How much of an oversized upload is read and thrown away so the client still gets
+    /// its 413; past this the connection is closed instead.
+    private static let discardAllowance = 1 << 20
+    /// How often the connections shed under load are logged (when there are any).
+    private static let sheddingReportInterval = Duration.seconds(10)
+
+    private let handler: any HTTPHandler
+    private let maxBodyBytes: Int
+    private let clientIPResolver: ClientIPResolver
+    private let strictTransportSecurity: Bool
+    private let workers: RequestWorkerPool
+    private let logger: Logger?
+    private let inFlight = DispatchGroup()
+    private let draining = Atomic<Bool>(false)
+    private let admission: Mutex<ConnectionAdmission>
+    private let connections = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
+    private let refusedConnections = Atomic<Int>(0)
+    private let busyResponses = Atomic<Int>(0)
+    private let cutOffRequests = Atomic<Int>(0)
+    private let lastSheddingReport = Mutex<ContinuousClock.Instant>(.now)
+
+    init(
+        handler: any HTTPHandler, maxBodyBytes: Int, clientIPResolver: ClientIPResolver, strictTransportSecurity: Bool,
+        admission: ConnectionAdmission, workers: RequestWorkerPool, logger: Logger?
+    ) {
+        self.handler = handler
+        self.maxBodyBytes = maxBodyBytes
+        self.clientIPResolver = clientIPResolver
+        self.strictTransportSecurity = strictTransportSecurity
+        self.admission = Mutex(admission)
+        self.workers = workers
+        self.logger = logger
+    }
+
+    // MARK: Connections
+
+    /// Lets the connection just accepted on `descriptor` in (hands it to `daemon`) or closes
+    /// it at once when a connection limit is reached. Accepting thread.
+    func admit(_ descriptor: Int32, address: UnsafePointer<sockaddr>, length: socklen_t, into daemon: DaemonHandle) {
+        guard let peer = Self.ipAddress(address),
+              admission.withLock({ $0.reserve(descriptor: descriptor, peer: peer) }) else {
+            refusedConnections.add(1, ordering: .relaxed)
+            close(descriptor)
+            return
+        }
+        if MHD_add_connection(daemon.pointer, descriptor, address, length) != .YES {
+            // The library closed the socket.
+            admission.withLock { $0.cancel(descriptor: descriptor) }
+        }
+    }
+
+    /// Cuts off every request that has been arriving for longer than `deadline`, and now and
+    /// then logs how many connections were shed. Deadline sweep thread.
+    func sweep(deadline: Duration) {
+        let records = connections.withLock { Array($0.values) }
+        let now = ContinuousClock.now
+        var cutOff = 0
+        for record in records where record.enforce(deadline: deadline, now: now) {
+            cutOff += 1
+        }
+        cutOffRequests.add(cutOff, ordering: .relaxed)
+        let due = lastSheddingReport.withLock { last in
+            guard now - last >= Self.sheddingReportInterval else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        let refused = refusedConnections.exchange(0, ordering: .relaxed)
+        let busy = busyResponses.exchange(0, ordering: .relaxed)
+        let cut = cutOffRequests.exchange(0, ordering: .relaxed)
+        if refused + busy + cut > 0 {
+            logger?.warning("http_load_shed", [
+                "refused_connections": .int(refused), "busy_responses": .int(busy), "requests_cut_off": .int(cut),
+                "open_connections": .int(records.count),
+            ])
+        }
+    }
+
+    // MARK: Stopping
+
+    func beginDraining() {
+        draining.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Waits until no request is being read, handled or answered; false when time ran out.
+    func waitForInFlightRequests(seconds: Int) -> Bool {
+        inFlight.wait(timeout: .now() + .seconds(seconds)) == .success
+    }
+
+    /// Resumes every connection still waiting for a worker, to be closed: libmicrohttpd must
+    /// not be stopped with suspended connections. Call after the worker pool is closed, so
+    /// no request can be suspended any more.
+    func abandonSuspendedRequests() {
+        for record in connections.withLock({ Array($0.values) }) {
+            record.abandon()
+        }
+    }
+
+    // MARK: libmicrohttpd callbacks (capture nothing; context comes through `cls`)
+
+    /// Called when a connection starts being served and when it is closed; the record lives
+    /// in the connection's socket context in between.
+    static let connectionNotified: MHD_NotifyConnectionCallback = { cls, connection, socketContext, code in
+        guard let cls, let connection, let socketContext else { return }
+        let exchange = Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue()
+        switch code {
+        case .CONNECTION_NOTIFY_STARTED:
+            let descriptor = latchkey_mhd_connection_descriptor(connection)
+            let peer = exchange.admission.withLock { $0.claim(descriptor: descriptor) }
+            let record = ConnectionRecord(connection: connection, descriptor: descriptor, peer: peer)
+            exchange.connections.withLock { $0[ObjectIdentifier(record)] = record }
+            socketContext.pointee = Unmanaged.passRetained(record).toOpaque()
+        case .CONNECTION_NOTIFY_CLOSED:
+            guard let pointer = socketContext.pointee else { return }
+            socketContext.pointee = nil
+            let record = Unmanaged<ConnectionRecord>.fromOpaque(pointer).takeRetainedValue()
+            record.closed()
+            exchange.connections.withLock { $0[ObjectIdentifier(record)] = nil }
+            if let peer = record.peer {
+                exchange.admission.withLock { $0.release(peer) }
+            }
+        default:
+            break
+        }
+    }
+
+    /// Called once per request with the raw request target; the result becomes `con_cls`.
+    static let requestStarted: latchkey_mhd_request_started = { _, uri, connection in
+        let target = uri.flatMap { RequestTarget(String(cString: $0)) }
+        let record = connection.flatMap(latchkey_mhd_socket_context).map {
+            Unmanaged<ConnectionRecord>.fromOpaque($0).takeUnretainedValue()
+        }
+        record?.requestStarted()
+        return Unmanaged.passRetained(PendingRequest(target: target, connection: record)).toOpaque()
+    }
+
+    /// Called after the request line and headers, for each piece of body, once the request
+    /// is complete, and again when a connection resumes from a worker; must queue a response
+    /// or suspend the connection by the last call.
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, upload, uploadSize, slot in
+        guard let cls, let connection, let method, let uploadSize, let pending = slot?.pointee else { return .NO }
+        let exchange = Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue()
+        let request = Unmanaged<PendingRequest>.fromOpaque(pending).takeUnretainedValue()
+        return exchange.advance(
+            request, on: connection, method: String(cString: method),
+            upload: uploadSize.pointee > 0 ? UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee) : nil,
+            consumed: { uploadSize.pointee = 0 })
+    }
+
+    /// Called when a request ends (answered, failed or cut off); frees its state.
+    static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
+        guard let cls, let slot, let pending = slot.pointee else { return }
+        slot.pointee = nil
+        let request = Unmanaged<PendingRequest>.fromOpaque(pending).takeRetainedValue()
+        request.onCompletion?()
+        request.connection?.requestCompleted()
+        if request.countedInFlight {
+            Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue().inFlight.leave()
+        }
+    }
+
+    // MARK: Request processing
+
+    private func advance(
+        _ request: PendingRequest, on connection: OpaquePointer, method: String,
+        upload: UnsafeRawBufferPointer?, consumed: () -> Void
+    ) -> MHD_Result {
+        guard request.headersRead else {
+            request.headersRead = true
+            request.countedInFlight = true
+            inFlight.enter()
+            request.headers = Self.headers(of: connection)
+            if let length = request.headers["Content-Length"].flatMap(Int.init), length > maxBodyBytes {
+                // Answering before the body is read makes libmicrohttpd skip it and close.
+                return queue(rejectionResponse(.payloadTooLarge(limit: maxBodyBytes), request, method: method), on: connection)
+            }
+            if request.target == nil {
+                return queue(RequestRejection.malformedQuery.response, on: connection)
+            }
+            return .YES
+        }
+        if let upload {
+            consumed()
+            if request.rejection == nil, request.body.count + upload.count <= maxBodyBytes {
+                request.body.append(contentsOf: upload)
+                return .YES
+            }
+            if request.rejection == nil {
+                request.rejection = .payloadTooLarge(limit: maxBodyBytes)
+                request.body = Data()
+            }
+            request.discardedBytes += upload.count
+            return request.discardedBytes > Self.discardAllowance ? .NO : .YES
+        }
+        // The request is complete.
+        guard let record = request.connection else { return .NO }
+        if request.dispatched {
+            // Resumed: the worker's response, or nothing when a stop abandoned the request.
+            guard let response = record.takeResponse() else { return .NO }
+            request.onCompletion = response.onCompletion
+            return queue(response, on: connection)
+        }
+        record.requestReceived()
+        if let rejection = request.rejection {
+            return queue(rejectionResponse(rejection, request, method: method), on: connection)
+        }
+        guard let target = request.target, let peer = record.peer else { return .NO }
+        let clientIP = clientIPResolver.clientIP(peer: peer, forwardedFor: request.headers.values("X-Forwarded-For"))
+        let complete = HTTPRequest(
+            method: method, path: target.path, query: target.query, headers: request.headers,
+            body: request.body, clientIP: clientIP.description)
+        request.body = Data()
+        guard workers.reserve() else {
+            busyResponses.add(1, ordering: .relaxed)
+            return queue(rejectionResponse(.serverBusy, request, method: method), on: connection)
+        }
+        record.suspend()
+        request.dispatched = true
+        if !workers.submit({ [self] in record.deliver(sendable(handler.handle(complete))) }) {
+            // The pool closed meanwhile (the server is stopping): close the connection.
+            record.abandon()
+        }
+        return .YES
+    }
+
+    /// The handler's answer to `rejection` for the route the request was for, or the plain
+    /// JSON error when the request target could not be parsed.
+    private func rejectionResponse(_ rejection: RequestRejection, _ request: PendingRequest, method: String) -> HTTPResponse {
+        guard let target = request.target else { return rejection.response }
+        return sendable(handler.rejection(rejection.error, method: method, path: target.path, headers: request.headers))
+    }
+
+    /// The response itself, or a 500 when its status or a header could not go on the wire.
+    private func sendable(_ response: HTTPResponse) -> HTTPResponse {
+        guard (100...599).contains(response.status) else {
+            logger?.error("http_response_invalid", ["reason": "status", "status": .int(response.status)])
+            return RequestRejection.unsendableResponse.response
+        }
+        for (name, value) in response.headers where !Self.isValidHeader(name: name, value: value) {
+            logger?.error("http_response_invalid", ["reason": "header", "header": .string(name)])
+            return RequestRejection.unsendableResponse.response
+        }
+        return response
+    }
+
+    /// The characters besides letters and digits allowed in a header name (RFC 9110 `tchar`).
+    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+
+    private static func isValidHeader(name: String, value: String) -> Bool {
+        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy {
+            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || tokenSymbols.contains($0)
+        }
+        return nameIsToken && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
+
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let body = response.body
+        guard let wire = body.withUnsafeBytes({
+            MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
+        }) else { return .NO }
+        defer { MHD_destroy_response(wire) }
+        // libmicrohttpd computes Content-Length from the body itself.
+        for (name, value) in response.headers where !HTTPHeaders.isSameName(name, "Content-Length") {
+            guard MHD_add_response_header(wire, name, value) == .YES else {
+                // e.g. an empty value or a header the library reserves for itself.
+                logger?.error("http_response_invalid", ["reason": "header refused", "header": .string(name)])
+                return queue(RequestRejection.unsendableResponse.response, on: connection)
+            }
+        }
+        if strictTransportSecurity {
+            _ = MHD_add_response_header(wire, "Strict-Transport-Security", "max-age=31536000")
+        }
+        if draining.load(ordering: .sequentiallyConsistent) {
+            _ = MHD_add_response_header(wire, "Connection", "close")
+        }
+        return MHD_queue_response(connection, UInt32(response.status), wire)
+    }
+
+    // MARK: Reading from a connection
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        _ = withUnsafeMutablePointer(to: &headers) { collected in
+            MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
+                guard let cls, let name else { return .YES }
+                cls.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
+                    String(decoding: UnsafeRawBufferPointer(start: name, count: nameSize), as: UTF8.self),
+                    value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? "")
+                return .YES
+            }, collected)
+        }
+        return headers
+    }
+
+    private static func ipAddress(_ address: UnsafePointer<sockaddr>) -> IPAddress? {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                IPAddress(bytes: withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) })
+            }
+        case AF_INET6:
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                IPAddress(bytes: withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) })
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import Dispatch
+import Foundation
+import LatchkeyCore
+import LatchkeyHTTP
+import LatchkeyServer
+import LatchkeyTestSupport
+import Synchronization
+import Testing
+
+/// Routes for the worker-pool tests: `/block` waits until the test releases it, `/quick`
+/// answers at once; both answer errors in Directus's shape, as `/auth/login` does.
+private final class BlockingRoutes: Sendable {
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+
+    func router() -> Router {
+        let ok: @Sendable (HTTPRequest) -> HTTPResponse = { _ in HTTPResponse(status: 200, body: Data("done".utf8)) }
+        return Router(
+            routes: [
+                Route("GET", "/block", name: "block", errorShape: .directus) { [self] request in
+                    entered.signal()
+                    release.wait()
+                    return ok(request)
+                },
+                Route("GET", "/quick", name: "quick", errorShape: .directus, handler: ok),
+            ],
+            metrics: ServerMetrics(), logger: Logger(sink: MemoryLogSink()))
+    }
+}
+
+private func startedServer(_ configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws -> HTTPServer {
+    let server = HTTPServer(configuration: configuration, handler: handler, logger: nil)
+    try server.start()
+    return server
+}
+
+private func get(_ path: String, on connection: RawHTTPConnection) throws {
+    try connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
+}
+
+/// How the server runs requests: event-driven connections, a bounded worker pool that
+/// answers 503 when its queue is full, the request deadline and the per-client limits.
+@Suite struct HTTPServerExecutionTests {
+    @Test("300 connections sending their requests at the same moment are all answered")
+    func manyConnectionsAtOnce() throws {
+        let routes = BlockingRoutes()
+        let server = try startedServer(HTTPServerConfiguration(port: 0, perIPConnectionLimit: 400), handler: routes.router())
+        defer { server.stop() }
+        let connections = try (0..<300).map { _ in try RawHTTPConnection(port: server.boundPort) }
+        let request = Data("GET /quick HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        for connection in connections {
+            try connection.send(request)
+        }
+        let statuses = try connections.map { try $0.readResponse().status }
+        #expect(statuses == Array(repeating: 200, count: 300))
+    }
+
+    @Test("with every worker busy and the queue full, a request gets 503 with Retry-After at once, in the route's shape")
+    func queueFull() throws {
+        let routes = BlockingRoutes()
+        let server = try startedServer(
+            HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1), handler: routes.router())
+        defer { server.stop() }
+        let running = try RawHTTPConnection(port: server.boundPort)
+        try get("/block", on: running)
+        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+
+        // The only worker is busy: one of these two waits in the queue, the other finds it full.
+        let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
+        for connection in contenders {
+            try get("/quick", on: connection)
+        }
+        let refusedIndex = try #require(RawHTTPConnection.firstReadable(contenders, milliseconds: 5000))
+        let refused = try contenders[refusedIndex].readResponse()
+        #expect(refused.status == 503)
+        #expect(refused["Retry-After"] == "1")
+        #expect(refused.text == #"{"errors":[{"extensions":{"code":"SERVICE_UNAVAILABLE"},"message":"Something went wrong on our side. Please try again later."}]}"#)
+        #expect(refused["X-Content-Type-Options"] == "nosniff")
+
+        routes.release.signal()
+        #expect(try running.readResponse().text == "done")
+        let queued = try contenders[1 - refusedIndex].readResponse()
+        #expect(queued.status == 200)
+        // The refused client may simply come back.
+        try get("/quick", on: contenders[refusedIndex])
+        #expect(try contenders[refusedIndex].readResponse().status == 200)
+    }
+
+    /// A server with one worker, busy on `/block`, and a `/quick` request waiting for it;
+    /// `stop()` has been called on another thread and signals `stopped` when it returns.
+    private struct StoppingWithQueuedRequest {
+        let routes = BlockingRoutes()
+        let running: RawHTTPConnection
+        let queued: RawHTTPConnection
+        let stopped = DispatchSemaphore(value: 0)
+
+        init(gracePeriod: Int) throws {
+            let server = try startedServer(
+                HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 4, shutdownGracePeriod: gracePeriod),
+                handler: routes.router())
+            running = try RawHTTPConnection(port: server.boundPort)
+            try get("/block", on: running)
+            try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+            queued = try RawHTTPConnection(port: server.boundPort)
+            try get("/quick", on: queued)
+            Thread.detachNewThread { [stopped] in
+                server.stop()
+                stopped.signal()
+            }
+        }
+    }
+
+    @Test("stop() answers requests still waiting for a worker before it closes their connections")
+    func stopAnswersQueuedRequests() throws {
+        let stopping = try StoppingWithQueuedRequest(gracePeriod: 10)
+        #expect(stopping.stopped.wait(timeout: .now() + 0.3) == .timedOut)
+        stopping.routes.release.signal()
+        for connection in [stopping.running, stopping.queued] {
+            let response = try connection.readResponse()
+            #expect(response.status == 200)
+            #expect(response["Connection"] == "close")
+        }
+        #expect(stopping.stopped.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test("past the grace period stop() closes connections still waiting for a worker and returns once the handler has")
+    func stopAbandonsAfterGracePeriod() throws {
+        let stopping = try StoppingWithQueuedRequest(gracePeriod: 1)
+        #expect(stopping.queued.waitUntilClosed(milliseconds: 10_000))
+        #expect(stopping.running.waitUntilClosed(milliseconds: 10_000))
+        // The handler still runs; stop() waits for it.
+        #expect(stopping.stopped.wait(timeout: .now()) == .timedOut)
+        stopping.routes.release.signal()
+        #expect(stopping.stopped.wait(timeout: .now() + 10) == .success)
+    }
+
+    @Test("a request head dripped a line at a time is cut off at the request deadline, long before the idle timeout")
+    func drippedHead() throws {
+        let server = try startedServer(
+            HTTPServerConfiguration(port: 0, connectionTimeout: 30, requestTimeout: 1), handler: BlockingRoutes().router())
+        defer { server.stop() }
+        let connection = try RawHTTPConnection(port: server.boundPort)
+        let began = ContinuousClock.now
+        try connection.send("GET /quick HTTP/1.1\r\n")
+        var line = 0
+        var closed = false
+        while !closed, ContinuousClock.now - began < .seconds(10) {
+            line += 1
+            try? connection.send("X-Drip-\(line): \(line)\r\n")
+            closed = connection.waitUntilClosed(milliseconds: 200)
+        }
+        #expect(closed)
+        // Dripping kept the connection busy well past the deadline's first second.
+        #expect(line >= 4)
+    }
+
+    @Test("on a kept-alive connection the deadline starts with the next request, whose dripped request line is cut off")
+    func drippedSecondRequest() throws {
+        let server = try startedServer(
+            HTTPServerConfiguration(port: 0, connectionTimeout: 30, requestTimeout: 1), handler: BlockingRoutes().router())
+        defer { server.stop() }
+        let connection = try RawHTTPConnection(port: server.boundPort)
+        try get("/quick", on: connection)
+        #expect(try connection.readResponse().status == 200)
+        // Idle for longer than the request deadline: the idle timeout applies, not the deadline.
+        #expect(!connection.waitUntilClosed(milliseconds: 2500))
+        try get("/quick", on: connection)
+        #expect(try connection.readResponse().status == 200)
+
+        var sent = 0
+        var closed = false
+        for byte in "GET /quick HTTP/1.1\r\nHost: x\r\n\r\n".utf8 where !closed {
+            try? connection.send(Data([byte]))
+            sent += 1
+            closed = connection.waitUntilClosed(milliseconds: 300)
+        }
+        #expect(closed)
+        #expect(sent >= 4)
+    }
+
+    @Test("the per-client connection limit applies to IPv6 peers too")
+    func perClientLimitOverIPv6() throws {
+        let server = try startedServer(
+            HTTPServerConfiguration(host: "::1", port: 0, perIPConnectionLimit: 2), handler: BlockingRoutes().router())
+        defer { server.stop() }
+        let admitted = try (0..<2).map { _ in try RawHTTPConnection(host: "::1", port: server.boundPort) }
+        for connection in admitted {
+            try get("/quick", on: connection)
+            #expect(try connection.readResponse().status == 200)
+        }
+        let extra = try RawHTTPConnection(host: "::1", port: server.boundPort, receiveTimeoutSeconds: 5)
+        #expect(extra.isClosedByServer())
+        // A closed connection frees its place.
+        admitted[1].hangUp()
+        var readmitted = false
+        for _ in 0..<50 where !readmitted {
+            let again = try RawHTTPConnection(host: "::1", port: server.boundPort)
+            try get("/quick", on: again)
+            readmitted = (try? again.readResponse().status) == 200
+            if !readmitted { usleep(20_000) }
+        }
+        #expect(readmitted)
+    }
+
+    @Test("LATCHKEY_MAX_CONNECTIONS and LATCHKEY_REQUEST_TIMEOUT default to 10 000 and 10 s and are range-checked")
+    func settings() throws {
+        let defaults = try Configuration.load(environment: [:])
+        #expect(defaults.maxConnections == 10_000)
+        #expect(defaults.requestTimeout == 10)
+        for name in ["LATCHKEY_MAX_CONNECTIONS", "LATCHKEY_REQUEST_TIMEOUT"] {
+            let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: [name: "0"]) }
+            #expect(error?.message.contains(name) == true)
+        }
+    }
+}
+
+/// Counting connections per client network: an IPv4 address, or an IPv6 /64.
+@Suite struct ConnectionAdmissionTests {
+    private func address(_ text: String) -> IPAddress { IPAddress(text)! }
+
+    @Test("IPv6 addresses in one /64 share a limit; another /64 has its own")
+    func ipv6PerSlash64() {
+        var admission = ConnectionAdmission(limit: 100, perNetworkLimit: 2)
+        let admitted = [
+            admission.reserve(descriptor: 10, peer: address("2001:db8:1:2::1")),
+            admission.reserve(descriptor: 11, peer: address("2001:db8:1:2:ffff:ffff:ffff:fffe")),
+            admission.reserve(descriptor: 12, peer: address("2001:db8:1:2:abcd::9")),
+            admission.reserve(descriptor: 12, peer: address("2001:db8:1:3::1")),
+        ]
+        #expect(admitted == [true, true, false, true])
+        #expect(admission.count(from: address("2001:db8:1:2::77")) == 2)
+        #expect(admission.count(from: address("2001:db8:1:3::")) == 1)
+    }
+
+    @Test("IPv4 addresses count one by one, also when mapped into IPv6")
+    func ipv4PerAddress() {
+        var admission = ConnectionAdmission(limit: 100, perNetworkLimit: 1)
+        let admitted = [
+            admission.reserve(descriptor: 10, peer: address("192.0.2.1")),
+            admission.reserve(descriptor: 11, peer: address("::ffff:192.0.2.1")),
+            admission.reserve(descriptor: 11, peer: address("192.0.2.2")),
+        ]
+        #expect(admitted == [true, false, true])
+        #expect(ConnectionAdmission.network(of: address("::ffff:192.0.2.1")) == address("192.0.2.1"))
+    }
+
+    @Test("the total limit applies across networks, and without a per-network limit only it does")
+    func totalLimit() {
+        var admission = ConnectionAdmission(limit: 2, perNetworkLimit: nil)
+        let admitted = [
+            admission.reserve(descriptor: 10, peer: address("192.0.2.1")),
+            admission.reserve(descriptor: 11, peer: address("192.0.2.1")),
+            admission.reserve(descriptor: 12, peer: address("198.51.100.1")),
+        ]
+        #expect(admitted == [true, true, false])
+        #expect(admission.total == 2)
+    }
+
+    @Test("a place is held from accept to close, and freed by a closed connection, a cancelled one or a descriptor accepted again")
+    func lifecycle() {
+        var admission = ConnectionAdmission(limit: 10, perNetworkLimit: 1)
+        let peer = address("2001:db8::1")
+        let first = admission.reserve(descriptor: 10, peer: peer)
+        let claimed = admission.claim(descriptor: 10)
+        let whileOpen = admission.reserve(descriptor: 11, peer: peer)
+        #expect(first && claimed == peer && !whileOpen)
+        admission.release(peer)
+        #expect(admission.count(from: peer) == 0)
+
+        let second = admission.reserve(descriptor: 11, peer: peer)
+        admission.cancel(descriptor: 11)
+        #expect(second && admission.total == 0)
+
+        // Never claimed (the library closed the socket on the way): when descriptor 12 is
+        // accepted again, the old reservation is gone.
+        let stale = admission.reserve(descriptor: 12, peer: peer)
+        let again = admission.reserve(descriptor: 12, peer: peer)
+        let unknown = admission.claim(descriptor: 99)
+        #expect(stale && again && admission.total == 1 && unknown == nil)
+    }
+}
