@@ -1,7 +1,7 @@
 """Directus clients nobody here wrote against /auth/*: the Python SDKs py-directus and
 directus-sdk-py (errors of the reset routes, json-mode login, py-directus's cookie logout), and
-headless Chromium for the browser modes (`cookie`, `session`) through a same-origin proxy,
-including requests another origin starts."""
+headless Chromium for the browser modes (`cookie`, `session`) from an app origin that routes
+/auth/ to Latchkey, including requests another origin starts."""
 import asyncio
 import json
 import time
@@ -144,9 +144,10 @@ def call(browser, path, body=None):
 
 @pytest.fixture
 def app_origin(make_server):
-    """Latchkey behind a same-origin proxy: the app's page and /auth/* on one origin."""
+    """An app whose origin routes /auth/* to Latchkey (served on its own origin, the OAuth
+    issuer), with that app origin in LATCHKEY_AUTH_COOKIE_ORIGINS."""
     proxy = WebOrigin({"/app.html": APP_PAGE})
-    server = make_server(LATCHKEY_PUBLIC_URL=proxy.base)
+    server = make_server(LATCHKEY_AUTH_COOKIE_ORIGINS=proxy.base)
     proxy.forward_to(server.base)
     server.create_user(EMAIL)
     yield proxy, server

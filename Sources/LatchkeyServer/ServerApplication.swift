@@ -89,8 +89,8 @@ package final class ServerApplication: Sendable {
         let authRoutes = DirectusAuthRoutes(
             login: FirstPartyLogin(passwordLogin: passwordLogin, tokens: tokens, clock: clock, logger: logger), tokens: tokens,
             cookies: DirectusCookies(
-                publicURL: configuration.publicURL, secure: secureCookies, refreshTokenLifetime: configuration.refreshIdleTTL,
-                sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
+                publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
+                refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
         let clients = ClientRegistry(store: store)
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients,

@@ -288,6 +288,22 @@ import Testing
         #expect(app.router.handle(browserPost("/auth/login", "{\(Self.credentials)}", origin: "https://evil.example")).status == 200)
     }
 
+    @Test("an origin in LATCHKEY_AUTH_COOKIE_ORIGINS (an app routing /auth/ to Latchkey) may use the cookies; others may not")
+    func configuredOrigins() throws {
+        let app = try makeApplication([
+            "LATCHKEY_PUBLIC_URL": "https://auth.example.com",
+            "LATCHKEY_AUTH_COOKIE_ORIGINS": "HTTPS://App.Example.com:443/, http://127.0.0.1:8080",
+        ])
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        for origin in ["https://auth.example.com", "https://app.example.com", "http://127.0.0.1:8080"] {
+            let login = app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#, origin: origin))
+            #expect(login.status == 200, "\(origin)")
+        }
+        for origin in ["https://other.example.com", "http://app.example.com", "http://127.0.0.1:8081"] {
+            #expect(app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#, origin: origin)).status == 403)
+        }
+    }
+
     @Test("over plain http the cookies are not Secure; a public URL with a path scopes the refresh cookie under it")
     func cookieAttributesFollowThePublicURL() throws {
         let app = try app(publicURL: "http://127.0.0.1:8080/id")

@@ -15,8 +15,9 @@ import LatchkeyHTTP
 ///
 /// Cookies travel with every request a browser makes, also one another site starts, so a
 /// request that reads or sets them must come from the server's own origin: its `Origin` header,
-/// when present, must be the public URL's origin; without one, `Sec-Fetch-Site` (when present)
-/// must be `same-origin` or `none`. A request with neither header is not from a browser and
+/// when present, must be the public URL's origin or one of `LATCHKEY_AUTH_COOKIE_ORIGINS`
+/// (apps that route `/auth/` to Latchkey through their own origin); without one,
+/// `Sec-Fetch-Site` (when present) must be `same-origin` or `none`. A request with neither header is not from a browser and
 /// carries no ambient cookies, so it passes. Anything else is `403 FORBIDDEN`, before any
 /// token is read or any password checked.
 struct DirectusCookies {
@@ -25,8 +26,9 @@ struct DirectusCookies {
     /// The session cookie's name, as Directus names it.
     static let sessionTokenName = "directus_session_token"
 
-    /// The origin browsers send for pages of the public URL (`https://host[:port]`).
-    let publicOrigin: String
+    /// The origins whose pages may use the cookies: the public URL's and the configured ones,
+    /// as browsers send them (`https://host[:port]`).
+    let allowedOrigins: Set<String>
     /// The path the refresh cookie is limited to.
     let refreshTokenPath: String
     /// Whether the cookies carry `Secure`.
@@ -36,15 +38,11 @@ struct DirectusCookies {
     /// The session cookie's lifetime in seconds.
     let sessionTokenLifetime: Int
 
-    /// The cookies of the server at `publicURL`; `secure` when browsers reach it over https.
-    init(publicURL: URL, secure: Bool, refreshTokenLifetime: Int, sessionTokenLifetime: Int) {
-        let components = URLComponents(url: publicURL, resolvingAgainstBaseURL: false)
-        let scheme = (components?.scheme ?? "https").lowercased()
-        let host = (components?.percentEncodedHost ?? "").lowercased()
-        let defaultPort = scheme == "https" ? 443 : 80
-        let port = components?.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
-        publicOrigin = "\(scheme)://\(host)\(port)"
-        var path = components?.path ?? ""
+    /// The cookies of the server at `publicURL`, usable also from `otherOrigins` (serialized
+    /// origins); `secure` when browsers reach it over https.
+    init(publicURL: URL, otherOrigins: [String] = [], secure: Bool, refreshTokenLifetime: Int, sessionTokenLifetime: Int) {
+        allowedOrigins = Set(otherOrigins + [publicURL.webOrigin].compactMap { $0 })
+        var path = URLComponents(url: publicURL, resolvingAgainstBaseURL: false)?.path ?? ""
         while path.hasSuffix("/") { path.removeLast() }
         refreshTokenPath = path + "/auth"
         self.secure = secure
@@ -55,7 +53,7 @@ struct DirectusCookies {
     /// Throws `forbidden` unless `request` comes from the public origin or from no browser.
     func checkSameOrigin(_ request: HTTPRequest) throws {
         if let origin = request.headers["Origin"] {
-            guard origin.lowercased() == publicOrigin else { throw Self.crossOrigin }
+            guard allowedOrigins.contains(origin.lowercased()) else { throw Self.crossOrigin }
         } else if let site = request.headers["Sec-Fetch-Site"] {
             guard site == "same-origin" || site == "none" else { throw Self.crossOrigin }
         }
@@ -95,4 +93,17 @@ struct DirectusCookies {
     }
 
     private static let crossOrigin = LatchkeyError(.forbidden, "Directus cookies may only be used from this server's own origin.")
+}
+
+extension URL {
+    /// The origin a browser sends in `Origin` for pages of this `http`/`https` URL: scheme and
+    /// host in lower case, the port only when it is not the scheme's default; nil without a host.
+    var webOrigin: String? {
+        guard let components = URLComponents(url: self, resolvingAgainstBaseURL: false),
+              let scheme = components.scheme?.lowercased(), let host = components.percentEncodedHost, !host.isEmpty
+        else { return nil }
+        let defaultPort = scheme == "https" ? 443 : 80
+        let port = components.port.flatMap { $0 == defaultPort ? nil : ":\($0)" } ?? ""
+        return "\(scheme)://\(host.lowercased())\(port)"
+    }
 }
