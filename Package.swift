@@ -60,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "LatchkeyStorage",
-            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "CSQLite", "CPostgreSQL"],
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CPostgreSQL"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -92,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "latchkey",
-            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyClient"],
+            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyClient"],
             swiftSettings: strictSettings
         ),
         // Fixtures every test target shares: temporary directories, the helper-process

@@ -9,6 +9,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import socket
 import subprocess
 import time
@@ -17,6 +18,8 @@ import urllib.parse
 import pytest
 import requests
 import requests.adapters
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 BINARY = pathlib.Path(os.environ.get("LATCHKEY_BINARY", ROOT / ".build" / "release" / "latchkey"))
@@ -197,6 +200,37 @@ def make_server(tmp_path):
 @pytest.fixture
 def server(make_server):
     return make_server()
+
+
+@pytest.fixture
+def browser():
+    """Headless Chromium driven by Selenium, with the browser console log kept."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def certificate(tmp_path):
+    """A self-signed P-256 certificate for 127.0.0.1 and its key, as PEM files."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True)
+    return cert, key
+
+
+@pytest.fixture
+def https_server(make_server, certificate):
+    """A server speaking HTTPS itself, trusted through `certificate` (its `verify`)."""
+    cert, key = certificate
+    return make_server(LATCHKEY_TLS_CERT=cert, LATCHKEY_TLS_KEY=key)
 
 
 def _flush_redis(url):

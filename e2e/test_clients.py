@@ -20,8 +20,8 @@ def test_public_and_confidential_clients_are_created_listed_and_deleted(server):
     listing = server.cli("clients", "list").stdout
     rows = [line.split("\t") for line in listing.splitlines()]
     assert rows == [
-        ["ios.app", "public", "first-party", "-", "com.example.app:/oauth http://127.0.0.1/callback"],
-        ["backend", "confidential", "third-party", "-", "https://app.example.com/cb"],
+        ["ios.app", "public", "first-party", "-", "RS256", "com.example.app:/oauth http://127.0.0.1/callback"],
+        ["backend", "confidential", "third-party", "-", "RS256", "https://app.example.com/cb"],
     ]
     assert secret not in listing
     stored = [path for path in server.data_dir.rglob("*") if path.is_file()]
@@ -55,3 +55,14 @@ def test_bad_redirect_uris_and_usage_errors_are_refused(server):
     assert server.cli("clients", "list", "--confidential", check=False).returncode == 2
     assert server.cli("clients", "create", "bad id", "--redirect-uri", "https://a.example/cb", check=False).returncode == 1
     assert server.cli("clients", "list").stdout == ""
+
+
+def test_the_id_token_algorithm_is_chosen_at_registration(server):
+    for client_id, extra in [("default", []), ("es", ["--id-token-alg", "ES256"]), ("ed", ["--id-token-alg", "EdDSA"])]:
+        server.cli("clients", "create", client_id, "--redirect-uri", "https://a.example/cb", *extra)
+    algorithms = {row.split("\t")[0]: row.split("\t")[4] for row in server.cli("clients", "list").stdout.splitlines()}
+    assert algorithms == {"default": "RS256", "es": "ES256", "ed": "EdDSA"}
+    for bad in [["--id-token-alg", "HS256"], ["--id-token-alg", "none"], ["--id-token-alg", "RS256", "--id-token-alg", "ES256"]]:
+        refused = server.cli("clients", "create", "bad", "--redirect-uri", "https://a.example/cb", *bad, check=False)
+        assert refused.returncode == 2 and refused.stdout == ""
+    assert "--id-token-alg" in server.cli("clients", "--help").stdout

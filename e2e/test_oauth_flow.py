@@ -59,9 +59,10 @@ def test_authlib_runs_the_code_flow_with_pkce_then_refreshes_and_revokes(server)
     assert set(token["scope"].split()) == {"openid", "email"}
     access = verified_access_token(world, token["access_token"], "ios.app", "openid email")
 
+    # ID tokens are RS256 unless the client was registered for another algorithm.
     id_header = jwt.get_unverified_header(token["id_token"])
-    assert id_header["alg"] == "ES256" and id_header["typ"] == "JWT"
-    identity = jwt.decode(token["id_token"], world.jwks()[id_header["kid"]].key, algorithms=["ES256"],
+    assert id_header["alg"] == "RS256" and id_header["typ"] == "JWT"
+    identity = jwt.decode(token["id_token"], world.jwks()[id_header["kid"]].key, algorithms=["RS256"],
                           audience="ios.app", issuer=server.base,
                           options={"require": ["iss", "sub", "aud", "iat", "exp", "auth_time"]})
     assert identity["nonce"] == nonce
@@ -93,7 +94,7 @@ def test_id_token_leaves_out_nonce_and_email_when_not_asked_for(server):
     world = OAuthWorld(server)
     tokens = world.tokens(scope="openid")
     identity = jwt.decode(tokens["id_token"], world.jwks()[jwt.get_unverified_header(tokens["id_token"])["kid"]].key,
-                          algorithms=["ES256"], audience="ios.app", issuer=server.base)
+                          algorithms=["RS256"], audience="ios.app", issuer=server.base)
     assert "nonce" not in identity and "email" not in identity
     assert "id_token" not in world.tokens(scope="email")
 
@@ -120,20 +121,18 @@ def test_both_discovery_documents_advertise_exactly_what_is_implemented(server, 
     assert sorted(oauth["introspection_endpoint_auth_methods_supported"]) == ["client_secret_basic", "client_secret_post"]
     assert sorted(oauth["scopes_supported"]) == ["email", "openid"]
     assert oauth["subject_types_supported"] == ["public"]
-    assert oauth["id_token_signing_alg_values_supported"] == ["ES256"]
+    assert oauth["id_token_signing_alg_values_supported"] == ["RS256", "ES256", "EdDSA"]
     assert oauth["authorization_response_iss_parameter_supported"] is True
     assert sorted(oauth["prompt_values_supported"]) == ["consent", "login", "none"]
     assert sorted(oauth["ui_locales_supported"]) == ["ar", "en", "es", "pt"]
 
-    # authlib's own RFC 8414 / OpenID Discovery validators (they insist on https unless told).
-    # OpenID Discovery 1.0 §3 wants RS256 listed for ID tokens; Latchkey signs only with ES256
-    # on purpose, so that one rule is left out.
+    # authlib's own RFC 8414 / OpenID Discovery validators (they insist on https unless told),
+    # including OpenID Discovery 1.0 §3's rule that RS256 is listed for ID tokens.
     monkeypatch.setenv("AUTHLIB_INSECURE_TRANSPORT", "1")
     AuthorizationServerMetadata(oauth).validate()
     provider = OpenIDProviderMetadata(openid)
     for key in provider.REGISTRY_KEYS:
-        if key != "id_token_signing_alg_values_supported":
-            getattr(provider, f"validate_{key}")()
+        getattr(provider, f"validate_{key}")()
 
     # Every advertised endpoint exists (an empty request is refused, not "not found").
     answers = {
@@ -192,6 +191,14 @@ def test_tokens_survive_key_rotation_and_a_restart(server):
     assert jwt.get_unverified_header(new_access)["kid"] != old_kid
     verified_access_token(world, new_access, "ios.app", "openid email")
     assert world.userinfo(new_access).status_code == 200
+
+    # ID tokens: the new RS256 key signs from now on, and the retired one still verifies.
+    after = world.tokens()
+    assert jwt.get_unverified_header(after["id_token"])["kid"] != jwt.get_unverified_header(before["id_token"])["kid"]
+    keys = world.jwks()
+    for token in [before["id_token"], after["id_token"]]:
+        jwt.decode(token, keys[jwt.get_unverified_header(token)["kid"]].key, algorithms=["RS256"], audience="ios.app",
+                   issuer=server.base)
 
 
 def test_openapi_describes_the_oauth_endpoints(server):

@@ -1,9 +1,4 @@
 """The web reset page in a real headless Chromium: fragment token, two fields, generic failure."""
-import shutil
-
-import pytest
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -11,18 +6,6 @@ from selenium.webdriver.support.ui import WebDriverWait
 from conftest import Server
 
 NEW_PASSWORD = "violet tractor quietly juggles mountains"
-
-
-@pytest.fixture
-def browser():
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US"]:
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-    yield driver
-    driver.quit()
 
 
 def visible(driver, element_id):

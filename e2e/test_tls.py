@@ -11,23 +11,6 @@ import requests
 from conftest import BINARY, Server
 
 
-@pytest.fixture
-def certificate(tmp_path):
-    """A self-signed P-256 certificate for 127.0.0.1 and its key, as PEM files."""
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
-         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True)
-    return cert, key
-
-
-@pytest.fixture
-def https_server(make_server, certificate):
-    cert, key = certificate
-    return make_server(LATCHKEY_TLS_CERT=cert, LATCHKEY_TLS_KEY=key)
-
-
 def handshake(port, version, cafile):
     """Completes a TLS handshake pinned to `version`; returns the negotiated version."""
     context = ssl.create_default_context(cafile=str(cafile))

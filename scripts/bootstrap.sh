@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package Latchkey needs that this machine lacks.
 #   scripts/bootstrap.sh          build and run dependencies
-#   scripts/bootstrap.sh --test   plus what the test suites start (Chromium, its driver, PostgreSQL)
+#   scripts/bootstrap.sh --test   plus what the test suites start (Chromium, its driver, PostgreSQL) and
+#                                 need (libmagic for the py-directus SDK)
 # Idempotent: installs nothing (and runs no apt-get update) when everything is present.
 set -euo pipefail
 
@@ -9,7 +10,7 @@ packages=(pkg-config libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev
           libcurl4-openssl-dev libzxcvbn-dev
           libhiredis-dev libpq-dev)
 if [[ "${1:-}" == "--test" ]]; then
-    packages+=(chromium chromium-driver python3-venv openssl redis-server postgresql)
+    packages+=(chromium chromium-driver python3-venv openssl redis-server postgresql libmagic1)
 fi
 
 missing=()

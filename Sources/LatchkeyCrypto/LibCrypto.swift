@@ -209,24 +209,67 @@ extension LibCrypto {
         return Int(BN_num_bits(number))
     }
 
-    /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature under the package key (`n`, `e`).
-    static func rsaVerifySHA256(modulus: Data, exponent: Data, message: Data, signature: Data) -> Bool {
-        let n = bignum(modulus)
-        let e = bignum(exponent)
-        defer {
-            BN_free(n)
-            BN_free(e)
-        }
-        guard let n, let e else { return false }
-        let pkey = withParameters({ builder in
-            OSSL_PARAM_BLD_push_BN(builder, latchkey_param_rsa_n(), n) == 1
-                && OSSL_PARAM_BLD_push_BN(builder, latchkey_param_rsa_e(), e) == 1
-        }) { params in
-            keyFromData(algorithm: "RSA", selection: latchkey_selection_public_key(), params: params)
-        }
-        guard let pkey = pkey ?? nil else { return false }
+    /// An RSA key in raw form: big-endian `n` and `e`, and for a private key `d` with the CRT
+    /// values (`p`, `q`, `dp`, `dq`, `qi`); the private members are empty for a public key.
+    struct RSAComponents {
+        var n: Data
+        var e: Data
+        var d = Data()
+        var p = Data()
+        var q = Data()
+        var dp = Data()
+        var dq = Data()
+        var qi = Data()
+
+        var isPrivate: Bool { !d.isEmpty }
+    }
+
+    /// Generates an RSA key pair with a `bits`-bit modulus and the exponent 65537.
+    static func rsaGenerate(bits: Int) -> RSAComponents {
+        let ctx = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil)
+        defer { EVP_PKEY_CTX_free(ctx) }
+        var pkey: OpaquePointer?
+        let status =
+            ctx != nil && EVP_PKEY_keygen_init(ctx) == 1 && EVP_PKEY_CTX_set_rsa_keygen_bits(ctx, Int32(bits)) == 1
+            && EVP_PKEY_generate(ctx, &pkey) == 1
         defer { EVP_PKEY_free(pkey) }
-        return digestVerify(pkey, digest: EVP_sha256(), message: message, signature: signature)
+        precondition(status, "libcrypto could not generate an RSA key")
+        guard let n = bignumParameter(pkey, latchkey_param_rsa_n()), let e = bignumParameter(pkey, latchkey_param_rsa_e()),
+            let d = bignumParameter(pkey, latchkey_param_rsa_d()), let p = bignumParameter(pkey, latchkey_param_rsa_factor1()),
+            let q = bignumParameter(pkey, latchkey_param_rsa_factor2()),
+            let dp = bignumParameter(pkey, latchkey_param_rsa_exponent1()),
+            let dq = bignumParameter(pkey, latchkey_param_rsa_exponent2()),
+            let qi = bignumParameter(pkey, latchkey_param_rsa_coefficient1())
+        else { preconditionFailure("libcrypto could not export an RSA key") }
+        return RSAComponents(n: n, e: e, d: d, p: p, q: q, dp: dp, dq: dq, qi: qi)
+    }
+
+    /// Whether the private `key` is consistent: its primes multiply to `n`, `d` inverts `e`
+    /// and the CRT values belong to them (OpenSSL's pairwise check).
+    static func rsaIsValidPrivateKey(_ key: RSAComponents) -> Bool {
+        guard key.isPrivate else { return false }
+        return withRSAKey(key) { pkey in
+            let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil)
+            defer { EVP_PKEY_CTX_free(ctx) }
+            let valid = ctx != nil && EVP_PKEY_pairwise_check(ctx) == 1
+            ERR_clear_error()
+            return valid
+        } ?? false
+    }
+
+    /// Signs SHA-256(`message`) with RSASSA-PKCS1-v1_5 (deterministic); the signature is as
+    /// long as the modulus.
+    static func rsaSignSHA256(_ key: RSAComponents, message: Data) -> Data {
+        guard key.isPrivate, let signature = withRSAKey(key, { digestSign($0, digest: EVP_sha256(), message: message) }) ?? nil
+        else { preconditionFailure("libcrypto could not sign with a validated RSA key") }
+        return signature
+    }
+
+    /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature under the public key (`n`, `e`).
+    static func rsaVerifySHA256(modulus: Data, exponent: Data, message: Data, signature: Data) -> Bool {
+        withRSAKey(RSAComponents(n: modulus, e: exponent)) { pkey in
+            digestVerify(pkey, digest: EVP_sha256(), message: message, signature: signature)
+        } ?? false
     }
 
     // MARK: Helpers that keep EVP_PKEY, BIGNUM and OSSL_PARAM inside this file
@@ -290,6 +333,45 @@ extension LibCrypto {
             return nil
         }
         return pkey
+    }
+
+    /// A BIGNUM parameter of `pkey` as unpadded big-endian bytes (cleared from memory after copying).
+    private static func bignumParameter(_ pkey: OpaquePointer?, _ name: UnsafePointer<CChar>) -> Data? {
+        var number: OpaquePointer?
+        guard EVP_PKEY_get_bn_param(pkey, name, &number) == 1, let number else { return nil }
+        defer { BN_clear_free(number) }
+        var bytes = [UInt8](repeating: 0, count: (Int(BN_num_bits(number)) + 7) / 8)
+        defer { cleanse(&bytes) }
+        guard BN_bn2bin(number, &bytes) == Int32(bytes.count) else { return nil }
+        return Data(bytes)
+    }
+
+    /// Builds the EVP_PKEY for the RSA `key` (a key pair when it has `d`), lends it to `body`
+    /// and frees it; nil if OpenSSL refuses the values.
+    private static func withRSAKey<Result>(_ key: RSAComponents, _ body: (OpaquePointer) -> Result) -> Result? {
+        let publicNumbers = [bignum(key.n), bignum(key.e)]
+        defer { publicNumbers.forEach { BN_free($0) } }
+        let privateNumbers = key.isPrivate ? [key.d, key.p, key.q, key.dp, key.dq, key.qi].map(secretBignum) : []
+        defer { privateNumbers.forEach { BN_clear_free($0) } }
+        guard publicNumbers.allSatisfy({ $0 != nil }), privateNumbers.allSatisfy({ $0 != nil }) else { return nil }
+        let names = [latchkey_param_rsa_n(), latchkey_param_rsa_e()]
+            + (key.isPrivate
+                ? [
+                    latchkey_param_rsa_d(), latchkey_param_rsa_factor1(), latchkey_param_rsa_factor2(),
+                    latchkey_param_rsa_exponent1(), latchkey_param_rsa_exponent2(), latchkey_param_rsa_coefficient1(),
+                ] : [])
+        let pkey = withParameters({ builder in
+            zip(names, publicNumbers + privateNumbers).allSatisfy { name, number in
+                OSSL_PARAM_BLD_push_BN(builder, name, number) == 1
+            }
+        }) { params in
+            keyFromData(
+                algorithm: "RSA", selection: key.isPrivate ? latchkey_selection_keypair() : latchkey_selection_public_key(),
+                params: params)
+        }
+        guard let pkey = pkey ?? nil else { return nil }
+        defer { EVP_PKEY_free(pkey) }
+        return body(pkey)
     }
 
     /// Builds the EVP_PKEY for `key`, lends it to `body` and frees it; nil if the key is invalid.

@@ -1,7 +1,7 @@
 package import Foundation
 
-/// An RSA package key for verifying RSASSA-PKCS1-v1_5 SHA-256 signatures (the JOSE `RS256`
-/// algorithm). Latchkey never signs with RSA, so there is no private counterpart.
+/// An RSA public key for verifying RSASSA-PKCS1-v1_5 SHA-256 signatures (the JOSE `RS256`
+/// algorithm); ``RSAPrivateKey`` is its signing counterpart.
 package struct RSAPublicKey: Sendable, Hashable {
     /// The smallest modulus accepted, in bits (RFC 7518 §3.3 requires 2048).
     package static let minimumModulusBits = 2048

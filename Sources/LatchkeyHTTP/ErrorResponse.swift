@@ -11,6 +11,10 @@ package enum ErrorShape: Sendable {
     case oauth
     /// Directus's `{"errors": [{"message", "extensions": {"code"}}]}`.
     case directus
+    /// Both in one body, with Latchkey's status: `{"error": {"code", "message"[, "reasons"]},
+    /// "errors": [{"message", "extensions": {"code"[, "field"]}}]}`, for routes that Latchkey's
+    /// clients and Directus SDKs both call (the password reset routes).
+    case latchkeyAndDirectus
     /// A protected resource's (RFC 6750 §3): OAuth's body with `WWW-Authenticate: Bearer`.
     case bearer
     /// An HTML page rendered by the application (the sign-in pages), for the error and the
@@ -54,6 +58,7 @@ extension LatchkeyError {
             case .latchkey: latchkeyResponse
             case .oauth: oauthResponse(basicChallenge: requestHeaders["Authorization"]?.lowercased().hasPrefix("basic ") ?? false)
             case .directus: directusResponse
+            case .latchkeyAndDirectus: HTTPResponse.json(LatchkeyAndDirectusBody(error: latchkeyDetail, errors: [directusEntry]), status: httpStatus)
             case .bearer: bearerResponse
             case .page(let render): render(self, requestHeaders)
             }
@@ -62,39 +67,47 @@ extension LatchkeyError {
     }
 
     private var latchkeyResponse: HTTPResponse {
-        struct Body: Encodable {
-            struct Detail: Encodable {
-                let code: String
-                let message: String
-                let reasons: [String]?
-            }
-            let error: Detail
-        }
-        let code = isClientError ? code.rawValue : LatchkeyError.Code.internalError.rawValue
-        return .json(Body(error: .init(code: code, message: publicMessage, reasons: reasons.isEmpty ? nil : reasons)), status: httpStatus)
+        .json(LatchkeyBody(error: latchkeyDetail), status: httpStatus)
     }
 
-    /// Directus's codes and statuses for Latchkey's codes.
+    /// The `error` object of Latchkey's shape; server-side failures are `internal_error`.
+    private var latchkeyDetail: LatchkeyBody.Detail {
+        LatchkeyBody.Detail(
+            code: isClientError ? code.rawValue : LatchkeyError.Code.internalError.rawValue, message: publicMessage,
+            reasons: reasons.isEmpty ? nil : reasons)
+    }
+
+    /// Directus's statuses for Latchkey's codes.
     private var directusResponse: HTTPResponse {
-        struct Body: Encodable {
-            struct Entry: Encodable {
-                struct Extensions: Encodable { let code: String }
-                let message: String
-                let extensions: Extensions
-            }
-            let errors: [Entry]
-        }
-        let (status, directusCode): (Int, String) =
+        let status: Int =
             switch code {
-            case .invalidCredentials: (401, "INVALID_CREDENTIALS")
-            case .invalidToken: (401, "INVALID_TOKEN")
-            case .rateLimited: (429, "REQUESTS_EXCEEDED")
-            case .payloadTooLarge: (413, "INVALID_PAYLOAD")
-            case _ where code.kind == .unavailable: (503, "SERVICE_UNAVAILABLE")
-            case _ where isClientError: (400, "INVALID_PAYLOAD")
-            default: (500, "INTERNAL_SERVER_ERROR")
+            case .invalidCredentials, .invalidToken: 401
+            case .forbidden: 403
+            case .rateLimited: 429
+            case .payloadTooLarge: 413
+            case _ where code.kind == .unavailable: 503
+            case _ where isClientError: 400
+            default: 500
             }
-        return .json(Body(errors: [.init(message: publicMessage, extensions: .init(code: directusCode))]), status: status)
+        return .json(DirectusBody(errors: [directusEntry]), status: status)
+    }
+
+    /// The entry of Directus's `errors` array: Directus's code for Latchkey's, and the field a
+    /// `FAILED_VALIDATION` concerns (what Directus reports for its password policy).
+    private var directusEntry: DirectusBody.Entry {
+        let (directusCode, field): (String, String?) =
+            switch code {
+            case .invalidCredentials: ("INVALID_CREDENTIALS", nil)
+            case .invalidToken: ("INVALID_TOKEN", nil)
+            case .weakPassword: ("FAILED_VALIDATION", "password")
+            case .invalidEmail: ("FAILED_VALIDATION", "email")
+            case .forbidden: ("FORBIDDEN", nil)
+            case .rateLimited: ("REQUESTS_EXCEEDED", nil)
+            case _ where code.kind == .unavailable: ("SERVICE_UNAVAILABLE", nil)
+            case _ where isClientError: ("INVALID_PAYLOAD", nil)
+            default: ("INTERNAL_SERVER_ERROR", nil)
+            }
+        return DirectusBody.Entry(message: publicMessage, extensions: .init(code: directusCode, field: field))
     }
 
     /// The OAuth error body (RFC 6749 §5.2) of the token, revocation and introspection endpoints.
@@ -118,8 +131,13 @@ extension LatchkeyError {
     }
 
     /// A protected resource's error (RFC 6750 §3.1): 401 `invalid_token`, 403
-    /// `insufficient_scope`, 400 `invalid_request`, each in `WWW-Authenticate: Bearer` too.
+    /// `insufficient_scope`, 400 `invalid_request`, each in `WWW-Authenticate: Bearer` too; a
+    /// request without any credentials gets a bare `401` with `WWW-Authenticate: Bearer` and
+    /// no error code or body.
     private var bearerResponse: HTTPResponse {
+        if code == .authenticationRequired {
+            return HTTPResponse(status: 401, headers: HTTPHeaders([("WWW-Authenticate", "Bearer")]))
+        }
         let (status, bearerCode): (Int, String) =
             switch code {
             case .invalidToken: (401, "invalid_token")
@@ -131,6 +149,35 @@ extension LatchkeyError {
         response.headers.set("WWW-Authenticate", "Bearer error=\"\(bearerCode)\", error_description=\"\(publicMessage)\"")
         return response
     }
+}
+
+/// `{"error": {"code", "message", "reasons"?}}`, Latchkey's error body.
+private struct LatchkeyBody: Encodable {
+    struct Detail: Encodable {
+        let code: String
+        let message: String
+        let reasons: [String]?
+    }
+    let error: Detail
+}
+
+/// `{"errors": [{"message", "extensions": {"code", "field"?}}]}`, Directus's error body.
+private struct DirectusBody: Encodable {
+    struct Entry: Encodable {
+        struct Extensions: Encodable {
+            let code: String
+            let field: String?
+        }
+        let message: String
+        let extensions: Extensions
+    }
+    let errors: [Entry]
+}
+
+/// Latchkey's and Directus's error bodies in one object.
+private struct LatchkeyAndDirectusBody: Encodable {
+    let error: LatchkeyBody.Detail
+    let errors: [DirectusBody.Entry]
 }
 
 /// `{"error", "error_description"}`, the body of OAuth and bearer errors.

@@ -6,10 +6,11 @@ extension HTTPRequest {
     /// The body decoded as `Body`. A body that is not JSON, or not an object, is
     /// `invalid_json`; a missing, null or mistyped field is `invalid_request` naming the
     /// field (never its value). Field limits are the body type's own (see
-    /// ``Swift/KeyedDecodingContainer/text(_:maxBytes:)``).
-    package func decodeJSON<Body: Decodable>(_: Body.Type) throws -> Body {
+    /// ``Swift/KeyedDecodingContainer/text(_:maxBytes:)``). With `allowingEmpty` (routes whose
+    /// body is ``Route/BodyKind/jsonOrEmpty``) no body at all reads as `{}`.
+    package func decodeJSON<Body: Decodable>(_: Body.Type, allowingEmpty: Bool = false) throws -> Body {
         do {
-            return try JSONDecoder().decode(Body.self, from: body)
+            return try JSONDecoder().decode(Body.self, from: allowingEmpty && body.isEmpty ? Data("{}".utf8) : body)
         } catch let error as LatchkeyError {
             throw error
         } catch DecodingError.keyNotFound(let key, _) {

@@ -8,6 +8,9 @@ package struct Route: Sendable {
         case none
         /// `application/json` is required (anything else is 415).
         case json
+        /// `application/json`, or no body at all (what Directus accepts where every field is
+        /// optional: a browser's bare `POST` to `/auth/logout`).
+        case jsonOrEmpty
         /// `application/x-www-form-urlencoded`, checked by the route itself (``FormParameters``)
         /// so that it can answer in its own error shape (OAuth's).
         case form

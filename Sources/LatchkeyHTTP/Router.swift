@@ -47,7 +47,8 @@ package final class Router: HTTPHandler {
             response.headers.set("Allow", candidates.map(\.method).joined(separator: ", "))
             return (candidates[0].name, false, response)
         }
-        if route.body == .json, !Self.isJSON(request.headers["Content-Type"]) {
+        let needsJSON = route.body == .json || (route.body == .jsonOrEmpty && !request.body.isEmpty)
+        if needsJSON, !Self.isJSON(request.headers["Content-Type"]) {
             let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
             return (route.name, false, error.response(in: route.errorShape, requestHeaders: request.headers))
         }
@@ -99,7 +100,10 @@ package final class Router: HTTPHandler {
         if response.headers["Content-Security-Policy"] == nil {
             response.headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")
         }
-        response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
+        // A route may open a resource to other origins (a script meant for other sites' pages).
+        if response.headers["Cross-Origin-Resource-Policy"] == nil {
+            response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
+        }
         if !cacheable || response.status >= 400 {
             response.headers.set("Cache-Control", "no-store")
             response.headers.set("Pragma", "no-cache")

@@ -4,8 +4,9 @@ import Foundation
 /// A JSON Web Key (RFC 7517) of type `EC` (P-256), `OKP` (Ed25519) or `RSA`.
 ///
 /// Members are kept as their base64url strings so a key round-trips unchanged. The private
-/// member `d` is ``Redacted``: it never appears in `description` or `dump`, but it is
-/// encoded when the key is encoded, so encode ``publicKey`` for anything published.
+/// members (`d`, and an RSA key's `p`, `q`, `dp`, `dq`, `qi`) are ``Redacted``: they never
+/// appear in `description` or `dump`, but they are encoded when the key is encoded, so encode
+/// ``publicKey`` for anything published.
 package struct JWK: Sendable, Hashable, Codable {
     /// The key type: `EC`, `OKP` or `RSA`.
     package var kty: String
@@ -19,8 +20,19 @@ package struct JWK: Sendable, Hashable, Codable {
     package var n: String?
     /// The package exponent (`RSA`), base64url.
     package var e: String?
-    /// The private scalar (`EC`) or seed (`OKP`), base64url; nil for a package key.
+    /// The private scalar (`EC`), seed (`OKP`) or private exponent (`RSA`), base64url; nil
+    /// for a public key.
     package var d: Redacted<String>?
+    /// An RSA private key's first prime factor, base64url.
+    package var p: Redacted<String>?
+    /// An RSA private key's second prime factor, base64url.
+    package var q: Redacted<String>?
+    /// An RSA private key's first factor CRT exponent, base64url.
+    package var dp: Redacted<String>?
+    /// An RSA private key's second factor CRT exponent, base64url.
+    package var dq: Redacted<String>?
+    /// An RSA private key's first CRT coefficient, base64url.
+    package var qi: Redacted<String>?
     /// The key ID; Latchkey sets it to the RFC 7638 thumbprint.
     package var kid: String?
     /// The algorithm the key is meant for, if stated.
@@ -31,8 +43,9 @@ package struct JWK: Sendable, Hashable, Codable {
     /// Creates a JWK from its members.
     package init(
         kty: String, crv: String? = nil, x: String? = nil, y: String? = nil, n: String? = nil,
-        e: String? = nil, d: Redacted<String>? = nil, kid: String? = nil, alg: String? = nil,
-        use: String? = nil
+        e: String? = nil, d: Redacted<String>? = nil, p: Redacted<String>? = nil, q: Redacted<String>? = nil,
+        dp: Redacted<String>? = nil, dq: Redacted<String>? = nil, qi: Redacted<String>? = nil,
+        kid: String? = nil, alg: String? = nil, use: String? = nil
     ) {
         self.kty = kty
         self.crv = crv
@@ -41,15 +54,25 @@ package struct JWK: Sendable, Hashable, Codable {
         self.n = n
         self.e = e
         self.d = d
+        self.p = p
+        self.q = q
+        self.dp = dp
+        self.dq = dq
+        self.qi = qi
         self.kid = kid
         self.alg = alg
         self.use = use
     }
 
-    /// This key without its private member.
+    /// This key without its private members.
     package var publicKey: JWK {
         var key = self
         key.d = nil
+        key.p = nil
+        key.q = nil
+        key.dp = nil
+        key.dq = nil
+        key.qi = nil
         return key
     }
 
@@ -89,7 +112,7 @@ package struct JWK: Sendable, Hashable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case kty, crv, x, y, n, e, d, kid, alg, use
+        case kty, crv, x, y, n, e, d, p, q, dp, dq, qi, kid, alg, use
     }
 
     /// Decodes a JWK; unknown members are ignored.
@@ -102,12 +125,17 @@ package struct JWK: Sendable, Hashable, Codable {
         n = try container.decodeIfPresent(String.self, forKey: .n)
         e = try container.decodeIfPresent(String.self, forKey: .e)
         d = try container.decodeIfPresent(String.self, forKey: .d).map(Redacted.init)
+        p = try container.decodeIfPresent(String.self, forKey: .p).map(Redacted.init)
+        q = try container.decodeIfPresent(String.self, forKey: .q).map(Redacted.init)
+        dp = try container.decodeIfPresent(String.self, forKey: .dp).map(Redacted.init)
+        dq = try container.decodeIfPresent(String.self, forKey: .dq).map(Redacted.init)
+        qi = try container.decodeIfPresent(String.self, forKey: .qi).map(Redacted.init)
         kid = try container.decodeIfPresent(String.self, forKey: .kid)
         alg = try container.decodeIfPresent(String.self, forKey: .alg)
         use = try container.decodeIfPresent(String.self, forKey: .use)
     }
 
-    /// Encodes the members that are present, including `d` if this is a private key.
+    /// Encodes the members that are present, including the private ones of a private key.
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kty, forKey: .kty)
@@ -117,6 +145,11 @@ package struct JWK: Sendable, Hashable, Codable {
         try container.encodeIfPresent(n, forKey: .n)
         try container.encodeIfPresent(e, forKey: .e)
         try container.encodeIfPresent(d?.exposed, forKey: .d)
+        try container.encodeIfPresent(p?.exposed, forKey: .p)
+        try container.encodeIfPresent(q?.exposed, forKey: .q)
+        try container.encodeIfPresent(dp?.exposed, forKey: .dp)
+        try container.encodeIfPresent(dq?.exposed, forKey: .dq)
+        try container.encodeIfPresent(qi?.exposed, forKey: .qi)
         try container.encodeIfPresent(kid, forKey: .kid)
         try container.encodeIfPresent(alg, forKey: .alg)
         try container.encodeIfPresent(use, forKey: .use)

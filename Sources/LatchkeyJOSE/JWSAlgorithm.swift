@@ -7,6 +7,6 @@ package enum JWSAlgorithm: String, Sendable, Hashable, Codable, CaseIterable {
     case es256 = "ES256"
     /// Ed25519 (RFC 8037).
     case edDSA = "EdDSA"
-    /// RSASSA-PKCS1-v1_5 with SHA-256; verification only.
+    /// RSASSA-PKCS1-v1_5 with SHA-256 (deterministic; OpenID Connect's mandatory ID token algorithm).
     case rs256 = "RS256"
 }

@@ -85,8 +85,12 @@ package final class ServerApplication: Sendable {
         let passwordLogin = PasswordLogin(
             store: store, hasher: hasher, limiter: limiter, limits: PasswordLogin.Limits(attemptsPerIP: configuration.loginIPLimit),
             costs: verificationCosts, addressKey: addressKey, logger: logger)
+        let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
         let authRoutes = DirectusAuthRoutes(
-            login: FirstPartyLogin(passwordLogin: passwordLogin, tokens: tokens, clock: clock, logger: logger), tokens: tokens)
+            login: FirstPartyLogin(passwordLogin: passwordLogin, tokens: tokens, clock: clock, logger: logger), tokens: tokens,
+            cookies: DirectusCookies(
+                publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
+                refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
         let clients = ClientRegistry(store: store)
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients,
@@ -94,7 +98,7 @@ package final class ServerApplication: Sendable {
                 store: store, clock: clock,
                 formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
             passwordLogin: passwordLogin, clock: clock, logger: logger, issuer: issuer,
-            secureCookies: configuration.publicURL.scheme == "https" || configuration.tls != nil)
+            secureCookies: secureCookies)
         let tokenRoutes = OAuthTokenRoutes(tokens: tokens, authenticator: ClientAuthenticator(clients: clients), logger: logger)
         router = Router(
             routes: resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes

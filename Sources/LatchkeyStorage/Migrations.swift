@@ -156,6 +156,16 @@ enum Migrations {
                 CREATE INDEX reset_requests_accepted_at ON reset_requests (accepted_at);
                 """
         ),
+        // The algorithm a client's ID tokens are signed with. Clients registered before this
+        // migration got ES256 ID tokens and keep them; new ones get RS256 unless registered
+        // otherwise (the store always writes the column).
+        Migration(
+            version: 8, name: "client_id_token_alg",
+            portable: """
+                ALTER TABLE oauth_clients ADD COLUMN id_token_alg TEXT NOT NULL DEFAULT 'ES256'
+                    CHECK (id_token_alg IN ('ES256', 'EdDSA', 'RS256'))
+                """
+        ),
     ]
 }
 

@@ -62,10 +62,11 @@ enum Help {
       users disable EMAIL                   Disable an account: no sign-in, no reset mail
       users unlock EMAIL                    End the account's sign-in lockouts (failure counts start again)
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
-      keys list                             List token-signing keys (kid, created, active or retired)
-      keys rotate                           Add a new active signing key; older keys stay published until their tokens expire
-      clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S)
-      clients list                          List OAuth clients (id, type, first-party, redirect URIs)
+      keys list                             List token-signing keys (kid, algorithm, created, active or retired)
+      keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
+      clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
+                                            --id-token-alg RS256|ES256|EdDSA)
+      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs)
       clients delete ID                     Remove an OAuth client
       settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
 
@@ -107,18 +108,21 @@ enum Help {
     static let keys = """
     Usage:
       latchkey keys list
-          Prints one signing key per line: kid, created (ISO 8601), active or retired.
+          Prints one signing key per line: kid, algorithm, created (ISO 8601), active or retired.
       latchkey keys rotate
-          Creates a new ES256 key that signs from now on. The previous key stays in
-          /.well-known/jwks.json until every token it signed has expired. Running servers
-          on the same key file pick the new key up within a second. Keys live in
-          LATCHKEY_SIGNING_KEYS_FILE (default LATCHKEY_DATA_DIR/signing-keys.json, mode 0600).
+          Creates a new key for each algorithm (RS256 with a 3072-bit modulus, ES256, EdDSA)
+          that signs from now on, and prints `active ALG key: KID` for each. ES256 signs access
+          tokens; ID tokens use the algorithm their client is registered for. The previous
+          keys stay in /.well-known/jwks.json until every token they signed has expired.
+          Running servers on the same key file pick the new keys up within a second. Keys live
+          in LATCHKEY_SIGNING_KEYS_FILE (default LATCHKEY_DATA_DIR/signing-keys.json, mode 0600).
     """
 
     static let clients = """
     Usage:
       latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
                               [--first-party] [--introspect] [--scope S ...]
+                              [--id-token-alg RS256|ES256|EdDSA]
           Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
           Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
           com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
@@ -130,11 +134,13 @@ enum Help {
           --introspect    a resource server (confidential only) that may call /oauth/introspect;
                           it sees access tokens and its own refresh tokens, none of other clients
           --scope S       a scope the client may request (repeat for several)
+          --id-token-alg  how its OpenID Connect ID tokens are signed: RS256 (the default,
+                          what every OpenID Connect library accepts), ES256 or EdDSA
           Prints `client_id: ID`.
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
-          third-party, `introspects` or `-`, redirect URIs (space-separated). Never
-          prints secrets.
+          third-party, `introspects` or `-`, ID token algorithm, redirect URIs
+          (space-separated). Never prints secrets.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """

@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyClient
 import LatchkeyCrypto
 import LatchkeyCore
+import LatchkeyJOSE
 import LatchkeyServer
 
 /// Runs the command named by `arguments` and returns the process exit code.
@@ -141,12 +142,17 @@ func keys(_ arguments: ArraySlice<String>) throws {
     let ring = try ServerApplication.openKeyRing(try loadConfiguration())
     switch subcommand {
     case "rotate":
-        print("active key: \(try ring.rotate(now: Date()))")
+        for key in try ring.rotate(now: Date()) {
+            print("active \(key.algorithm.rawValue) key: \(key.kid)")
+        }
     case "list":
         let formatter = ISO8601DateFormatter()
         for key in ring.describe() {
-            print([key.kid, formatter.string(from: key.createdAt), key.retiredAt.map { "retired " + formatter.string(from: $0) } ?? "active"]
-                .joined(separator: "\t"))
+            print(
+                [
+                    key.kid, key.algorithm, formatter.string(from: key.createdAt),
+                    key.retiredAt.map { "retired " + formatter.string(from: $0) } ?? "active",
+                ].joined(separator: "\t"))
         }
     default:
         throw CommandFailure.usage("unknown subcommand 'keys \(subcommand)'; run `latchkey keys --help`")
@@ -157,16 +163,23 @@ func clients(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey clients --help`") }
     let parsed = try ParsedArguments(
         arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"] : [],
+        options: subcommand == "create" ? ["--id-token-alg"] : [],
         repeatable: subcommand == "create" ? ["--redirect-uri", "--scope"] : [])
     switch subcommand {
     case "create":
         let id = try onePositional(parsed, "ID")
         let redirectURIs = parsed.repeated["--redirect-uri", default: []]
         guard !redirectURIs.isEmpty else { throw CommandFailure.usage("clients create needs at least one --redirect-uri") }
+        let idTokenAlgorithm = try parsed.options["--id-token-alg"].map { name in
+            guard let algorithm = JWSAlgorithm(rawValue: name) else {
+                throw CommandFailure.usage("--id-token-alg must be one of RS256, ES256, EdDSA")
+            }
+            return algorithm
+        } ?? .rs256
         let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).create(
             id: id, redirectURIs: redirectURIs, confidential: parsed.flags.contains("--confidential"),
             firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []],
-            introspect: parsed.flags.contains("--introspect"), now: Date())
+            introspect: parsed.flags.contains("--introspect"), idTokenAlgorithm: idTokenAlgorithm, now: Date())
         print("client_id: \(client.id)")
         if let secret { print("client_secret: \(secret.exposed)") }
     case "list":
@@ -175,7 +188,8 @@ func clients(_ arguments: ArraySlice<String>) throws {
             print(
                 [
                     client.id, client.isConfidential ? "confidential" : "public", client.isFirstParty ? "first-party" : "third-party",
-                    client.mayIntrospect ? "introspects" : "-", client.redirectURIs.map(\.value).joined(separator: " "),
+                    client.mayIntrospect ? "introspects" : "-", client.idTokenAlgorithm.rawValue,
+                    client.redirectURIs.map(\.value).joined(separator: " "),
                 ].joined(separator: "\t"))
         }
     case "delete":

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyJOSE
 @testable import LatchkeyCore
 @testable import LatchkeyHTTP
 @testable import LatchkeyStorage
@@ -180,7 +181,7 @@ import Testing
         try fixture.store.createAccount(account)
         try fixture.store.createClient(OAuthClient(
             id: "ios-app", redirectURIs: [try RedirectURI("com.example.app:/oauth")], isConfidential: false, secretDigest: nil,
-            isFirstParty: true, scopes: [], createdAt: fixture.clock.now()))
+            isFirstParty: true, scopes: [], createdAt: fixture.clock.now(), idTokenAlgorithm: .rs256))
         return account
     }
 

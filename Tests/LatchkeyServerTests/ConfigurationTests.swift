@@ -33,6 +33,8 @@ import Testing
         ("LATCHKEY_ANDROID_APPS", "com.example:AB:CD"), ("LATCHKEY_RESET_URL_ALLOW_LIST", "/relative"), ("LATCHKEY_RESET_URL_ALLOW_LIST", "myapp:reset"), ("LATCHKEY_METRICS_ALLOW", "monitoring.local"),
         ("LATCHKEY_RESET_IP_LIMIT", "lots"), ("LATCHKEY_ARGON2_MEMORY_KIB", "1024"), ("LATCHKEY_TRUSTED_PROXIES", "proxy.local"),
         ("LATCHKEY_MAIL_FROM", "not an address"), ("LATCHKEY_MAIL_FROM_NAME", "Evil\r\nBcc: x@y.z"),
+        ("LATCHKEY_AUTH_COOKIE_ORIGINS", "app.example.com"), ("LATCHKEY_AUTH_COOKIE_ORIGINS", "https://app.example.com/auth"),
+        ("LATCHKEY_AUTH_COOKIE_ORIGINS", "ftp://app.example.com"), ("LATCHKEY_AUTH_COOKIE_ORIGINS", "https://app.example.com?x=1"),
     ])
     func rejectsBadValues(name: String, value: String) {
         let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: [name: value]) }

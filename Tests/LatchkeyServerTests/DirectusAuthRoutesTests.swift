@@ -158,12 +158,177 @@ import Testing
         let app = try makeApplication()
         for request in [
             jsonRequest("/auth/login", "{"), jsonRequest("/auth/login", #"{"email":"a@example.com"}"#),
-            jsonRequest("/auth/login", #"{"email":"a@example.com","password":"x","mode":"cookie"}"#),
+            jsonRequest("/auth/login", #"{"email":"a@example.com","password":"x","mode":"bearer"}"#),
             jsonRequest("/auth/refresh", "[]"),
         ] {
             let response = app.router.handle(request)
             #expect(response.status == 400)
             #expect(try errorCode(response) == "INVALID_PAYLOAD")
         }
+    }
+
+    // MARK: Directus's cookie and session modes
+
+    private static let origin = "https://app.example.com"
+
+    /// A POST as the browser sends it from the app's own origin, with `cookies`.
+    private func browserPost(_ path: String, _ body: String?, cookies: [String: String] = [:], origin: String? = origin) -> HTTPRequest {
+        var headers = HTTPHeaders()
+        if body != nil { headers.add("Content-Type", "application/json") }
+        if let origin { headers.add("Origin", origin) }
+        if !cookies.isEmpty { headers.add("Cookie", cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")) }
+        return HTTPRequest(method: "POST", path: path, headers: headers, body: Data((body ?? "").utf8))
+    }
+
+    /// The `Set-Cookie` header for `name`: its value and attributes (names lowercased).
+    private func setCookie(_ response: HTTPResponse, _ name: String) throws -> (value: String, attributes: [String: String]) {
+        let headers = response.headers.values("Set-Cookie").filter { $0.hasPrefix(name + "=") }
+        #expect(headers.count == 1)
+        let parts = try #require(headers.first).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        var attributes: [String: String] = [:]
+        for part in parts.dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            attributes[pair[0].lowercased()] = pair.count == 2 ? String(pair[1]) : ""
+        }
+        return (String(parts[0].dropFirst(name.count + 1)), attributes)
+    }
+
+    private func app(publicURL: String = origin) throws -> ServerApplication {
+        let app = try makeApplication(["LATCHKEY_PUBLIC_URL": publicURL])
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        return app
+    }
+
+    private static let credentials = #""email":"person@example.com","password":"\#(password)""#
+
+    @Test("cookie mode: the refresh token goes into an HttpOnly SameSite=Strict Secure cookie for /auth; refresh and logout read it")
+    func cookieMode() throws {
+        let app = try app()
+        let login = app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#))
+        #expect(login.status == 200)
+        let data = try #require(try body(login)["data"] as? [String: Any])
+        #expect(Set(data.keys) == ["access_token", "expires"])
+        #expect(data["expires"] as? Int == 600_000)
+        let cookie = try setCookie(login, "directus_refresh_token")
+        #expect(cookie.value.count == 43)
+        #expect(cookie.attributes == ["path": "/auth", "max-age": "604800", "httponly": "", "samesite": "Strict", "secure": ""])
+
+        // A refresh with no body at all reads the cookie (Directus's default mode without a token) and replaces it.
+        let refreshed = app.router.handle(browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": cookie.value]))
+        #expect(refreshed.status == 200)
+        #expect(Set(try #require(try body(refreshed)["data"] as? [String: Any]).keys) == ["access_token", "expires"])
+        let next = try setCookie(refreshed, "directus_refresh_token")
+        #expect(next.value != cookie.value)
+        let replay = app.router.handle(browserPost("/auth/refresh", #"{"mode":"cookie"}"#, cookies: ["directus_refresh_token": cookie.value]))
+        #expect(replay.status == 401)
+        #expect(try errorCode(replay) == "INVALID_TOKEN")
+
+        // The replay revoked the family; log in again, then log out with the cookie.
+        let again = try setCookie(app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#)), "directus_refresh_token")
+        let logout = app.router.handle(browserPost("/auth/logout", "{}", cookies: ["directus_refresh_token": again.value]))
+        #expect(logout.status == 204)
+        let cleared = try setCookie(logout, "directus_refresh_token")
+        #expect(cleared.value.isEmpty && cleared.attributes["max-age"] == "0" && cleared.attributes["path"] == "/auth")
+        #expect(app.router.handle(browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": again.value])).status == 401)
+    }
+
+    @Test("session mode: the access token goes into directus_session_token (a JWT for this origin), the body holds only expires")
+    func sessionMode() throws {
+        let app = try app()
+        let login = app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"session"}"#))
+        #expect(login.status == 200)
+        #expect(try body(login)["data"] as? [String: Int] == ["expires": 600_000])
+        let session = try setCookie(login, "directus_session_token")
+        #expect(session.attributes == ["path": "/", "max-age": "600", "httponly": "", "samesite": "Lax", "secure": ""])
+        let verified = try #require(try app.tokens.verifyAccessToken(Redacted(session.value)))
+        #expect(verified.account.email == "person@example.com")
+        let refresh = try setCookie(login, "directus_refresh_token")
+
+        let refreshed = app.router.handle(browserPost(
+            "/auth/refresh", #"{"mode":"session"}"#, cookies: ["directus_refresh_token": refresh.value]))
+        #expect(refreshed.status == 200)
+        #expect(try body(refreshed)["data"] as? [String: Int] == ["expires": 600_000])
+        let renewed = try setCookie(refreshed, "directus_session_token")
+        #expect(try app.tokens.verifyAccessToken(Redacted(renewed.value)) != nil)
+
+        // Logout in session mode ends the login from the session cookie alone, and clears it.
+        let logout = app.router.handle(browserPost("/auth/logout", #"{"mode":"session"}"#, cookies: ["directus_session_token": renewed.value]))
+        #expect(logout.status == 204)
+        #expect(try setCookie(logout, "directus_session_token").attributes["max-age"] == "0")
+        #expect(try app.tokens.verifyAccessToken(Redacted(renewed.value)) == nil)
+        let next = try setCookie(refreshed, "directus_refresh_token")
+        #expect(app.router.handle(browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": next.value])).status == 401)
+    }
+
+    @Test("cookies are refused to other origins (Origin, else Sec-Fetch-Site) before any password or token is checked; json mode is not")
+    func crossOriginRefused() throws {
+        let app = try app()
+        let refresh = try setCookie(app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#)), "directus_refresh_token")
+        var crossSite = browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": refresh.value], origin: nil)
+        crossSite.headers.add("Sec-Fetch-Site", "cross-site")
+        for request in [
+            browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#, origin: "https://evil.example"),
+            browserPost("/auth/login", #"{\#(Self.credentials),"mode":"session"}"#, origin: "https://sibling.example.com"),
+            browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": refresh.value], origin: "http://app.example.com"),
+            browserPost("/auth/logout", nil, cookies: ["directus_refresh_token": refresh.value], origin: "null"),
+            crossSite,
+        ] {
+            let response = app.router.handle(request)
+            #expect(response.status == 403)
+            #expect(try errorCode(response) == "FORBIDDEN")
+            #expect(response.headers["Set-Cookie"] == nil)
+        }
+        // The refused requests used nothing: the cookie still refreshes from the right origin,
+        // and from a client that is no browser (no Origin, no Sec-Fetch-Site).
+        var sameOrigin = browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": refresh.value], origin: nil)
+        sameOrigin.headers.add("Sec-Fetch-Site", "same-origin")
+        let next = try setCookie(app.router.handle(sameOrigin), "directus_refresh_token")
+        #expect(app.router.handle(browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": next.value], origin: nil)).status == 200)
+        // json mode sets and reads no cookie, so any origin may use it.
+        #expect(app.router.handle(browserPost("/auth/login", "{\(Self.credentials)}", origin: "https://evil.example")).status == 200)
+    }
+
+    @Test("an origin in LATCHKEY_AUTH_COOKIE_ORIGINS (an app routing /auth/ to Latchkey) may use the cookies; others may not")
+    func configuredOrigins() throws {
+        let app = try makeApplication([
+            "LATCHKEY_PUBLIC_URL": "https://auth.example.com",
+            "LATCHKEY_AUTH_COOKIE_ORIGINS": "HTTPS://App.Example.com:443/, http://127.0.0.1:8080",
+        ])
+        _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
+        for origin in ["https://auth.example.com", "https://app.example.com", "http://127.0.0.1:8080"] {
+            let login = app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#, origin: origin))
+            #expect(login.status == 200, "\(origin)")
+        }
+        for origin in ["https://other.example.com", "http://app.example.com", "http://127.0.0.1:8081"] {
+            #expect(app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#, origin: origin)).status == 403)
+        }
+    }
+
+    @Test("over plain http the cookies are not Secure; a public URL with a path scopes the refresh cookie under it")
+    func cookieAttributesFollowThePublicURL() throws {
+        let app = try app(publicURL: "http://127.0.0.1:8080/id")
+        let login = app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"session"}"#, origin: "http://127.0.0.1:8080"))
+        #expect(login.status == 200)
+        #expect(try setCookie(login, "directus_refresh_token").attributes["path"] == "/id/auth")
+        #expect(try setCookie(login, "directus_refresh_token").attributes["secure"] == nil)
+        #expect(try setCookie(login, "directus_session_token").attributes["secure"] == nil)
+    }
+
+    @Test("refresh and logout without a token anywhere are INVALID_PAYLOAD; json mode never reads the cookie")
+    func missingToken() throws {
+        let app = try app()
+        let refresh = try setCookie(app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#)), "directus_refresh_token")
+        for request in [
+            browserPost("/auth/refresh", nil), browserPost("/auth/logout", "{}"),
+            browserPost("/auth/refresh", #"{"mode":"json"}"#, cookies: ["directus_refresh_token": refresh.value]),
+            browserPost("/auth/refresh", "{}", cookies: ["directus_refresh_token": refresh.value, "x": "1; directus_refresh_token=other"]),
+        ] {
+            let response = app.router.handle(request)
+            #expect(response.status == 400)
+            #expect(try errorCode(response) == "INVALID_PAYLOAD")
+        }
+        var wrongType = browserPost("/auth/logout", "refresh_token=x")
+        wrongType.headers.set("Content-Type", "text/plain")
+        #expect(app.router.handle(wrongType).status == 400)
     }
 }

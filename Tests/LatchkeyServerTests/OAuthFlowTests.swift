@@ -122,6 +122,25 @@ import LatchkeyTestSupport
         #expect(id.claims["nonce"] as? String == "n-0S6_WzA2Mj")
         #expect(id.claims["email"] as? String == "person@example.com")
         #expect(id.claims["iss"] as? String == "https://auth.example.com")
+        #expect(access.header.alg == .es256)
+        #expect(id.header.alg == .rs256 && id.header.kid == harness.app.keyRing.activeKey(for: .rs256).kid)
+    }
+
+    @Test("ID tokens are signed with the algorithm the client is registered for; access tokens stay ES256",
+          arguments: [JWSAlgorithm.rs256, .es256, .edDSA])
+    func idTokenAlgorithmPerClient(algorithm: JWSAlgorithm) throws {
+        let harness = try Harness()
+        _ = try harness.clients.create(
+            id: "alg-app", redirectURIs: [OAuthFlowTests.redirect], confidential: false, firstParty: true, scopes: [],
+            idTokenAlgorithm: algorithm, now: harness.clock.now())
+        let code = try #require(try harness.authorize(Self.authorizationQuery(extra: [("client_id", "alg-app")], omit: ["client_id"]))["code"])
+        let (status, body) = try harness.exchange(code, clientID: "alg-app")
+        #expect(status == 200)
+        let id = try payload(try #require(body["id_token"] as? String), harness)
+        #expect(id.header.alg == algorithm && id.header.typ == "JWT")
+        #expect(id.header.kid == harness.app.keyRing.activeKey(for: algorithm).kid)
+        #expect(id.claims["aud"] as? String == "alg-app")
+        #expect(try payload(try #require(body["access_token"] as? String), harness).header.alg == .es256)
     }
 
     @Test("a code expires after 60 seconds")
@@ -465,6 +484,41 @@ import LatchkeyTestSupport
             #expect(userInfo(idToken).status == 401)
         }
         #expect(try harness.app.tokens.verifyAccessToken(Redacted(idToken)) == nil)
+    }
+
+    @Test("RFC 6750: /userinfo takes the token from a form-encoded POST body, never the query; none at all is a bare Bearer challenge")
+    func userInfoBearerForms() throws {
+        let harness = try Harness()
+        let (_, body) = try harness.exchange(try #require(try harness.authorize()["code"]))
+        let access = try #require(body["access_token"] as? String)
+        func send(_ method: String, query: [(String, String)] = [], headers: [(String, String)] = [], body: String = "") -> HTTPResponse {
+            harness.app.router.handle(HTTPRequest(
+                method: method, path: "/userinfo", query: query.map { (name: $0.0, value: $0.1) }, headers: HTTPHeaders(headers),
+                body: Data(body.utf8)))
+        }
+        let form = ("Content-Type", "application/x-www-form-urlencoded")
+
+        let inBody = send("POST", headers: [form], body: formEncode([("access_token", access)]))
+        #expect(inBody.status == 200)
+        #expect(try JSONSerialization.jsonObject(with: inBody.body) as? [String: String] == ["sub": harness.account.id, "email": "person@example.com"])
+
+        for bare in [send("GET"), send("POST"), send("POST", headers: [form]), send("GET", query: [("access_token", access)]),
+                     send("POST", query: [("access_token", access)], headers: [form]),
+                     send("GET", headers: [("Authorization", "Basic cGVyc29uOng=")])]
+        {
+            #expect(bare.status == 401)
+            #expect(bare.headers["WWW-Authenticate"] == "Bearer")
+            #expect(bare.body.isEmpty)
+        }
+
+        let both = send("POST", headers: [form, ("Authorization", "Bearer \(access)")], body: formEncode([("access_token", access)]))
+        #expect(both.status == 400)
+        #expect(both.headers["WWW-Authenticate"]?.contains(#"error="invalid_request""#) == true)
+        let repeated = send("POST", headers: [form], body: formEncode([("access_token", access), ("access_token", access)]))
+        #expect(repeated.status == 400)
+        let wrong = send("POST", headers: [form], body: formEncode([("access_token", "garbage")]))
+        #expect(wrong.status == 401)
+        #expect(wrong.headers["WWW-Authenticate"]?.contains(#"error="invalid_token""#) == true)
     }
 
     @Test("hostile input to the OAuth endpoints gets a 4xx, never a 5xx")

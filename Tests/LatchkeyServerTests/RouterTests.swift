@@ -61,6 +61,26 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(documented == served)
         let names = Set(paths.values.flatMap { $0.values.compactMap { ($0 as? [String: Any])?["operationId"] as? String } })
         #expect(names == Set(app.router.routes.map(\.name)))
+
+        // Routes answering in both error shapes document every error response with that schema, and only they do.
+        let components = try #require(document["components"] as? [String: Any])
+        let sharedResponses = try #require(components["responses"] as? [String: [String: Any]])
+        func errorSchemas(_ route: Route) throws -> Set<String> {
+            let operation = try #require(paths[route.path]?[route.method.lowercased()] as? [String: Any])
+            let responses = try #require(operation["responses"] as? [String: [String: Any]])
+            return Set(try responses.filter { $0.key.hasPrefix("4") || $0.key.hasPrefix("5") }.map { _, response in
+                let resolved = (response["$ref"] as? String).flatMap { sharedResponses[String($0.split(separator: "/").last ?? "")] } ?? response
+                let json = (resolved["content"] as? [String: Any])?["application/json"] as? [String: Any]
+                return try #require((json?["schema"] as? [String: Any])?["$ref"] as? String)
+            })
+        }
+        for route in app.router.routes {
+            if case .latchkeyAndDirectus = route.errorShape {
+                #expect(try errorSchemas(route) == ["#/components/schemas/ResetError"], "\(route.path)")
+            } else if route.path.hasPrefix("/auth/") {
+                #expect(try !errorSchemas(route).contains("#/components/schemas/ResetError"), "\(route.path)")
+            }
+        }
     }
 
     @Test("every response carries the security headers; auth routes are never cached")
@@ -86,6 +106,21 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(wrongMethod.status == 405)
         #expect(wrongMethod.headers["Allow"] == "POST")
         #expect(app.router.handle(HTTPRequest(method: "HEAD", path: "/healthz")).status == 200)
+    }
+
+    @Test("the reset-token script is JavaScript other origins may load (CORP cross-origin); everything else stays same-origin")
+    func resetTokenScript() throws {
+        let app = try makeApplication()
+        let script = app.router.handle(HTTPRequest(method: "GET", path: "/assets/latchkey-reset-token.js"))
+        #expect(script.status == 200)
+        #expect(script.headers["Content-Type"] == "text/javascript; charset=utf-8")
+        #expect(script.headers["Cross-Origin-Resource-Policy"] == "cross-origin")
+        #expect(script.headers["X-Content-Type-Options"] == "nosniff")
+        #expect(script.headers["Cache-Control"] == "public, max-age=300")
+        let text = String(decoding: script.body, as: UTF8.self)
+        #expect(text.contains("LatchkeyResetToken") && text.contains("history.replaceState"))
+        let page = app.router.handle(HTTPRequest(method: "GET", path: "/assets/reset-password.js"))
+        #expect(page.headers["Cross-Origin-Resource-Policy"] == "same-origin")
     }
 
     @Test("/metrics answers only the configured clients, since mail counters reveal accounts")
@@ -144,8 +179,58 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         for path in ["/auth/password/request", "/auth/password/validate", "/auth/password/reset"] {
             let response = app.router.handle(jsonRequest(path, body))
             #expect(response.status == 400)
-            let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: [String: Any]])
-            #expect(object["error"]?["code"] is String)
+            let (code, directusCode) = try errorCodes(response)
+            #expect(!code.isEmpty && !directusCode.isEmpty)
         }
     }
+
+    @Test("reset route errors carry Latchkey's and Directus's shapes in one body, with Latchkey's statuses")
+    func resetErrorsInBothShapes() throws {
+        let app = try makeApplication()
+        let token = String(repeating: "A", count: 43)
+        let cases: [(HTTPRequest, Int, String, String)] = [
+            (jsonRequest("/auth/password/request", "{"), 400, "invalid_json", "INVALID_PAYLOAD"),
+            (jsonRequest("/auth/password/request", #"{"email":"not an address"}"#), 400, "invalid_email", "FAILED_VALIDATION"),
+            (jsonRequest("/auth/password/validate", #"{"token":"\#(token)"}"#), 400, "invalid_token", "INVALID_TOKEN"),
+            (jsonRequest("/auth/password/reset", #"{"token":"\#(token)","password":"x"}"#), 400, "invalid_token", "INVALID_TOKEN"),
+            (jsonRequest("/auth/password/reset", "{}", contentType: "text/plain"), 415, "unsupported_media_type", "INVALID_PAYLOAD"),
+            (jsonRequest("/auth/password/reset", #"{"token":"\#(token)"}"#), 400, "invalid_request", "INVALID_PAYLOAD"),
+        ]
+        for (request, status, code, directusCode) in cases {
+            let response = app.router.handle(request)
+            #expect(response.status == status)
+            #expect(try errorCodes(response) == (code, directusCode))
+        }
+        let limitedApp = try makeApplication(["LATCHKEY_RESET_IP_LIMIT": "1/600"])
+        #expect(limitedApp.router.handle(jsonRequest("/auth/password/validate", #"{"token":"\#(token)"}"#)).status == 400)
+        let limited = limitedApp.router.handle(jsonRequest("/auth/password/validate", #"{"token":"\#(token)"}"#))
+        #expect(limited.status == 429)
+        #expect(limited.headers["Retry-After"] != nil)
+        #expect(try errorCodes(limited) == ("rate_limited", "REQUESTS_EXCEEDED"))
+    }
+
+    @Test("a refused new password is FAILED_VALIDATION on the password field for Directus, with the reasons for Latchkey")
+    func weakPasswordInBothShapes() throws {
+        let refusal = LatchkeyError(.weakPassword, "Choose a longer password.", reasons: ["too_short"])
+        let response = refusal.response(in: .latchkeyAndDirectus, requestHeaders: HTTPHeaders())
+        #expect(response.status == 400)
+        let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+        let error = try #require(object["error"] as? [String: Any])
+        #expect(error["code"] as? String == "weak_password")
+        #expect(error["reasons"] as? [String] == ["too_short"])
+        let entry = try #require((object["errors"] as? [[String: Any]])?.first)
+        #expect(entry["message"] as? String == "Choose a longer password.")
+        #expect(entry["extensions"] as? [String: String] == ["code": "FAILED_VALIDATION", "field": "password"])
+    }
+}
+
+/// The Latchkey code and the Directus code of an error response that carries both shapes.
+private func errorCodes(_ response: HTTPResponse) throws -> (String, String) {
+    let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+    #expect(object.count == 2)
+    let code = try #require((object["error"] as? [String: Any])?["code"] as? String)
+    let entries = try #require(object["errors"] as? [[String: Any]])
+    #expect(entries.count == 1)
+    let directusCode = try #require((entries.first?["extensions"] as? [String: Any])?["code"] as? String)
+    return (code, directusCode)
 }

@@ -8,6 +8,7 @@ import Dispatch
 @testable import LatchkeyWeb
 @testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
+import LatchkeyJOSE
 import Synchronization
 import LatchkeyTestSupport
 import Testing
@@ -540,7 +541,7 @@ import Testing
         let store = try fixture.migratedStore()
         let confidential = try oauthClient(
             "server", ["https://app.example.com/cb", "http://127.0.0.1/cb"], secretDigest: StorageEncoding.hex(randomDigest()),
-            firstParty: true, scopes: ["openid", "profile"], createdAt: fixture.clock.now())
+            firstParty: true, scopes: ["openid", "profile"], idTokenAlgorithm: .edDSA, createdAt: fixture.clock.now())
         fixture.clock.advance(by: 1)
         let publicClient = try oauthClient("ios-app", ["com.example.app:/oauth"], createdAt: fixture.clock.now())
         try store.createClient(confidential)
@@ -590,16 +591,37 @@ import Testing
         }
     }
 
+    @Test("a client row written without an ID token algorithm (registered before migration 8) reads as ES256; others are refused",
+          arguments: StoreFactory.all)
+    func clientIDTokenAlgorithm(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        try fixture.execute(
+            """
+            INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at)
+            VALUES ('old', '["https://a.example/cb"]', 0, NULL, 0, '', 0)
+            """)
+        #expect(try store.client(id: "old")?.idTokenAlgorithm == .es256)
+        #expect(throws: (any Error).self) {
+            try fixture.execute(
+                """
+                INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, created_at, id_token_alg)
+                VALUES ('x', '["https://a.example/cb"]', 0, NULL, 0, '', 0, 'HS256')
+                """)
+        }
+    }
+
     // MARK: Helpers
 
     /// A client value; confidential when it has a secret digest.
     private func oauthClient(
         _ id: String, _ redirectURIs: [String], secretDigest: String? = nil, firstParty: Bool = false,
-        scopes: [String] = [], createdAt: Date
+        scopes: [String] = [], idTokenAlgorithm: JWSAlgorithm = .rs256, createdAt: Date
     ) throws -> OAuthClient {
         OAuthClient(
             id: id, redirectURIs: try redirectURIs.map(RedirectURI.init), isConfidential: secretDigest != nil,
-            secretDigest: secretDigest, isFirstParty: firstParty, scopes: scopes, createdAt: createdAt)
+            secretDigest: secretDigest, isFirstParty: firstParty, scopes: scopes, createdAt: createdAt,
+            idTokenAlgorithm: idTokenAlgorithm)
     }
 
     @Test("a pending reset request is taken exactly once by workers racing on two connections, with one token and one mail", arguments: StoreFactory.all)

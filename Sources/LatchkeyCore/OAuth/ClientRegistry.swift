@@ -1,5 +1,6 @@
 package import Foundation
 package import LatchkeyCrypto
+package import LatchkeyJOSE
 
 /// Registers, authenticates, lists and deletes OAuth clients.
 package struct ClientRegistry: Sendable {
@@ -14,8 +15,9 @@ package struct ClientRegistry: Sendable {
     }
 
     /// Registers a client. A confidential client gets a new secret (32 CSPRNG bytes as
-    /// base64url), returned here once and stored only as its SHA-256 digest; a package client
-    /// gets none. Duplicate redirect URIs and scopes are kept once.
+    /// base64url), returned here once and stored only as its SHA-256 digest; a public client
+    /// gets none. Its ID tokens are signed with `idTokenAlgorithm` (RS256, the OpenID Connect
+    /// default, unless given). Duplicate redirect URIs and scopes are kept once.
     ///
     /// Only a confidential client may be a resource server that introspects (`introspect`).
     ///
@@ -25,7 +27,7 @@ package struct ClientRegistry: Sendable {
     /// and `client_exists` when the id is taken.
     package func create(
         id: String, redirectURIs: [String], confidential: Bool, firstParty: Bool, scopes: [String], introspect: Bool = false,
-        now: Date
+        idTokenAlgorithm: JWSAlgorithm = .rs256, now: Date
     ) throws -> (client: OAuthClient, secret: Redacted<String>?) {
         try Self.checkID(id)
         guard confidential || !introspect else {
@@ -41,7 +43,7 @@ package struct ClientRegistry: Sendable {
         let client = OAuthClient(
             id: id, redirectURIs: Self.unique(try redirectURIs.map(Self.redirectURI)), isConfidential: confidential,
             secretDigest: secret.map { Self.digest($0.exposed) }, isFirstParty: firstParty, scopes: Self.unique(scopes),
-            mayIntrospect: introspect, createdAt: now)
+            mayIntrospect: introspect, createdAt: now, idTokenAlgorithm: idTokenAlgorithm)
         try store.createClient(client)
         return (client, secret)
     }

@@ -1,8 +1,9 @@
 package import Foundation
+package import LatchkeyJOSE
 
 /// An application registered to sign people in through the OAuth endpoints.
 ///
-/// A package client (an iOS app) has no secret and proves itself with PKCE; a confidential
+/// A public client (an iOS app) has no secret and proves itself with PKCE; a confidential
 /// client (a server) also authenticates with a secret, of which only the SHA-256 digest is kept.
 package struct OAuthClient: Sendable, Equatable {
     /// The `client_id`: 1–64 characters of `A–Z a–z 0–9 . _ -`, chosen by the operator.
@@ -11,7 +12,7 @@ package struct OAuthClient: Sendable, Equatable {
     package let redirectURIs: [RedirectURI]
     /// Whether the client has a secret and must authenticate at the token endpoint.
     package let isConfidential: Bool
-    /// SHA-256 of the secret's UTF-8 bytes as 64 lowercase hex characters; nil for a package client.
+    /// SHA-256 of the secret's UTF-8 bytes as 64 lowercase hex characters; nil for a public client.
     package let secretDigest: String?
     /// Whether the client belongs to the operator, so no consent page is shown.
     package let isFirstParty: Bool
@@ -22,11 +23,14 @@ package struct OAuthClient: Sendable, Equatable {
     package let mayIntrospect: Bool
     /// When the client was registered.
     package let createdAt: Date
+    /// The algorithm its ID tokens are signed with (OpenID Connect Registration's
+    /// `id_token_signed_response_alg`): RS256 unless registered otherwise.
+    package let idTokenAlgorithm: JWSAlgorithm
 
     /// Creates a client value; ``ClientRegistry`` validates the id and scopes.
     package init(
         id: String, redirectURIs: [RedirectURI], isConfidential: Bool, secretDigest: String?, isFirstParty: Bool,
-        scopes: [String], mayIntrospect: Bool = false, createdAt: Date
+        scopes: [String], mayIntrospect: Bool = false, createdAt: Date, idTokenAlgorithm: JWSAlgorithm
     ) {
         self.id = id
         self.redirectURIs = redirectURIs
@@ -36,6 +40,7 @@ package struct OAuthClient: Sendable, Equatable {
         self.scopes = scopes
         self.mayIntrospect = mayIntrospect
         self.createdAt = createdAt
+        self.idTokenAlgorithm = idTokenAlgorithm
     }
 
     /// The registered redirect URI that `requested` matches (see ``RedirectURI/matches(_:)``), if any.

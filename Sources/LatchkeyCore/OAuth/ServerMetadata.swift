@@ -1,3 +1,5 @@
+import LatchkeyJOSE
+
 /// The authorization server's metadata (RFC 8414 §2, and OpenID Connect Discovery §3):
 /// exactly what is implemented. Encodes to the wire form.
 package struct ServerMetadata: Encodable, Sendable {
@@ -17,7 +19,7 @@ package struct ServerMetadata: Encodable, Sendable {
     package let introspection_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post"]
     package let scopes_supported = AuthorizationRequest.standardScopes
     package let subject_types_supported = ["public"]
-    package let id_token_signing_alg_values_supported = ["ES256"]
+    package let id_token_signing_alg_values_supported = SigningKeyRing.algorithms.map(\.rawValue)
     package let authorization_response_iss_parameter_supported = true
     package let prompt_values_supported = ["none", "login", "consent"]
     package let request_parameter_supported = false

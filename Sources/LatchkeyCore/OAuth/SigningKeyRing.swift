@@ -3,14 +3,22 @@ package import LatchkeyJOSE
 import Synchronization
 
 /// The server's token-signing keys, kept in one file (mode 0600; by default in the data
-/// directory, `LATCHKEY_SIGNING_KEYS_FILE` to share one file between instances).
+/// directory, `LATCHKEY_SIGNING_KEYS_FILE` to share one file between instances): one active
+/// key for each of ``algorithms`` — ES256 signs access tokens, and ID tokens are signed with
+/// the algorithm their client is registered for (RS256 unless told otherwise).
 ///
-/// Promises: the first start creates an ES256 key, and of several instances starting at once
-/// on one file exactly one creates it; ``rotate(now:)`` adds a new active key and keeps every
-/// older key published (``publishedKeys(now:)``) until every token it can have signed has
-/// expired (`retiredAt + maximumTokenLifetime`), then drops it; ``reloadIfChanged()`` picks
-/// up a rotation made by another process. Only package parts are ever published.
+/// Promises: the first start creates a key for every algorithm, and of several instances
+/// starting at once on one file exactly one creates them; a file written before an algorithm
+/// was offered gets its key added once (under a lock, re-read inside it); ``rotate(now:)``
+/// adds a new active key for every algorithm and keeps every older key published
+/// (``publishedKeys(now:)``) until every token it can have signed has expired
+/// (`retiredAt + maximumTokenLifetime`), then drops it; ``reloadIfChanged()`` picks up a
+/// rotation made by another process. Only public parts are ever published.
 package final class SigningKeyRing: Sendable {
+    /// The algorithms the ring keeps an active key for, in the order metadata lists them:
+    /// RS256 first, as OpenID Connect makes it the default for ID tokens.
+    package static let algorithms: [JWSAlgorithm] = [.rs256, .es256, .edDSA]
+
     /// One stored key and its lifetime.
     struct Entry: Codable {
         var jwk: JWK
@@ -21,8 +29,9 @@ package final class SigningKeyRing: Sendable {
     /// The keys as last read or written, with what is derived from them.
     private struct Keys {
         let entries: [Entry]
-        let active: SigningKey
-        let verifiers: [String: VerificationKey]
+        let active: [JWSAlgorithm: SigningKey]
+        /// The ES256 keys that verify access tokens, by kid.
+        let accessTokenVerifiers: [String: VerificationKey]
         /// The file's bytes these keys came from.
         let data: Data
     }
@@ -31,59 +40,79 @@ package final class SigningKeyRing: Sendable {
     private let maximumTokenLifetime: TimeInterval
     private let state: Mutex<Keys>
 
-    /// Loads the key file at `file`, creating it with a fresh ES256 key when absent.
+    /// Loads the key file at `file`, creating it with a fresh key for every algorithm when
+    /// absent, and adding a key for an algorithm the file has none for.
     /// `maximumTokenLifetime` is the longest lifetime of a token the keys sign.
     package init(file: URL, maximumTokenLifetime: TimeInterval, now: Date) throws {
         self.file = file
         self.maximumTokenLifetime = maximumTokenLifetime
-        if let data = FileManager.default.contents(atPath: file.path) {
-            state = Mutex(try Self.keys(from: data, file: file))
-        } else {
-            let (entry, _) = try Self.newEntry(now: now)
-            let created = try Self.encode([entry])
-            // link(2) fails when the file exists, so of racing first starts one key wins and
-            // every instance loads that one.
+        if FileManager.default.contents(atPath: file.path) == nil {
+            let created = try Self.encode(try Self.algorithms.map { try Self.newEntry($0, now: now) })
+            // link(2) fails when the file exists, so of racing first starts one set of keys
+            // wins and every instance loads that one.
             try KeyFile.write(created, to: file, replacing: false)
-            state = Mutex(try Self.keys(from: FileManager.default.contents(atPath: file.path) ?? created, file: file))
+        }
+        var keys = try Self.keys(from: try Self.read(file), file: file)
+        if Self.algorithms.contains(where: { keys.active[$0] == nil }) {
+            keys = try KeyFile.whileLocked(file) {
+                // Another instance may have added the keys while this one waited.
+                var entries = try Self.keys(from: try Self.read(file), file: file).entries
+                for algorithm in Self.algorithms where !entries.contains(where: { Self.isActive($0, algorithm) }) {
+                    entries.append(try Self.newEntry(algorithm, now: now))
+                }
+                return try Self.save(entries, to: file)
+            }
+        }
+        state = Mutex(keys)
+    }
+
+    /// The key new access tokens are signed with (ES256).
+    package var activeKey: SigningKey {
+        activeKey(for: .es256)
+    }
+
+    /// The key that signs new tokens with `algorithm`, one of ``algorithms``.
+    package func activeKey(for algorithm: JWSAlgorithm) -> SigningKey {
+        state.withLock { keys in
+            guard let key = keys.active[algorithm] else {
+                preconditionFailure("the key ring holds an active key for every algorithm it offers")
+            }
+            return key
         }
     }
 
-    /// The key new tokens are signed with.
-    package var activeKey: SigningKey {
-        state.withLock { $0.active }
-    }
-
-    /// The package keys a verifier needs at `now`: the active key and retired keys whose
-    /// tokens may still be valid.
+    /// The public keys a verifier needs at `now`: the active keys and retired keys whose
+    /// tokens may still be valid, of every algorithm.
     package func publishedKeys(now: Date) -> JWKSet {
         state.withLock { keys in
             JWKSet(keys: keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }.map(\.jwk.publicKey))
         }
     }
 
-    /// The keys that verify this server's tokens at `now` (those ``publishedKeys(now:)``
-    /// lists), each allowing ES256 only.
+    /// The keys that verify this server's access tokens at `now`: the ES256 keys that
+    /// ``publishedKeys(now:)`` lists, each allowing ES256 only.
     package func verificationKeys(now: Date) -> [VerificationKey] {
         state.withLock { keys in
             keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
-                .compactMap { $0.jwk.kid.flatMap { keys.verifiers[$0] } }
+                .compactMap { $0.jwk.kid.flatMap { keys.accessTokenVerifiers[$0] } }
         }
     }
 
-    /// Adds a new active ES256 key, retires the current one at `now`, drops keys whose
-    /// tokens have all expired, and saves the file. Returns the new key's `kid`.
+    /// Adds a new active key for every algorithm, retires the current ones at `now`, drops
+    /// keys whose tokens have all expired, and saves the file (reading it again under the
+    /// file's lock, so a rotation by another process is never lost). Returns the new keys,
+    /// in the order of ``algorithms``.
     @discardableResult
-    package func rotate(now: Date) throws -> String {
-        let (entry, key) = try Self.newEntry(now: now)
-        var entries = state.withLock { $0.entries }
-        for index in entries.indices where entries[index].retiredAt == nil { entries[index].retiredAt = now }
-        entries.removeAll { !Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
-        entries.append(entry)
-        let data = try Self.encode(entries)
-        try KeyFile.write(data, to: file, replacing: true)
-        let keys = try Self.keys(from: data, file: file)
+    package func rotate(now: Date) throws -> [SigningKey] {
+        let keys = try KeyFile.whileLocked(file) {
+            var entries = try Self.keys(from: try Self.read(file), file: file).entries
+            for index in entries.indices where entries[index].retiredAt == nil { entries[index].retiredAt = now }
+            entries.removeAll { !Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
+            entries += try Self.algorithms.map { try Self.newEntry($0, now: now) }
+            return try Self.save(entries, to: file)
+        }
         state.withLock { $0 = keys }
-        return key.kid
+        return Self.algorithms.compactMap { keys.active[$0] }
     }
 
     /// Reads the file again and, when another process changed it (a rotation), uses its keys.
@@ -91,44 +120,60 @@ package final class SigningKeyRing: Sendable {
     /// the keys in use are then kept.
     @discardableResult
     package func reloadIfChanged() throws -> Bool {
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) cannot be read")
-        }
+        let data = try Self.read(file)
         guard data != state.withLock({ $0.data }) else { return false }
         let keys = try Self.keys(from: data, file: file)
         state.withLock { $0 = keys }
         return true
     }
 
-    /// Every stored key's `kid`, creation time and retirement time, oldest first.
-    package func describe() -> [(kid: String, createdAt: Date, retiredAt: Date?)] {
-        state.withLock { $0.entries.map { ($0.jwk.kid ?? "", $0.createdAt, $0.retiredAt) } }
+    /// Every stored key's `kid`, algorithm, creation time and retirement time, oldest first.
+    package func describe() -> [(kid: String, algorithm: String, createdAt: Date, retiredAt: Date?)] {
+        state.withLock { $0.entries.map { ($0.jwk.kid ?? "", $0.jwk.alg ?? "", $0.createdAt, $0.retiredAt) } }
     }
 
     private static func isPublished(_ entry: Entry, now: Date, lifetime: TimeInterval) -> Bool {
         entry.retiredAt.map { now < $0.addingTimeInterval(lifetime) } ?? true
     }
 
-    private static func keys(from data: Data, file: URL) throws -> Keys {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
-        guard let entries = try? decoder.decode([Entry].self, from: data),
-            let current = entries.last(where: { $0.retiredAt == nil }), let active = try? SigningKey(jwk: current.jwk),
-            entries.allSatisfy({ (try? SigningKey(jwk: $0.jwk)) != nil })
-        else {
-            throw LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) is damaged; restore it from a backup")
-        }
-        var verifiers: [String: VerificationKey] = [:]
-        for entry in entries {
-            let key = try VerificationKey(jwk: entry.jwk.publicKey, allowedAlgorithms: [.es256])
-            verifiers[key.kid] = key
-        }
-        return Keys(entries: entries, active: active, verifiers: verifiers, data: data)
+    private static func isActive(_ entry: Entry, _ algorithm: JWSAlgorithm) -> Bool {
+        entry.retiredAt == nil && entry.jwk.alg == algorithm.rawValue
     }
 
-    private static func newEntry(now: Date) throws -> (Entry, SigningKey) {
-        let key = try SigningKey.generate(.es256)
-        return (Entry(jwk: key.privateJWK, createdAt: now, retiredAt: nil), key)
+    private static func read(_ file: URL) throws -> Data {
+        guard let data = FileManager.default.contents(atPath: file.path) else {
+            throw LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) cannot be read")
+        }
+        return data
+    }
+
+    /// Writes `entries` over the file and returns them loaded.
+    private static func save(_ entries: [Entry], to file: URL) throws -> Keys {
+        let data = try encode(entries)
+        try KeyFile.write(data, to: file, replacing: true)
+        return try keys(from: data, file: file)
+    }
+
+    /// The keys in `data`. Every entry must be a valid private key whose `alg` is its key's;
+    /// the active key of an algorithm is its newest unretired entry.
+    private static func keys(from data: Data, file: URL) throws -> Keys {
+        let damaged = LatchkeyError(.invalidConfiguration, "The signing key file \(file.path) is damaged; restore it from a backup")
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        guard let entries = try? decoder.decode([Entry].self, from: data) else { throw damaged }
+        var active: [JWSAlgorithm: SigningKey] = [:]
+        var accessTokenVerifiers: [String: VerificationKey] = [:]
+        for entry in entries {
+            guard let key = try? SigningKey(jwk: entry.jwk), entry.jwk.alg == key.algorithm.rawValue else { throw damaged }
+            if entry.retiredAt == nil { active[key.algorithm] = key }
+            if key.algorithm == .es256 { accessTokenVerifiers[key.kid] = key.verificationKey }
+        }
+        guard active[.es256] != nil else { throw damaged }
+        return Keys(entries: entries, active: active, accessTokenVerifiers: accessTokenVerifiers, data: data)
+    }
+
+    private static func newEntry(_ algorithm: JWSAlgorithm, now: Date) throws -> Entry {
+        Entry(jwk: try SigningKey.generate(algorithm).privateJWK, createdAt: now, retiredAt: nil)
     }
 
     private static func encode(_ entries: [Entry]) throws -> Data {

@@ -3,7 +3,8 @@ package import LatchkeyCrypto
 import LatchkeyJOSE
 
 /// Issues access tokens (ES256 JWTs, `typ: at+jwt`, RFC 9068) with rotating opaque refresh
-/// tokens, redeems authorization codes, and decides whether a token is still valid.
+/// tokens, redeems authorization codes (with an OpenID Connect ID token signed by the
+/// algorithm the client is registered for), and decides whether a token is still valid.
 ///
 /// Promises: only SHA-256 digests of codes and refresh tokens are stored; a code is
 /// redeemed once, by the client and redirect URI it was issued to with the right PKCE
@@ -140,15 +141,18 @@ package final class TokenService: Sendable {
         return try tokens(for: stored, refreshToken: refreshToken, now: now)
     }
 
-    /// Redeems an authorization code for `clientID` (already authenticated when confidential):
+    /// Redeems an authorization code for `client` (already authenticated when confidential):
     /// the code must have been issued to that client for exactly `redirectURI`, and
     /// `codeVerifier` must hash to its PKCE challenge. Throws `invalid_grant` otherwise (the
     /// code is then spent), for an unknown, expired or used code, and when the account was
     /// disabled or changed its password since; a used code also revokes the tokens issued
     /// from it (the error's cause is ``LatchkeyError/Cause/authorizationCodeReplayed``, for the logs).
+    /// With the `openid` scope the answer has an ID token signed with the client's
+    /// ``OAuthClient/idTokenAlgorithm``.
     package func redeem(
-        code: Redacted<String>, clientID: String, redirectURI: String, codeVerifier: Redacted<String>
+        code: Redacted<String>, client: OAuthClient, redirectURI: String, codeVerifier: Redacted<String>
     ) throws -> IssuedTokens {
+        let clientID = client.id
         guard code.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(code) else {
             throw Self.invalidCode
         }
@@ -169,7 +173,7 @@ package final class TokenService: Sendable {
         case .redeemed(let issuedCode, let account, let stored):
             var idToken: Redacted<String>?
             if issuedCode.scope.contains("openid") {
-                idToken = try self.idToken(for: issuedCode, account: account, now: now)
+                idToken = try self.idToken(for: issuedCode, account: account, algorithm: client.idTokenAlgorithm, now: now)
             }
             return try tokens(for: stored, refreshToken: refreshToken, now: now, idToken: idToken)
         case .replayed:
@@ -288,23 +292,24 @@ package final class TokenService: Sendable {
             scope: record.scope.joined(separator: " "), jti: UUID().uuidString.lowercased(), iat: issuedAt,
             exp: issuedAt + Int64(settings.accessTokenLifetime), cv: record.credentialVersion, sid: record.familyID)
         return IssuedTokens(
-            accessToken: try sign(claims, type: "at+jwt"), refreshToken: refreshToken, expiresIn: settings.accessTokenLifetime,
+            accessToken: try sign(claims, type: "at+jwt", key: keyRing.activeKey), refreshToken: refreshToken, expiresIn: settings.accessTokenLifetime,
             scope: record.scope, idToken: idToken)
     }
 
-    private func idToken(for code: AuthorizationCodeRecord, account: Account, now: Date) throws -> Redacted<String> {
+    private func idToken(
+        for code: AuthorizationCodeRecord, account: Account, algorithm: JWSAlgorithm, now: Date
+    ) throws -> Redacted<String> {
         let issuedAt = Self.seconds(now)
         let claims = IDTokenClaims(
             iss: settings.issuer, sub: account.id, aud: code.clientID, iat: issuedAt,
             exp: issuedAt + Int64(settings.accessTokenLifetime), auth_time: Self.seconds(code.authTime), nonce: code.nonce,
             email: code.scope.contains("email") ? account.email : nil)
-        return try sign(claims, type: "JWT")
+        return try sign(claims, type: "JWT", key: keyRing.activeKey(for: algorithm))
     }
 
-    private func sign(_ claims: some Encodable, type: String) throws -> Redacted<String> {
+    private func sign(_ claims: some Encodable, type: String, key: SigningKey) throws -> Redacted<String> {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let key = keyRing.activeKey
         return Redacted(try JWS.sign(header: JWSHeader(alg: key.algorithm, typ: type), payload: try encoder.encode(claims), key: key))
     }
 

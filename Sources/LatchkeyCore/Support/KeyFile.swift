@@ -47,4 +47,23 @@ package enum KeyFile {
             throw LatchkeyError(.invalidConfiguration, "Cannot create the key file \(file.path)", detail: String(cString: strerror(errno)))
         }
     }
+
+    /// Runs `body` while holding an exclusive `flock(2)` on a lock file beside `file`
+    /// (`.NAME.lock`, mode 0600), so that read-modify-write updates of `file` by several
+    /// processes on one directory happen one after the other. The kernel drops the lock if
+    /// the process dies.
+    package static func whileLocked<Result>(_ file: URL, _ body: () throws -> Result) throws -> Result {
+        let lockPath = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).lock").path
+        let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            throw LatchkeyError(.invalidConfiguration, "Cannot open the lock file \(lockPath)", detail: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                throw LatchkeyError(.invalidConfiguration, "Cannot lock \(lockPath)", detail: String(cString: strerror(errno)))
+            }
+        }
+        return try body()
+    }
 }

@@ -75,6 +75,9 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         package static let requestNotSupported = Code("request_not_supported", .badRequest)
         /// OpenID Connect: the authorization request names a `request_uri`.
         package static let requestURINotSupported = Code("request_uri_not_supported", .badRequest)
+        /// A protected resource: the request presents no credentials at all (RFC 6750 §3.1:
+        /// answered with a bare challenge, no error code).
+        package static let authenticationRequired = Code("authentication_required", .unauthorized)
         /// A protected resource: the access token lacks a scope the resource requires.
         package static let insufficientScope = Code("insufficient_scope", .forbidden)
         /// The request needs a signed-in browser (a session cookie) or a valid form token.

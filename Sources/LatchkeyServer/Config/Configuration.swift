@@ -85,6 +85,8 @@ package struct Configuration: Sendable {
     package var appleAppIDs: [String]
     /// `package:SHA256-fingerprint` entries for assetlinks.json (`LATCHKEY_ANDROID_APPS`).
     package var androidApps: [(package: String, fingerprint: String)]
+    /// Origins besides the public URL's that may use Directus's cookie modes (`LATCHKEY_AUTH_COOKIE_ORIGINS`).
+    package var authCookieOrigins: [String]
     /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     package var resetIPLimit: RateLimitPolicy.Window
     /// Sign-in attempts per client IP allowed per window (`LATCHKEY_LOGIN_IP_LIMIT`, `N/SECONDS`).
@@ -172,6 +174,7 @@ package struct Configuration: Sendable {
         refreshIdleTTL = try reader.integer(.refreshIdleTTL)
         refreshAbsoluteTTL = try reader.integer(.refreshAbsoluteTTL, atLeast: refreshIdleTTL)
         resetURLAllowList = try reader.list(.resetURLAllowList)
+        authCookieOrigins = try reader.list(.authCookieOrigins)
         appleAppIDs = try reader.list(.appleAppIDs)
         androidApps = try reader.list(.androidApps).map { entry in
             let parts = entry.split(separator: ":", maxSplits: 1)

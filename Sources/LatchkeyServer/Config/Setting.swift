@@ -67,6 +67,8 @@ package struct Setting: Sendable {
         case androidApp
         /// An absolute URL without query or fragment that a mail may link to.
         case linkBase
+        /// A web origin, `http(s)://host[:port]` and nothing after it.
+        case origin
     }
 
     /// The values a setting takes.

@@ -76,6 +76,7 @@ extension Setting.ListEntry {
         case .appleAppID: "`TEAMID.bundle.id`"
         case .androidApp: "`package:SHA-256-fingerprint`"
         case .linkBase: "absolute URLs without query or fragment"
+        case .origin: "origins (`https://host[:port]`)"
         }
     }
 }

@@ -234,6 +234,11 @@ struct SettingsReader {
                 throw invalid(setting, "entry '\(entry)' is not package:SHA-256 fingerprint (32 hex octets separated by ':')")
             }
             return "\(package):\(fingerprint)"
+        case .origin:
+            guard let url = URL(string: entry), ["http", "https"].contains(url.scheme?.lowercased()), url.user == nil,
+                  url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, let origin = url.webOrigin
+            else { throw invalid(setting, "entry '\(entry)' is not an origin (http(s)://host[:port], nothing after it)") }
+            return origin
         case .linkBase:
             guard let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty, url.fragment == nil, url.query == nil else {
                 throw invalid(setting, "entry '\(entry)' is not an absolute URL without query or fragment")

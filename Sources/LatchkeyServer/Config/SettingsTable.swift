@@ -22,6 +22,7 @@ extension Setting {
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, resetURLAllowList, appleAppIDs, androidApps,
+        authCookieOrigins,
         resetIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
@@ -139,6 +140,11 @@ extension Setting {
     static let androidApps = Setting(
         "LATCHKEY_ANDROID_APPS", .list(.androidApp),
         meaning: "The Android apps that open reset links (served as assetlinks.json).")
+    static let authCookieOrigins = Setting(
+        "LATCHKEY_AUTH_COOKIE_ORIGINS", .list(.origin), default: .unset("only the public URL's origin"),
+        meaning: "The origins, besides the public URL's, whose pages may use `/auth/login`, `/auth/refresh` and "
+            + "`/auth/logout` in Directus's `cookie` and `session` modes: apps that route `/auth/` to Latchkey "
+            + "through their own origin. Others get `403`.")
 
     // MARK: Rate limits
 

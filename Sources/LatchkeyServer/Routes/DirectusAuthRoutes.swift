@@ -2,9 +2,20 @@ import LatchkeyCore
 import LatchkeyCrypto
 import LatchkeyHTTP
 
-/// `POST /auth/login`, `/auth/refresh` and `/auth/logout`, compatible with Directus's
-/// JSON mode: success is `{"data": {"access_token", "refresh_token", "expires"}}` with
-/// `expires` in milliseconds, errors are Directus's `{"errors": [...]}`.
+/// `POST /auth/login`, `/auth/refresh` and `/auth/logout`, compatible with Directus: success is
+/// `{"data": {...}}` with `expires` in milliseconds, errors are Directus's `{"errors": [...]}`.
+///
+/// Directus's three modes (`mode` in the body):
+/// - `json` (login's default): `data` holds `access_token`, `refresh_token` and `expires`.
+/// - `cookie`: the refresh token travels in the `directus_refresh_token` cookie instead;
+///   `data` holds `access_token` and `expires`.
+/// - `session`: the access token travels in the `directus_session_token` cookie too; `data`
+///   holds only `expires`.
+///
+/// Refresh and logout take the refresh token from the body, else — in `cookie` or `session`
+/// mode, which is the default when the body has no token — from the cookie (logout in session
+/// mode also from the session cookie); without one they answer 400 `INVALID_PAYLOAD`. Every
+/// request in `cookie` or `session` mode must pass ``DirectusCookies/checkSameOrigin(_:)``.
 ///
 /// Login answers one `INVALID_CREDENTIALS` for an unknown account, a wrong password and a
 /// disabled account (see ``PasswordLogin``); beyond the failure limit the answer is 429
@@ -13,30 +24,70 @@ import LatchkeyHTTP
 struct DirectusAuthRoutes {
     let login: FirstPartyLogin
     let tokens: TokenService
+    let cookies: DirectusCookies
 
     var routes: [Route] {
         [
             Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus, lane: .passwordHashing) { request in
                 let body = try request.decodeJSON(LoginBody.self)
-                return .json(DirectusTokens(try login.signIn(email: body.email, password: body.password, clientIP: request.clientIP)))
+                if body.mode != .json { try cookies.checkSameOrigin(request) }
+                return reply(try login.signIn(email: body.email, password: body.password, clientIP: request.clientIP), mode: body.mode)
             },
-            Route("POST", "/auth/refresh", name: "directus_refresh", body: .json, errorShape: .directus) { request in
-                let body = try request.decodeJSON(RefreshBody.self)
-                return .json(DirectusTokens(try tokens.refresh(body.refreshToken, clientID: nil)))
+            Route("POST", "/auth/refresh", name: "directus_refresh", body: .jsonOrEmpty, errorShape: .directus) { request in
+                let body = try request.decodeJSON(TokenBody.self, allowingEmpty: true)
+                if body.mode != .json { try cookies.checkSameOrigin(request) }
+                return reply(try tokens.refresh(try refreshToken(body, request), clientID: nil), mode: body.mode)
             },
-            Route("POST", "/auth/logout", name: "directus_logout", body: .json, errorShape: .directus) { request in
-                let body = try request.decodeJSON(LogoutBody.self)
-                try tokens.revoke(body.refreshToken, clientID: nil)
-                return HTTPResponse(status: 204)
+            Route("POST", "/auth/logout", name: "directus_logout", body: .jsonOrEmpty, errorShape: .directus) { request in
+                let body = try request.decodeJSON(TokenBody.self, allowingEmpty: true)
+                if body.mode != .json { try cookies.checkSameOrigin(request) }
+                let sessionToken = body.mode == .session ? cookies.sessionToken(in: request) : nil
+                try tokens.revoke(try refreshToken(body, request, or: sessionToken), clientID: nil)
+                var response = HTTPResponse(status: 204)
+                if body.mode != .json { cookies.clear(from: request, on: &response) }
+                return response
             },
         ]
     }
+
+    /// The refresh token of a refresh or logout: the body's, else in cookie and session mode the
+    /// cookie's, else `fallback`; `invalid_request` when there is none.
+    private func refreshToken(_ body: TokenBody, _ request: HTTPRequest, or fallback: Redacted<String>? = nil) throws
+        -> Redacted<String>
+    {
+        if let token = body.refreshToken { return token }
+        if body.mode != .json, let token = cookies.refreshToken(in: request) ?? fallback { return token }
+        throw LatchkeyError(.invalidRequest, "The refresh token is required in either the payload or the cookie.")
+    }
+
+    /// The answer in `mode`: the tokens the body does not carry go into cookies.
+    private func reply(_ issued: TokenService.IssuedTokens, mode: DirectusMode) -> HTTPResponse {
+        var response = HTTPResponse.json(DirectusTokens(issued, mode: mode))
+        if mode != .json { cookies.setRefreshToken(issued.refreshToken, on: &response) }
+        if mode == .session { cookies.setSessionToken(issued.accessToken, on: &response) }
+        return response
+    }
 }
 
-/// `{email, password, mode?}`.
+/// Where Directus puts the tokens: `json`, `cookie` or `session`.
+private enum DirectusMode: String {
+    case json, cookie, session
+
+    /// The `mode` field; anything but the three names is `invalid_request`.
+    init?(field: String?) throws {
+        guard let field else { return nil }
+        guard let mode = DirectusMode(rawValue: field) else {
+            throw LatchkeyError(.invalidRequest, #"The mode must be "json", "cookie" or "session"."#)
+        }
+        self = mode
+    }
+}
+
+/// `{email, password, mode?}`; the mode defaults to `json`.
 private struct LoginBody: Decodable {
     let email: String
     let password: Redacted<String>
+    let mode: DirectusMode
 
     private enum CodingKeys: String, CodingKey { case email, password, mode }
 
@@ -44,13 +95,15 @@ private struct LoginBody: Decodable {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         email = try fields.text(.email, maxBytes: 320)
         password = try fields.secret(.password, maxBytes: 4096)
-        try requireJSONMode(try fields.optionalText(.mode, maxBytes: 16))
+        mode = try DirectusMode(field: try fields.optionalText(.mode, maxBytes: 16)) ?? .json
     }
 }
 
-/// `{refresh_token, mode?}`.
-private struct RefreshBody: Decodable {
-    let refreshToken: Redacted<String>
+/// `{refresh_token?, mode?}` of a refresh or logout; without a mode, `json` when the body
+/// has a token and `cookie` otherwise (Directus's rule).
+private struct TokenBody: Decodable {
+    let refreshToken: Redacted<String>?
+    let mode: DirectusMode
 
     private enum CodingKeys: String, CodingKey {
         case refreshToken = "refresh_token", mode
@@ -58,43 +111,25 @@ private struct RefreshBody: Decodable {
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
-        try requireJSONMode(try fields.optionalText(.mode, maxBytes: 16))
-        refreshToken = try fields.secret(.refreshToken, maxBytes: 512)
+        refreshToken = try fields.optionalText(.refreshToken, maxBytes: 512).map(Redacted.init)
+        mode = try DirectusMode(field: try fields.optionalText(.mode, maxBytes: 16)) ?? (refreshToken == nil ? .cookie : .json)
     }
 }
 
-/// `{refresh_token}`.
-private struct LogoutBody: Decodable {
-    let refreshToken: Redacted<String>
-
-    private enum CodingKeys: String, CodingKey {
-        case refreshToken = "refresh_token"
-    }
-
-    init(from decoder: any Decoder) throws {
-        refreshToken = try decoder.container(keyedBy: CodingKeys.self).secret(.refreshToken, maxBytes: 512)
-    }
-}
-
-/// Only Directus's `json` mode (tokens in the body) is served.
-private func requireJSONMode(_ mode: String?) throws {
-    if let mode, mode != "json" {
-        throw LatchkeyError(.invalidRequest, "Only \"json\" mode is supported.")
-    }
-}
-
-/// `{"data": {"access_token", "refresh_token", "expires"}}`, `expires` in milliseconds.
+/// `{"data": {"access_token"?, "refresh_token"?, "expires"}}`, `expires` in milliseconds; a
+/// token that travels in a cookie is left out.
 private struct DirectusTokens: Encodable {
     struct Data: Encodable {
-        let access_token: String
-        let refresh_token: String
+        let access_token: String?
+        let refresh_token: String?
         let expires: Int
     }
     let data: Data
 
-    init(_ issued: TokenService.IssuedTokens) {
+    init(_ issued: TokenService.IssuedTokens, mode: DirectusMode) {
         data = Data(
-            access_token: issued.accessToken.exposed, refresh_token: issued.refreshToken.exposed,
+            access_token: mode == .session ? nil : issued.accessToken.exposed,
+            refresh_token: mode == .json ? issued.refreshToken.exposed : nil,
             expires: Int(issued.expiresIn * 1000))
     }
 }

@@ -48,7 +48,7 @@ struct OAuthTokenRoutes {
         switch grantType {
         case "authorization_code":
             issued = try tokens.redeem(
-                code: try form.secret("code", maxLength: TokenService.maximumOpaqueTokenLength), clientID: caller.client.id,
+                code: try form.secret("code", maxLength: TokenService.maximumOpaqueTokenLength), client: caller.client,
                 redirectURI: try form.required("redirect_uri", maxLength: RedirectURI.maximumLength),
                 codeVerifier: try form.secret("code_verifier", maxLength: 128))
         case "refresh_token":

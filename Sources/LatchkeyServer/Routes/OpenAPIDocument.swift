@@ -31,16 +31,28 @@ enum OpenAPIDocument {
           "DirectusError": {
             "type": "object",
             "required": ["errors"],
+            "properties": {"errors": {"$ref": "#/components/schemas/DirectusErrorList"}}
+          },
+          "DirectusErrorList": {
+            "type": "array", "minItems": 1, "maxItems": 1,
+            "items": {
+              "type": "object", "required": ["message", "extensions"],
+              "properties": {
+                "message": {"type": "string"},
+                "extensions": {"type": "object", "required": ["code"], "properties": {
+                  "code": {"type": "string", "enum": ["INVALID_CREDENTIALS", "INVALID_TOKEN", "INVALID_PAYLOAD", "FAILED_VALIDATION", "FORBIDDEN", "REQUESTS_EXCEEDED", "SERVICE_UNAVAILABLE", "INTERNAL_SERVER_ERROR"]},
+                  "field": {"type": "string", "enum": ["email", "password"], "description": "With FAILED_VALIDATION: the field that was refused."}
+                }}
+              }
+            }
+          },
+          "ResetError": {
+            "type": "object",
+            "description": "The reset routes' errors: Latchkey's error object and Directus's errors array in one body, so Latchkey's SDK and Directus SDKs both read them. The status is Latchkey's (400 for invalid_token, not Directus's 401/403).",
+            "required": ["error", "errors"],
             "properties": {
-              "errors": {"type": "array", "items": {
-                "type": "object", "required": ["message", "extensions"],
-                "properties": {
-                  "message": {"type": "string"},
-                  "extensions": {"type": "object", "required": ["code"], "properties": {
-                    "code": {"type": "string", "enum": ["INVALID_CREDENTIALS", "INVALID_TOKEN", "INVALID_PAYLOAD", "REQUESTS_EXCEEDED", "INTERNAL_SERVER_ERROR"]}
-                  }}
-                }
-              }}
+              "error": {"$ref": "#/components/schemas/Error/properties/error"},
+              "errors": {"$ref": "#/components/schemas/DirectusErrorList"}
             }
           },
           "OAuthError": {
@@ -60,7 +72,7 @@ enum OpenAPIDocument {
               "expires_in": {"type": "integer", "description": "Access token lifetime in seconds."},
               "refresh_token": {"type": "string", "description": "Opaque; single use, rotated on every refresh; reuse revokes the login."},
               "scope": {"type": "string"},
-              "id_token": {"type": "string", "description": "OpenID Connect ID token (ES256), at code exchange when the scope has openid."}
+              "id_token": {"type": "string", "description": "OpenID Connect ID token, signed with the client's registered algorithm (RS256 unless ES256 or EdDSA was chosen), at code exchange when the scope has openid."}
             }
           },
           "TokenRequest": {
@@ -81,27 +93,36 @@ enum OpenAPIDocument {
           "DirectusTokens": {
             "type": "object",
             "required": ["data"],
-            "properties": {"data": {"type": "object", "required": ["access_token", "refresh_token", "expires"], "properties": {
-              "access_token": {"type": "string", "description": "ES256 JWT (typ at+jwt)."},
-              "refresh_token": {"type": "string", "description": "Opaque; single use, rotated on every refresh."},
+            "properties": {"data": {"type": "object", "required": ["expires"], "properties": {
+              "access_token": {"type": "string", "description": "ES256 JWT (typ at+jwt). Left out in session mode (it is in the directus_session_token cookie)."},
+              "refresh_token": {"type": "string", "description": "Opaque; single use, rotated on every refresh. Only in json mode (else in the directus_refresh_token cookie)."},
               "expires": {"type": "integer", "description": "Access token lifetime in milliseconds."}
             }}}
+          },
+          "DirectusMode": {
+            "type": "string", "enum": ["json", "cookie", "session"],
+            "description": "json: tokens in the body. cookie: the refresh token in the directus_refresh_token cookie (HttpOnly, SameSite=Strict, Path=/auth, Secure over https). session: the access token in the directus_session_token cookie too (HttpOnly, SameSite=Lax, Path=/). Requests in cookie or session mode must come from the server's own origin (Origin, else Sec-Fetch-Site), else 403 FORBIDDEN."
+          },
+          "DirectusTokenRequest": {
+            "type": "object",
+            "description": "May be empty or absent (no body): the refresh token then comes from the directus_refresh_token cookie. Without mode: json when refresh_token is given, else cookie.",
+            "properties": {"refresh_token": {"type": "string"}, "mode": {"$ref": "#/components/schemas/DirectusMode"}}
           }
         },
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "bearerFormat": "JWT"}},
         "responses": {
-          "BadRequest": {"description": "Malformed input; see error.code.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-          "TooLarge": {"description": "The body exceeds the size limit.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-          "UnsupportedMediaType": {"description": "The body is not application/json.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "BadRequest": {"description": "Malformed input; see error.code (errors[0].extensions.code for Directus clients).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}},
+          "TooLarge": {"description": "The body exceeds the size limit.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}},
+          "UnsupportedMediaType": {"description": "The body is not application/json.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}},
           "RateLimited": {
-            "description": "Too many requests from this client.",
+            "description": "Too many requests from this client (REQUESTS_EXCEEDED for Directus clients).",
             "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}
           },
           "RateLimiterUnavailable": {
             "description": "The shared rate limiter (Redis) is unreachable and the server fails closed.",
             "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds to wait."}},
-            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/ResetError"}}}
           }
         }
       },
@@ -173,15 +194,20 @@ enum OpenAPIDocument {
         "/auth/login": {
           "post": {
             "operationId": "directus_login",
-            "summary": "Sign in with email and password (Directus-compatible, JSON mode).",
+            "summary": "Sign in with email and password (Directus-compatible: json, cookie or session mode).",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {
               "type": "object", "required": ["email", "password"],
-              "properties": {"email": {"type": "string"}, "password": {"type": "string"}, "mode": {"type": "string", "enum": ["json"]}}
+              "properties": {"email": {"type": "string"}, "password": {"type": "string"}, "mode": {"$ref": "#/components/schemas/DirectusMode"}}
             }}}},
             "responses": {
-              "200": {"description": "Signed in.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokens"}}}},
+              "200": {
+                "description": "Signed in; in cookie and session mode the tokens left out of the body are set as cookies.",
+                "headers": {"Set-Cookie": {"schema": {"type": "string"}, "description": "directus_refresh_token (cookie, session) and directus_session_token (session)."}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokens"}}}
+              },
               "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
               "401": {"description": "INVALID_CREDENTIALS, the same for every cause.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "403": {"description": "FORBIDDEN: cookie or session mode from another origin.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
               "429": {"description": "Too many failed logins from this client or for this account.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
               "503": {"description": "SERVICE_UNAVAILABLE: the shared rate limiter (Redis) is unreachable and the server fails closed.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
             }
@@ -190,28 +216,29 @@ enum OpenAPIDocument {
         "/auth/refresh": {
           "post": {
             "operationId": "directus_refresh",
-            "summary": "Exchange a refresh token for a new pair; a reused refresh token ends the whole login.",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {
-              "type": "object", "required": ["refresh_token"],
-              "properties": {"refresh_token": {"type": "string"}, "mode": {"type": "string", "enum": ["json"]}}
-            }}}},
+            "summary": "Exchange a refresh token (body or cookie) for a new pair; a reused refresh token ends the whole login.",
+            "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokenRequest"}}}},
             "responses": {
-              "200": {"description": "A new access and refresh token.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokens"}}}},
-              "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
-              "401": {"description": "INVALID_TOKEN.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
+              "200": {
+                "description": "A new access and refresh token, placed as the mode says.",
+                "headers": {"Set-Cookie": {"schema": {"type": "string"}, "description": "The new directus_refresh_token (cookie, session) and directus_session_token (session)."}},
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokens"}}}
+              },
+              "400": {"description": "Malformed input, or no refresh token in the body or the cookie (INVALID_PAYLOAD).", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "401": {"description": "INVALID_TOKEN.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "403": {"description": "FORBIDDEN: cookie or session mode from another origin.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
             }
           }
         },
         "/auth/logout": {
           "post": {
             "operationId": "directus_logout",
-            "summary": "End the login a refresh token belongs to.",
-            "requestBody": {"required": true, "content": {"application/json": {"schema": {
-              "type": "object", "required": ["refresh_token"], "properties": {"refresh_token": {"type": "string"}}
-            }}}},
+            "summary": "End the login a refresh token (body or cookie; in session mode also the session cookie) belongs to.",
+            "requestBody": {"required": false, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusTokenRequest"}}}},
             "responses": {
-              "204": {"description": "Signed out (also for an unknown token)."},
-              "400": {"description": "Malformed input.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
+              "204": {"description": "Signed out (also for an unknown token); in cookie and session mode the cookies are cleared."},
+              "400": {"description": "Malformed input, or no token in the body or the cookies.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}},
+              "403": {"description": "FORBIDDEN: cookie or session mode from another origin.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DirectusError"}}}}
             }
           }
         },
@@ -297,17 +324,21 @@ enum OpenAPIDocument {
             "security": [{"bearer": []}],
             "responses": {
               "200": {"description": "Claims.", "content": {"application/json": {}}},
-              "401": {"description": "invalid_token (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
+              "401": {"description": "invalid_token (WWW-Authenticate: Bearer error=...); without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1).", "content": {"application/json": {}}},
               "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
             }
           },
           "post": {
             "operationId": "userinfo_post",
-            "summary": "The same as GET (OpenID Connect Core 5.3.1); the access token still comes in the Authorization header.",
+            "summary": "The same as GET (OpenID Connect Core 5.3.1); the access token in the Authorization header or as access_token in a form body (RFC 6750 2.2), never both, never in the query string.",
             "security": [{"bearer": []}],
+            "requestBody": {"required": false, "content": {"application/x-www-form-urlencoded": {"schema": {
+              "type": "object", "properties": {"access_token": {"type": "string"}}
+            }}}},
             "responses": {
               "200": {"description": "Claims.", "content": {"application/json": {}}},
-              "401": {"description": "invalid_token (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
+              "400": {"description": "invalid_request: the token in both places, or a malformed body (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
+              "401": {"description": "invalid_token (WWW-Authenticate: Bearer error=...); without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1).", "content": {"application/json": {}}},
               "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
             }
           }
@@ -328,6 +359,9 @@ enum OpenAPIDocument {
         },
         "/assets/reset-password.js": {
           "get": {"operationId": "reset_script", "summary": "Script of the reset page.", "responses": {"200": {"description": "JavaScript.", "content": {"text/javascript": {}}}}}
+        },
+        "/assets/latchkey-reset-token.js": {
+          "get": {"operationId": "reset_token_script", "summary": "Script for reset pages on any origin (also Directus-style pages): LatchkeyResetToken.read() gives the token from #token= or ?token= and removes it from the address bar.", "responses": {"200": {"description": "JavaScript (Cross-Origin-Resource-Policy: cross-origin).", "content": {"text/javascript": {}}}}}
         },
         "/assets/latchkey.css": {
           "get": {"operationId": "stylesheet", "summary": "Style of the web pages.", "responses": {"200": {"description": "CSS.", "content": {"text/css": {}}}}}

@@ -1,14 +1,15 @@
 import Foundation
 import LatchkeyCore
-import LatchkeyCrypto
 import LatchkeyHTTP
 
 /// Authorization server metadata (RFC 8414) at `/.well-known/oauth-authorization-server`,
 /// the same document at `/.well-known/openid-configuration`, and `GET`/`POST /userinfo`.
 ///
 /// Promises: the metadata advertises exactly what is implemented (PKCE `S256` only, the
-/// `code` response type, the two grants); `/userinfo` answers only to a valid access token
-/// with the `openid` scope and tells nothing else (RFC 6750 errors).
+/// `code` response type, the two grants, every ID token algorithm); `/userinfo` answers only
+/// to a valid access token with the `openid` scope — in the `Authorization` header, or in a
+/// form-encoded POST body (RFC 6750 §2.2), never in the query string — and tells nothing else
+/// (RFC 6750 errors; a bare `Bearer` challenge when no token is presented).
 struct OpenIDRoutes {
     let tokens: TokenService
     /// The public URL every endpoint is under.
@@ -25,19 +26,12 @@ struct OpenIDRoutes {
                 metadata
             },
             Route("GET", "/userinfo", name: "userinfo", errorShape: .bearer) { request in
-                try userInfo(request)
+                .json(try tokens.userInfo(accessToken: try request.bearerToken()))
             },
-            // OpenID Connect Core §5.3.1: GET and POST; the token comes in the header either way.
+            // OpenID Connect Core §5.3.1: GET and POST; a POST may carry the token in its form body.
             Route("POST", "/userinfo", name: "userinfo_post", body: .form, errorShape: .bearer) { request in
-                try userInfo(request)
+                .json(try tokens.userInfo(accessToken: try request.bearerToken()))
             },
         ]
-    }
-
-    private func userInfo(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let header = request.headers["Authorization"], header.lowercased().hasPrefix("bearer ") else {
-            throw LatchkeyError(.invalidToken, "The access token is invalid or expired.")
-        }
-        return .json(try tokens.userInfo(accessToken: Redacted(String(header.dropFirst("bearer ".count)))))
     }
 }

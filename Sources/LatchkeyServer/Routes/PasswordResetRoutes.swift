@@ -5,7 +5,8 @@ import LatchkeyHTTP
 
 /// `POST /auth/password/request`, `/validate` and `/reset`: the JSON API of the reset flow.
 /// Each route decodes its body and makes one call to ``PasswordRecoveryService``, which holds
-/// every limit (the client's budget, the address's).
+/// every limit (the client's budget, the address's). Errors carry Latchkey's and Directus's
+/// shapes in one body (``ErrorShape/latchkeyAndDirectus``), so a Directus SDK reads them too.
 struct PasswordResetRoutes {
     let service: PasswordRecoveryService
 
@@ -14,7 +15,7 @@ struct PasswordResetRoutes {
 
     var routes: [Route] {
         [
-            Route("POST", "/auth/password/request", name: "password_request", body: .json) { request in
+            Route("POST", "/auth/password/request", name: "password_request", body: .json, errorShape: .latchkeyAndDirectus) { request in
                 let body = try request.decodeJSON(ResetRequestBody.self)
                 let receipt = try service.requestReset(
                     email: body.email, resetURL: body.resetURL, locale: body.locale,
@@ -24,12 +25,15 @@ struct PasswordResetRoutes {
                 response.onCompletion = { [service] in service.release(receipt) }
                 return response
             },
-            Route("POST", "/auth/password/validate", name: "password_validate", body: .json) { request in
+            Route("POST", "/auth/password/validate", name: "password_validate", body: .json, errorShape: .latchkeyAndDirectus) { request in
                 let body = try request.decodeJSON(TokenBody.self)
                 let status = try service.validate(token: body.token, clientIP: request.clientIP)
                 return .json(TokenStatusReply(valid: true, email_hint: status.emailHint, expires_at: Timestamp.iso8601(status.expiresAt)))
             },
-            Route("POST", "/auth/password/reset", name: "password_reset", body: .json, lane: .passwordHashing) { request in
+            Route(
+                "POST", "/auth/password/reset", name: "password_reset", body: .json, errorShape: .latchkeyAndDirectus,
+                lane: .passwordHashing
+            ) { request in
                 let body = try request.decodeJSON(NewPasswordBody.self)
                 try service.resetPassword(token: body.token, newPassword: body.password, clientIP: request.clientIP)
                 return .json(MessageReply(message: "Your password has been changed."))

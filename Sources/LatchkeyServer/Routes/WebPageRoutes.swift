@@ -3,8 +3,8 @@ import LatchkeyCore
 import LatchkeyHTTP
 import LatchkeyWeb
 
-/// `GET /reset-password` (the page for people without the app), its script, and the style
-/// sheet every page links.
+/// `GET /reset-password` (the page for people without the app), its script, the style sheet
+/// every page links, and the reset-token script other sites' reset pages may include.
 struct WebPageRoutes {
     var routes: [Route] {
         [
@@ -18,6 +18,12 @@ struct WebPageRoutes {
             },
             Route("GET", "/assets/latchkey.css", name: "stylesheet", cacheable: true) { _ in
                 HTTPResponse(ResetPage.stylesheetDocument)
+            },
+            // Meant for pages on other origins (an app's own reset page), so it may be loaded cross-origin.
+            Route("GET", ResetTokenScript.path, name: "reset_token_script", cacheable: true) { _ in
+                var response = HTTPResponse(ResetTokenScript.document)
+                response.headers.set("Cross-Origin-Resource-Policy", "cross-origin")
+                return response
             },
         ]
     }

@@ -1,4 +1,5 @@
 import LatchkeyCore
+import LatchkeyJOSE
 import Foundation
 
 extension SQLStore {
@@ -9,15 +10,15 @@ extension SQLStore {
             try connection.execute(
                 """
                 INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect,
-                                           created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                           created_at, id_token_alg)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
                     .text(client.id), .text(redirectURIs), .integer(client.isConfidential ? 1 : 0),
                     .text(client.secretDigest), .integer(client.isFirstParty ? 1 : 0),
                     .text(client.scopes.joined(separator: " ")), .integer(client.mayIntrospect ? 1 : 0),
-                    .integer(StorageEncoding.milliseconds(client.createdAt)),
+                    .integer(StorageEncoding.milliseconds(client.createdAt)), .text(client.idTokenAlgorithm.rawValue),
                 ])
         }
         guard inserted == 1 else {
@@ -44,7 +45,8 @@ extension SQLStore {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect, created_at
+                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect, created_at,
+                       id_token_alg
                 FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
                 """, values)
         }
@@ -61,6 +63,9 @@ extension SQLStore {
             throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris: \(error)")
         }
         let scopes = try row.text("scopes")
+        guard let idTokenAlgorithm = JWSAlgorithm(rawValue: try row.text("id_token_alg")) else {
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client id_token_alg")
+        }
         return OAuthClient(
             id: try row.text("id"),
             redirectURIs: redirectURIs,
@@ -69,6 +74,6 @@ extension SQLStore {
             isFirstParty: try row.integer("first_party") == 1,
             scopes: scopes.split(separator: " ").map(String.init),
             mayIntrospect: try row.integer("may_introspect") == 1,
-            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")), idTokenAlgorithm: idTokenAlgorithm)
     }
 }
