@@ -156,6 +156,15 @@ enum Migrations {
                 CREATE INDEX reset_requests_accepted_at ON reset_requests (accepted_at);
                 """
         ),
+        // What the consent page shows instead of raw ids: the client's name and, as a JSON
+        // object, what each of its scopes lets it do.
+        Migration(
+            version: 8, name: "client_display_names",
+            portable: """
+                ALTER TABLE oauth_clients ADD COLUMN display_name TEXT;
+                ALTER TABLE oauth_clients ADD COLUMN scope_descriptions TEXT NOT NULL DEFAULT '{}';
+                """
+        ),
     ]
 }
 

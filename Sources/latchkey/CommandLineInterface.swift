@@ -64,7 +64,7 @@ enum Help {
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
       keys list                             List token-signing keys (kid, created, active or retired)
       keys rotate                           Add a new active signing key; older keys stay published until their tokens expire
-      clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S)
+      clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S, --name NAME)
       clients list                          List OAuth clients (id, type, first-party, redirect URIs)
       clients delete ID                     Remove an OAuth client
       settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
@@ -118,7 +118,8 @@ enum Help {
     static let clients = """
     Usage:
       latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
-                              [--first-party] [--introspect] [--scope S ...]
+                              [--first-party] [--introspect] [--scope S ...] [--name NAME]
+                              [--scope-description S=TEXT ...]
           Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
           Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
           com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
@@ -130,6 +131,13 @@ enum Help {
           --introspect    a resource server (confidential only) that may call /oauth/introspect;
                           it sees access tokens and its own refresh tokens, none of other clients
           --scope S       a scope the client may request (repeat for several)
+          --name NAME     what the sign-in and consent pages call the client instead of
+                          its id (up to 60 characters), e.g. --name "Acme Notes"
+          --scope-description S=TEXT
+                          what scope S lets the client do, shown on the consent page
+                          instead of S (up to 200 characters; repeat for several), e.g.
+                          --scope-description "notes.read=Read your notes"; openid and
+                          email have descriptions in every language already
           Prints `client_id: ID`.
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or

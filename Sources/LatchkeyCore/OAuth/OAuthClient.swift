@@ -22,11 +22,18 @@ package struct OAuthClient: Sendable, Equatable {
     package let mayIntrospect: Bool
     /// When the client was registered.
     package let createdAt: Date
+    /// The name people know the client by, shown on the sign-in and consent pages instead of
+    /// its id; nil shows the id.
+    package let displayName: String?
+    /// What each scope lets the client do, in the operator's words ("Read your calendar"),
+    /// shown on the consent page instead of the scope's id.
+    package let scopeDescriptions: [String: String]
 
     /// Creates a client value; ``ClientRegistry`` validates the id and scopes.
     package init(
         id: String, redirectURIs: [RedirectURI], isConfidential: Bool, secretDigest: String?, isFirstParty: Bool,
-        scopes: [String], mayIntrospect: Bool = false, createdAt: Date
+        scopes: [String], mayIntrospect: Bool = false, createdAt: Date, displayName: String? = nil,
+        scopeDescriptions: [String: String] = [:]
     ) {
         self.id = id
         self.redirectURIs = redirectURIs
@@ -36,7 +43,12 @@ package struct OAuthClient: Sendable, Equatable {
         self.scopes = scopes
         self.mayIntrospect = mayIntrospect
         self.createdAt = createdAt
+        self.displayName = displayName
+        self.scopeDescriptions = scopeDescriptions
     }
+
+    /// What the pages call the client: its display name, else its id.
+    package var shownName: String { displayName ?? id }
 
     /// The registered redirect URI that `requested` matches (see ``RedirectURI/matches(_:)``), if any.
     package func redirectURI(matching requested: String) -> RedirectURI? {

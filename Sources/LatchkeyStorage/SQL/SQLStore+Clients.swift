@@ -4,20 +4,23 @@ import Foundation
 extension SQLStore {
     package func createClient(_ client: OAuthClient) throws {
         let redirectURIs = String(decoding: try JSONEncoder().encode(client.redirectURIs.map(\.value)), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let scopeDescriptions = String(decoding: try encoder.encode(client.scopeDescriptions), as: UTF8.self)
         let inserted = try database.transaction { connection in
             // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the id.
             try connection.execute(
                 """
                 INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect,
-                                           created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                                           created_at, display_name, scope_descriptions)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
                     .text(client.id), .text(redirectURIs), .integer(client.isConfidential ? 1 : 0),
                     .text(client.secretDigest), .integer(client.isFirstParty ? 1 : 0),
                     .text(client.scopes.joined(separator: " ")), .integer(client.mayIntrospect ? 1 : 0),
-                    .integer(StorageEncoding.milliseconds(client.createdAt)),
+                    .integer(StorageEncoding.milliseconds(client.createdAt)), .text(client.displayName), .text(scopeDescriptions),
                 ])
         }
         guard inserted == 1 else {
@@ -44,7 +47,8 @@ extension SQLStore {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect, created_at
+                SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect, created_at,
+                       display_name, scope_descriptions
                 FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
                 """, values)
         }
@@ -54,11 +58,13 @@ extension SQLStore {
     /// The client in a row of `oauth_clients`.
     private static func client(from row: any SQLRow) throws -> OAuthClient {
         let redirectURIs: [RedirectURI]
+        let scopeDescriptions: [String: String]
         do {
             redirectURIs = try JSONDecoder().decode([String].self, from: Data(try row.text("redirect_uris").utf8))
                 .map(RedirectURI.init)
+            scopeDescriptions = try JSONDecoder().decode([String: String].self, from: Data(try row.text("scope_descriptions").utf8))
         } catch {
-            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris: \(error)")
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris or scope_descriptions: \(error)")
         }
         let scopes = try row.text("scopes")
         return OAuthClient(
@@ -69,6 +75,7 @@ extension SQLStore {
             isFirstParty: try row.integer("first_party") == 1,
             scopes: scopes.split(separator: " ").map(String.init),
             mayIntrospect: try row.integer("may_introspect") == 1,
-            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
+            displayName: try row.optionalText("display_name"), scopeDescriptions: scopeDescriptions)
     }
 }
