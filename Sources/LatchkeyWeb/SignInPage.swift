@@ -62,7 +62,7 @@ package struct SignInPage: Sendable {
             """
         let body = """
             <h1>\(text.consentTitle.htmlEscaped)</h1>
-            <p><strong><bdi>\(request.client.shownName.htmlEscaped)</bdi></strong> \(text.consentIntro(language.isolated(productName)).htmlEscaped)</p>
+            <p id="consent-intro"><strong><bdi>\(request.client.shownName.htmlEscaped)</bdi></strong> \(text.consentIntro(language.isolated(productName)).htmlEscaped)</p>
             <p>\(text.signedInAs.htmlEscaped) <strong dir="ltr">\(account.email.htmlEscaped)</strong></p>
             \(scopes)
             <form method="post" action="/oauth/authorize">
@@ -82,7 +82,7 @@ package struct SignInPage: Sendable {
         let detailMarkup = detail.map { " (<bdi dir=\"ltr\" lang=\"en\">\($0.htmlEscaped)</bdi>)" } ?? ""
         let body = """
             <h1>\(text.errorTitle.htmlEscaped)</h1>
-            <p class="problem" role="alert">\(message.htmlEscaped)\(detailMarkup)</p>
+            <p id="problem" class="problem" role="alert">\(message.htmlEscaped)\(detailMarkup)</p>
             """
         return page(title: text.errorTitle, body: body, language: language, status: status, redirectURI: nil)
     }
