@@ -292,3 +292,15 @@ def test_the_arabic_page_on_a_phone_reads_right_to_left(server, arabic_phone):
     wait_for_text(arabic_phone, "status", "تم تغيير كلمة المرور.")
     assert shown(arabic_phone, "next-step").text == "يمكنك الآن تسجيل الدخول إلى \u2068Latchkey\u2069 بكلمة المرور الجديدة."
     assert console_errors(arabic_phone) == []
+
+
+def test_a_language_chosen_in_the_address_is_the_language_of_the_password_changed_mail(server, phone):
+    server.create_user("es-page@example.com")
+    phone.get(f"{server.base}/reset-password?lang=es#token={mailed_token(server, 'es-page@example.com')}")
+    shown(phone, "reset-form")
+    fill_passwords(phone, NEW_PASSWORD)
+    phone.find_element(By.CSS_SELECTOR, "#reset-form button").click()
+    wait_for_text(phone, "status", "Tu contraseña ha cambiado.")
+    notice = server.wait_for_mails("es-page@example.com", 2)[-1]
+    assert notice["Content-Language"] == "es"  # the browser asked for English
+    assert notice["Subject"] == "Tu contraseña de Latchkey ha cambiado"

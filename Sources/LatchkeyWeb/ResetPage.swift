@@ -105,6 +105,10 @@ package struct ResetPage: Sendable {
       var storageKey = "latchkey.reset-token";
       // A language chosen in the address (?lang=) is also the language of the mails.
       var chosenLanguage = new URLSearchParams(window.location.search).get("lang");
+      function withLanguage(body) {
+        if (chosenLanguage) { body.locale = chosenLanguage; }
+        return body;
+      }
 
       function show(text, isError) {
         status.textContent = text;
@@ -158,7 +162,6 @@ package struct ResetPage: Sendable {
       }
 
       function post(path, body) {
-        if (chosenLanguage) { body.locale = chosenLanguage; }
         return fetch(path, {
           method: "POST",
           headers: { "Content-Type": "application/json" },
@@ -219,7 +222,7 @@ package struct ResetPage: Sendable {
             return;
           }
           setBusy(requestForm, true);
-          post("/auth/password/request", { email: email.value }).then(function (result) {
+          post("/auth/password/request", withLanguage({ email: email.value })).then(function (result) {
             if (result.status === 200) {
               requestForm.hidden = true;
               show(messages.request_sent, false);
@@ -260,7 +263,7 @@ package struct ResetPage: Sendable {
         if (password.value.length < 8) { return fieldError(password, messages.too_short); }
         if (password.value !== repeat.value) { return fieldError(repeat, messages.mismatch); }
         setBusy(resetForm, true);
-        post("/auth/password/reset", { token: token, password: password.value }).then(function (result) {
+        post("/auth/password/reset", withLanguage({ token: token, password: password.value })).then(function (result) {
           if (result.status === 200) {
             token = null;
             forgetToken();

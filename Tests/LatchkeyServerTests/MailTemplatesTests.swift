@@ -184,6 +184,22 @@ import Testing
         }
     }
 
+    @Test("an isolated name is never split across lines of the plain text")
+    func isolatesStayOnOneLine() throws {
+        let long = MailTemplates(productName: "Acme Notes for Teams and Families Everywhere")
+        for language in SupportedLanguage.allCases {
+            let changed = try long.render(
+                .passwordChanged(resetPageURL: "https://x.example/r", changedAt: changedAt), to: "a@example.com", language: language, id: "c")
+            for line in changed.textBody.split(separator: "\n") {
+                let opens = line.unicodeScalars.count { $0 == "\u{2068}" }, closes = line.unicodeScalars.count { $0 == "\u{2069}" }
+                #expect(opens == closes, "\(language): \(line)")
+            }
+            // Left to right the name is ordinary words and may wrap; an isolated one never does.
+            let text = language.isRightToLeft ? changed.textBody : changed.textBody.unwrapped
+            #expect(text.contains(language.isolated("Acme Notes for Teams and Families Everywhere")))
+        }
+    }
+
     @Test("printing a rendered message or its kind shows neither the link nor the recipient")
     func noLeakInDescriptions() throws {
         let kind = MailKind.passwordReset(link: Redacted(link), validMinutes: 30)

@@ -26,11 +26,23 @@ struct MailLayout {
         return parts.joined(separator: "\n\n") + "\n"
     }
 
-    /// `paragraph` broken into lines of at most ``textLineLength`` characters at spaces.
+    /// `paragraph` broken into lines of at most ``textLineLength`` characters at spaces, but
+    /// never inside an isolated name or time (FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE),
+    /// which must open and close on one line.
     static func wrapped(_ paragraph: String) -> String {
+        var words: [String] = []
+        var openIsolates = 0
+        for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+            if openIsolates > 0, let last = words.popLast() {
+                words.append(last + " " + word)
+            } else {
+                words.append(String(word))
+            }
+            openIsolates += word.unicodeScalars.count { $0 == "\u{2068}" } - word.unicodeScalars.count { $0 == "\u{2069}" }
+        }
         var lines: [String] = []
         var line = ""
-        for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+        for word in words {
             if line.isEmpty {
                 line = String(word)
             } else if line.count + 1 + word.count <= textLineLength {
