@@ -5,6 +5,7 @@ import shutil
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -48,8 +49,10 @@ def visible(driver, element_id, timeout=15):
 
 
 def wait_for_text(driver, element_id, expected, timeout=15):
-    """Waits until the element's text contains `expected`; returns its text."""
-    WebDriverWait(driver, timeout).until(lambda d: expected in d.find_element(By.ID, element_id).text)
+    """Waits until the element's text contains `expected` (on whichever page is loaded by
+    then: an element of a page being replaced is looked up again); returns its text."""
+    WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: expected in d.find_element(By.ID, element_id).text)
     return driver.find_element(By.ID, element_id).text
 
 
