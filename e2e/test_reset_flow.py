@@ -165,10 +165,12 @@ def test_ip_limit_answers_429_with_growing_retry_after(make_server):
     for i in range(3):
         assert server.post("/auth/password/request", {"email": f"user{i}@example.com"}).status_code == 200
     first = server.post("/auth/password/request", {"email": "other@example.com"})
-    second = server.post("/auth/password/validate", {"token": "x"})
+    second = server.post("/auth/password/reset", {"token": "x", "password": NEW_PASSWORD})
     assert first.status_code == second.status_code == 429
     assert first.json()["error"]["code"] == "rate_limited"
     assert int(second.headers["Retry-After"]) == 2 * int(first.headers["Retry-After"])
+    # Checking a link has a budget of its own (LATCHKEY_RESET_VALIDATE_IP_LIMIT), still whole.
+    assert server.post("/auth/password/validate", {"token": "x"}).status_code == 400
 
 
 def test_security_headers_and_no_store(server):

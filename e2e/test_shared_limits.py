@@ -19,7 +19,7 @@ def redis_url(tmp_path):
 
 
 def test_two_instances_share_one_budget_and_refuse_when_redis_is_gone(make_server, redis_url, tmp_path):
-    settings = {"LATCHKEY_REDIS_URL": redis_url, "LATCHKEY_RESET_IP_LIMIT": "5/600"}
+    settings = {"LATCHKEY_REDIS_URL": redis_url, "LATCHKEY_RESET_VALIDATE_IP_LIMIT": "5/600"}
     first, second = make_server(**settings), make_server(**settings)
 
     statuses = [(first if i % 2 == 0 else second).post("/auth/password/validate", {"token": "x" * 43}).status_code

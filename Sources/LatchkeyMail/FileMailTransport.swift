@@ -11,19 +11,23 @@ import Darwin
 ///
 /// Files are named `<message id>.eml` (a retried message replaces its earlier file), are
 /// written to a temporary name and renamed into place so a reader never sees half a
-/// message, and are readable by the owner only (0600) because they hold reset links.
+/// message, and are readable by the owner only (0600) because they hold reset links. Each
+/// file written is logged (`mail_written`, with its path), so a developer finds the mail.
 package struct FileMailTransport: MailTransport {
     /// The folder the `.eml` files go to.
     package let directory: URL
     private let writer: MIMEMessageWriter
     private let clock: any WallClock
+    private let logger: Logger?
 
-    /// Creates the transport, creating `directory` (mode 0700) if it does not exist.
+    /// Creates the transport, creating `directory` (mode 0700) if it does not exist; with a
+    /// `logger`, every file written is logged there.
     /// Throws ``LatchkeyError`` `invalid_configuration` when the folder cannot be created.
-    package init(directory: URL, sender: MailSender, clock: any WallClock = SystemClock()) throws {
+    package init(directory: URL, sender: MailSender, clock: any WallClock = SystemClock(), logger: Logger? = nil) throws {
         self.directory = directory
         self.writer = MIMEMessageWriter(sender: sender)
         self.clock = clock
+        self.logger = logger
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]
@@ -54,6 +58,7 @@ package struct FileMailTransport: MailTransport {
                 detail: "\(failure.operation) \(finalPath): \(String(cString: strerror(failure.code)))"
             )
         }
+        logger?.info("mail_written", ["message_id": .string(message.id), "path": .string(finalPath)])
     }
 
     /// Creates `path` with mode 0600 (never wider, whatever the umask), writes `bytes` and

@@ -58,7 +58,7 @@ package final class ServerApplication: Sendable {
         let limiter: any RateLimiter = sharedLimiter.map {
             MonitoredRateLimiter(limiter: $0, failOpen: configuration.rateLimitFailOpen, logger: logger, metrics: metrics)
         } ?? LocalRateLimiter()
-        let templates = MailTemplates()
+        let templates = MailTemplates(productName: configuration.productName)
         let addressKey = try Self.loadOrCreateKey(at: configuration.addressKeyFile)
 
         recovery = PasswordRecoveryService(
@@ -67,6 +67,7 @@ package final class ServerApplication: Sendable {
                 tokenTTL: TimeInterval(configuration.resetTokenTTL), defaultResetURL: configuration.defaultResetURL,
                 resetURLAllowList: configuration.resetURLAllowList, addressKey: addressKey,
                 clientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit),
+                validationPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetValidateIPLimit),
                 abuseWarningThreshold: configuration.abuseWarningThreshold),
             logger: logger, metrics: metrics)
         accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
@@ -97,12 +98,13 @@ package final class ServerApplication: Sendable {
             authorization: AuthorizationService(
                 store: store, clock: clock,
                 formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
-            passwordLogin: passwordLogin, clock: clock, logger: logger, issuer: issuer,
-            secureCookies: secureCookies)
+            passwordLogin: passwordLogin, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
+            issuer: issuer, secureCookies: secureCookies)
         let tokenRoutes = OAuthTokenRoutes(tokens: tokens, authenticator: ClientAuthenticator(clients: clients), logger: logger)
         router = Router(
             routes: resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
-                + OpenIDRoutes(tokens: tokens, issuer: issuer).routes + WebPageRoutes().routes
+                + OpenIDRoutes(tokens: tokens, issuer: issuer).routes + WebPageRoutes(
+                    resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString)).routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes,
@@ -118,7 +120,7 @@ package final class ServerApplication: Sendable {
                 tls: configuration.tls),
             handler: router, logger: logger)
 
-        let transport = try Self.makeTransport(configuration)
+        let transport = try Self.makeTransport(configuration, logger: logger)
         let addressLogKey: @Sendable (String) -> String = { [recovery] address in
             (try? EmailAddress(address)).map(recovery.addressKey) ?? "invalid"
         }
@@ -206,11 +208,11 @@ package final class ServerApplication: Sendable {
         return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
     }
 
-    private static func makeTransport(_ configuration: Configuration) throws -> any MailTransport {
+    private static func makeTransport(_ configuration: Configuration, logger: Logger) throws -> any MailTransport {
         let sender = try MailSender(address: configuration.mailFromAddress, displayName: configuration.mailFromName)
         switch configuration.mailTransport {
         case .file:
-            return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender)
+            return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender, logger: logger)
         case .smtp:
             guard let smtp = configuration.smtp else {
                 throw LatchkeyError(.invalidConfiguration, "\(Setting.smtpURL.name) is required when \(Setting.mailTransport.name)=smtp")

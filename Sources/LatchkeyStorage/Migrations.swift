@@ -166,6 +166,15 @@ enum Migrations {
                     CHECK (id_token_alg IN ('ES256', 'EdDSA', 'RS256'))
                 """
         ),
+        // What the consent page shows instead of raw ids: the client's name and, as a JSON
+        // object, what each of its scopes lets it do.
+        Migration(
+            version: 9, name: "client_display_names",
+            portable: """
+                ALTER TABLE oauth_clients ADD COLUMN display_name TEXT;
+                ALTER TABLE oauth_clients ADD COLUMN scope_descriptions TEXT NOT NULL DEFAULT '{}';
+                """
+        ),
     ]
 }
 

@@ -4,23 +4,43 @@ import Foundation
 /// The HTML pages of `/oauth/authorize`: sign-in, consent and error. Server-rendered,
 /// without scripts or third-party assets, in the person's language, under a CSP that lets
 /// forms post only to this origin and redirect only to the client's registered redirect URI.
-package enum SignInPage {
-    /// The sign-in form for `request`; `problem` is shown above it (wrong credentials, too many attempts).
-    package static func signIn(
-        request: AuthorizationRequest, formToken: String, language: SupportedLanguage, email: String?, problem: String?,
+///
+/// Names and descriptions that come from elsewhere (the client's name, the operator's scope
+/// descriptions, an English error detail) are isolated with `<bdi>`, so they keep their own
+/// direction inside a sentence of any language.
+package struct SignInPage: Sendable {
+    /// The name people know the service by (`LATCHKEY_PRODUCT_NAME`).
+    package let productName: String
+
+    /// The pages of the product called `productName`.
+    package init(productName: String) {
+        self.productName = productName
+    }
+
+    /// The sign-in form for `request`; `problem` is shown above it (wrong credentials, too
+    /// many attempts), and for wrong credentials both fields are marked invalid and described by it.
+    package func signIn(
+        request: AuthorizationRequest, formToken: String, language: SupportedLanguage, email: String?, problem: SignInProblem?,
         status: Int
     ) -> WebDocument {
         let text = language.catalogue.signInPage
+        let problemText: String? =
+            switch problem {
+            case .invalidCredentials: text.invalidCredentials
+            case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
+            case nil: nil
+            }
+        let fieldState = problem == .invalidCredentials ? #" aria-invalid="true" aria-describedby="problem""# : ""
         let body = """
             <h1>\(text.signInTitle.htmlEscaped)</h1>
-            <p>\(text.signInTo.htmlEscaped) <strong dir="ltr">\(request.client.id.htmlEscaped)</strong></p>
-            \(problem.map { "<p class=\"problem\" role=\"alert\">\($0.htmlEscaped)</p>" } ?? "")
+            <p>\(text.signInTo.htmlEscaped) <strong><bdi>\(request.client.shownName.htmlEscaped)</bdi></strong></p>
+            \(problemText.map { "<p id=\"problem\" class=\"problem\" role=\"alert\">\($0.htmlEscaped)</p>" } ?? "")
             <form method="post" action="/oauth/authorize">
-            \(hiddenFields(request, formToken: formToken, step: "sign_in"))
+            \(Self.hiddenFields(request, formToken: formToken, step: "sign_in"))
               <label for="email">\(text.emailLabel.htmlEscaped)</label>
-              <input id="email" name="email" type="email" autocomplete="username" required maxlength="320" dir="ltr" value="\((email ?? request.loginHint ?? "").htmlEscaped)">
+              <input id="email" name="email" type="email" autocomplete="username" required maxlength="320" dir="ltr" value="\((email ?? request.loginHint ?? "").htmlEscaped)"\(fieldState)>
               <label for="password">\(text.passwordLabel.htmlEscaped)</label>
-              <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="4096">
+              <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="4096"\(fieldState)>
               <button type="submit">\(text.signIn.htmlEscaped)</button>
             </form>
             <p class="links"><a href="/reset-password?lang=\(language.rawValue)">\(text.forgotPassword.htmlEscaped)</a></p>
@@ -28,37 +48,54 @@ package enum SignInPage {
         return page(title: text.signInTitle, body: body, language: language, status: status, redirectURI: request.redirectURI)
     }
 
-    /// The consent form: `request.client` asks for `request.scope` on behalf of `account`.
-    package static func consent(
+    /// The consent form: `request.client` (by its display name) asks for `request.scope` (each
+    /// by what it lets the client do) on behalf of `account`. Besides allow and deny, its third
+    /// button ("Not you?", `decision=switch_account`) signs the browser out and shows the
+    /// sign-in form again.
+    package func consent(
         request: AuthorizationRequest, account: Account, formToken: String, language: SupportedLanguage
     ) -> WebDocument {
         let text = language.catalogue.signInPage
         let scopes = request.scope.isEmpty ? "" : """
             <p>\(text.scopesIntro.htmlEscaped)</p>
-            <ul>\(request.scope.map { "<li dir=\"ltr\">\($0.htmlEscaped)</li>" }.joined())</ul>
+            <ul class="scopes">\(request.scope.map { "<li>\(Self.scopeItem($0, client: request.client, text: text))</li>" }.joined())</ul>
             """
         let body = """
             <h1>\(text.consentTitle.htmlEscaped)</h1>
-            <p><strong dir="ltr">\(request.client.id.htmlEscaped)</strong> \(text.consentIntro.htmlEscaped)</p>
+            <p id="consent-intro"><strong><bdi>\(request.client.shownName.htmlEscaped)</bdi></strong> \(text.consentIntro(language.isolated(productName)).htmlEscaped)</p>
             <p>\(text.signedInAs.htmlEscaped) <strong dir="ltr">\(account.email.htmlEscaped)</strong></p>
             \(scopes)
             <form method="post" action="/oauth/authorize">
-            \(hiddenFields(request, formToken: formToken, step: "consent"))
+            \(Self.hiddenFields(request, formToken: formToken, step: "consent"))
               <button type="submit" name="decision" value="allow">\(text.allow.htmlEscaped)</button>
               <button type="submit" name="decision" value="deny" class="secondary">\(text.deny.htmlEscaped)</button>
+              <p class="not-you"><span>\(text.notYou.htmlEscaped)</span> <button type="submit" name="decision" value="switch_account" class="link">\(text.useAnotherAccount.htmlEscaped)</button></p>
             </form>
             """
         return page(title: text.consentTitle, body: body, language: language, status: 200, redirectURI: request.redirectURI)
     }
 
-    /// An error page that sends the person back to the app; never a redirect.
-    package static func error(_ message: String, language: SupportedLanguage, status: Int) -> WebDocument {
+    /// An error page that sends the person back to the app; never a redirect. `detail` (the
+    /// English reason, for the app's developer) follows the message in parentheses, isolated.
+    package func error(_ message: String, detail: String? = nil, language: SupportedLanguage, status: Int) -> WebDocument {
         let text = language.catalogue.signInPage
+        let detailMarkup = detail.map { " (<bdi dir=\"ltr\" lang=\"en\">\($0.htmlEscaped)</bdi>)" } ?? ""
         let body = """
             <h1>\(text.errorTitle.htmlEscaped)</h1>
-            <p class="problem" role="alert">\(message.htmlEscaped)</p>
+            <p id="problem" class="problem" role="alert">\(message.htmlEscaped)\(detailMarkup)</p>
             """
         return page(title: text.errorTitle, body: body, language: language, status: status, redirectURI: nil)
+    }
+
+    /// What `scope` lets the client do: the client's own description, else the catalogue's
+    /// for a standard scope, else the scope's id as code.
+    private static func scopeItem(_ scope: String, client: OAuthClient, text: SignInPageText) -> String {
+        if let description = client.scopeDescriptions[scope] { return "<bdi>\(description.htmlEscaped)</bdi>" }
+        switch scope {
+        case "openid": return text.openidScope.htmlEscaped
+        case "email": return text.emailScope.htmlEscaped
+        default: return "<code dir=\"ltr\">\(scope.htmlEscaped)</code>"
+        }
     }
 
     private static func hiddenFields(_ request: AuthorizationRequest, formToken: String, step: String) -> String {
@@ -67,27 +104,10 @@ package enum SignInPage {
             .joined(separator: "\n")
     }
 
-    private static func page(title: String, body: String, language: SupportedLanguage, status: Int, redirectURI: String?)
-        -> WebDocument
-    {
-        let html = """
-            <!DOCTYPE html>
-            <html lang="\(language.rawValue)" dir="\(language.direction)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="referrer" content="no-referrer">
-            <title>\(title.htmlEscaped)</title>
-            <link rel="stylesheet" href="/assets/latchkey.css">
-            </head>
-            <body>
-            <main>
-            \(body)
-            </main>
-            </body>
-            </html>
-            """
-        return .html(html, status: status, language: language, contentSecurityPolicy: contentSecurityPolicy(redirectURI: redirectURI))
+    private func page(title: String, body: String, language: SupportedLanguage, status: Int, redirectURI: String?) -> WebDocument {
+        .html(
+            PageFrame.html(title: title, productName: productName, language: language, body: body), status: status,
+            language: language, contentSecurityPolicy: Self.contentSecurityPolicy(redirectURI: redirectURI))
     }
 
     /// Browsers apply `form-action` to the redirect that follows a form post too, so the

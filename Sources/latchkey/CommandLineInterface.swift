@@ -65,7 +65,7 @@ enum Help {
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
-                                            --id-token-alg RS256|ES256|EdDSA)
+                                            --name NAME, --id-token-alg RS256|ES256|EdDSA)
       clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs)
       clients delete ID                     Remove an OAuth client
       settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
@@ -121,8 +121,8 @@ enum Help {
     static let clients = """
     Usage:
       latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
-                              [--first-party] [--introspect] [--scope S ...]
-                              [--id-token-alg RS256|ES256|EdDSA]
+                              [--first-party] [--introspect] [--scope S ...] [--name NAME]
+                              [--scope-description S=TEXT ...] [--id-token-alg RS256|ES256|EdDSA]
           Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
           Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
           com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
@@ -136,6 +136,13 @@ enum Help {
           --scope S       a scope the client may request (repeat for several)
           --id-token-alg  how its OpenID Connect ID tokens are signed: RS256 (the default,
                           what every OpenID Connect library accepts), ES256 or EdDSA
+          --name NAME     what the sign-in and consent pages call the client instead of
+                          its id (up to 60 characters), e.g. --name "Acme Notes"
+          --scope-description S=TEXT
+                          what scope S lets the client do, shown on the consent page
+                          instead of S (up to 200 characters; repeat for several), e.g.
+                          --scope-description "notes.read=Read your notes"; openid and
+                          email have descriptions in every language already
           Prints `client_id: ID`.
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or

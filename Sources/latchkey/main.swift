@@ -163,13 +163,22 @@ func clients(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey clients --help`") }
     let parsed = try ParsedArguments(
         arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"] : [],
-        options: subcommand == "create" ? ["--id-token-alg"] : [],
-        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope"] : [])
+        options: subcommand == "create" ? ["--id-token-alg", "--name"] : [],
+        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description"] : [])
     switch subcommand {
     case "create":
         let id = try onePositional(parsed, "ID")
         let redirectURIs = parsed.repeated["--redirect-uri", default: []]
         guard !redirectURIs.isEmpty else { throw CommandFailure.usage("clients create needs at least one --redirect-uri") }
+        var scopeDescriptions: [String: String] = [:]
+        for entry in parsed.repeated["--scope-description", default: []] {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else {
+                throw CommandFailure.usage("--scope-description needs SCOPE=TEXT, e.g. calendar.read='Read your calendar'")
+            }
+            let scope = String(entry[..<equals])
+            guard scopeDescriptions[scope] == nil else { throw CommandFailure.usage("--scope-description \(scope) is given twice") }
+            scopeDescriptions[scope] = String(entry[entry.index(after: equals)...])
+        }
         let idTokenAlgorithm = try parsed.options["--id-token-alg"].map { name in
             guard let algorithm = JWSAlgorithm(rawValue: name) else {
                 throw CommandFailure.usage("--id-token-alg must be one of RS256, ES256, EdDSA")
@@ -179,7 +188,8 @@ func clients(_ arguments: ArraySlice<String>) throws {
         let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).create(
             id: id, redirectURIs: redirectURIs, confidential: parsed.flags.contains("--confidential"),
             firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []],
-            introspect: parsed.flags.contains("--introspect"), idTokenAlgorithm: idTokenAlgorithm, now: Date())
+            introspect: parsed.flags.contains("--introspect"), idTokenAlgorithm: idTokenAlgorithm,
+            displayName: parsed.options["--name"], scopeDescriptions: scopeDescriptions, now: Date())
         print("client_id: \(client.id)")
         if let secret { print("client_secret: \(secret.exposed)") }
     case "list":

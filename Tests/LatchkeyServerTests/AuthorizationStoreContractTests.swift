@@ -136,6 +136,25 @@ import Testing
         #expect(try store.browserSession(digest: cookie, now: now) == nil)
     }
 
+    @Test("signing a browser out ends its session on every connection, once, and no other browser's", arguments: StoreFactory.all)
+    func endBrowserSession(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let now = fixture.clock.now()
+        let (leaving, staying) = (randomDigest(), randomDigest())
+        for cookie in [leaving, staying] {
+            #expect(try store.createBrowserSession(
+                digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
+                expiresAt: now.addingTimeInterval(3600)))
+        }
+        #expect(try store.endBrowserSession(digest: leaving, now: now))
+        #expect(try !store.endBrowserSession(digest: leaving, now: now))
+        #expect(try !store.endBrowserSession(digest: randomDigest(), now: now))
+        #expect(try fixture.openAnother().browserSession(digest: leaving, now: now) == nil)
+        #expect(try store.browserSession(digest: staying, now: now)?.account == account)
+    }
+
     @Test("a family is live until revoked, and not at all once its account is disabled", arguments: StoreFactory.all)
     func familyLiveness(factory: StoreFactory) throws {
         let fixture = try factory.make()

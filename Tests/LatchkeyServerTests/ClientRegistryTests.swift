@@ -72,6 +72,45 @@ import Testing
         #expect(error?.code == .invalidRequest)
     }
 
+    @Test("a display name and scope descriptions are kept for the consent page")
+    func displayTexts() throws {
+        let (client, _) = try registry.create(
+            id: "notes", redirectURIs: ["https://notes.example/cb"], confidential: false, firstParty: false,
+            scopes: ["notes.read"], displayName: "Acme Notes",
+            scopeDescriptions: ["notes.read": "Read your notes", "email": "See your address"], now: now)
+        #expect(client.shownName == "Acme Notes")
+        #expect(try registry.client(id: "notes")?.scopeDescriptions == ["notes.read": "Read your notes", "email": "See your address"])
+    }
+
+    @Test("a display name or description that is empty, too long, multi-line or turns text around is refused",
+          arguments: ["", " Acme", String(repeating: "a", count: 61), "Acme\nNotes", "Acme\u{202E}setoN", "\u{2067}Acme"])
+    func badDisplayNames(name: String) throws {
+        let error = #expect(throws: LatchkeyError.self) {
+            try registry.create(
+                id: "notes", redirectURIs: ["https://notes.example/cb"], confidential: false, firstParty: false, scopes: [],
+                displayName: name, now: now)
+        }
+        #expect(error?.code == .invalidRequest)
+        let described = #expect(throws: LatchkeyError.self) {
+            try registry.create(
+                id: "notes", redirectURIs: ["https://notes.example/cb"], confidential: false, firstParty: false, scopes: ["notes.read"],
+                scopeDescriptions: ["notes.read": name.count > 60 ? String(repeating: "a", count: 201) : name], now: now)
+        }
+        #expect(described?.code == .invalidRequest)
+        #expect(try registry.clients().isEmpty)
+    }
+
+    @Test("a description of a scope the client may not request is refused, naming the scope")
+    func descriptionOfUnknownScope() throws {
+        let error = #expect(throws: LatchkeyError.self) {
+            try registry.create(
+                id: "notes", redirectURIs: ["https://notes.example/cb"], confidential: false, firstParty: false, scopes: ["notes.read"],
+                scopeDescriptions: ["notes.write": "Change your notes"], now: now)
+        }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.message.hasSuffix("notes.write") == true)
+    }
+
     @Test("a client needs a redirect URI, valid ones, and valid scopes; nothing is stored otherwise")
     func invalidRegistrations() throws {
         let noURI = #expect(throws: LatchkeyError.self) {

@@ -134,17 +134,45 @@ import Testing
         #expect(error?.message.hasSuffix("did you mean LATCHKEY_RESET_TOKEN_TTL?") == true)
     }
 
+    @Test("the product's name, the app URL and the link-check budget have defaults a first try works with")
+    func productAndLinkChecks() throws {
+        let defaults = try Configuration.load(environment: [:])
+        #expect(defaults.productName == "Latchkey" && defaults.mailFromName == "Latchkey")
+        #expect(defaults.appURL == nil)
+        #expect(defaults.resetValidateIPLimit == RateLimitPolicy.Window(limit: 100, seconds: 600))
+        #expect(defaults.resetIPLimit == RateLimitPolicy.Window(limit: 20, seconds: 600))
+
+        let branded = try Configuration.load(environment: [
+            "LATCHKEY_PRODUCT_NAME": "Acme Notes", "LATCHKEY_APP_URL": "https://notes.example.com/open",
+            "LATCHKEY_RESET_VALIDATE_IP_LIMIT": "300/60",
+        ])
+        #expect(branded.productName == "Acme Notes" && branded.mailFromName == "Acme Notes")
+        #expect(branded.appURL?.absoluteString == "https://notes.example.com/open")
+        #expect(branded.resetValidateIPLimit == RateLimitPolicy.Window(limit: 300, seconds: 60))
+        let named = try Configuration.load(environment: ["LATCHKEY_PRODUCT_NAME": "Acme", "LATCHKEY_MAIL_FROM_NAME": "Acme Support"])
+        #expect(named.mailFromName == "Acme Support")
+
+        for (name, value) in [
+            ("LATCHKEY_PRODUCT_NAME", "Acme\r\nBcc: x@y.z"), ("LATCHKEY_APP_URL", "javascript:alert(1)"),
+            ("LATCHKEY_APP_URL", "notes.example.com"), ("LATCHKEY_RESET_VALIDATE_IP_LIMIT", "100"),
+        ] {
+            let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: [name: value]) }
+            #expect(error?.message.contains(name) == true)
+        }
+    }
+
     @Test("the production hints come from the table and disappear once followed")
     func productionHints() throws {
         let development = try Configuration.load(environment: [:])
         #expect(development.productionAdvice.map { String($0.prefix { $0 != ":" }) } == [
-            "LATCHKEY_PUBLIC_URL", "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_RESET_URL_ALLOW_LIST", "LATCHKEY_APPLE_APP_IDS",
+            "LATCHKEY_PUBLIC_URL", "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_PRODUCT_NAME", "LATCHKEY_RESET_URL_ALLOW_LIST",
+            "LATCHKEY_APPLE_APP_IDS",
         ])
         #expect(development.productionAdvice.first == "LATCHKEY_PUBLIC_URL: the https URL users reach (now http://127.0.0.1:8080)")
         let production = try Configuration.load(environment: [
             "LATCHKEY_PUBLIC_URL": "https://id.example.com", "LATCHKEY_MAIL_TRANSPORT": "smtp",
             "LATCHKEY_SMTP_URL": "smtps://mail.example.com:465", "LATCHKEY_APPLE_APP_IDS": "ABCDE12345.com.example.app",
-            "LATCHKEY_RESET_URL_ALLOW_LIST": "https://app.example.com/reset",
+            "LATCHKEY_RESET_URL_ALLOW_LIST": "https://app.example.com/reset", "LATCHKEY_PRODUCT_NAME": "Acme",
         ])
         #expect(production.productionAdvice.isEmpty)
     }

@@ -34,7 +34,7 @@ import Testing
 
     @Test("no two languages share a catalogue")
     func catalogueIsTheLanguagesOwn() {
-        for surface in ["resetPage.title", "signInPage.consentTitle", "passwordChangedMail.subject"] {
+        for surface in ["resetPage.title", "signInPage.consentTitle", "passwordChangedMail.ifNotYou"] {
             let texts = SupportedLanguage.allCases.compactMap { language in Self.allTexts(language).first { $0.name == surface }?.text }
             #expect(Set(texts).count == SupportedLanguage.allCases.count, "\(surface) repeats across languages")
         }
@@ -47,7 +47,8 @@ import Testing
             .passwordReset(link: Redacted("https://app.example.com/reset-password#token=t"), validMinutes: 30), to: "a@example.com",
             language: language, id: "r")
         let changed = try templates.render(
-            .passwordChanged(resetPageURL: "https://app.example.com/reset-password"), to: "a@example.com", language: language, id: "c")
+            .passwordChanged(resetPageURL: "https://app.example.com/reset-password", changedAt: Date()), to: "a@example.com",
+            language: language, id: "c")
         let catalogue = language.catalogue
         for (message, texts) in [(reset, Self.texts(catalogue.passwordResetMail)), (changed, Self.texts(catalogue.passwordChangedMail))] {
             #expect(message.htmlBody.contains("<html lang=\"\(language.rawValue)\" dir=\"\(catalogue.direction.rawValue)\">"))
@@ -60,7 +61,7 @@ import Testing
 
     @Test("the reset page carries every text of its language, in its direction", arguments: SupportedLanguage.allCases)
     func resetPage(language: SupportedLanguage) throws {
-        let page = ResetPage.document(language: language)
+        let page = ResetPage(productName: "Acme").document(language: language)
         #expect(page.language == language)
         #expect(page.text.contains("<html lang=\"\(language.rawValue)\" dir=\"\(language.catalogue.direction.rawValue)\">"))
         // The script's messages are a JSON object in the page; the rest is HTML markup.
@@ -69,6 +70,17 @@ import Testing
         for (name, text) in Self.texts(language.catalogue.resetPage) {
             #expect(page.text.contains(">\(text.htmlEscaped)<") || page.text.contains(">\(text.htmlEscaped) <")
                 || messages.values.contains(text), "\(language).resetPage.\(name) is not on the page")
+        }
+        // The next step names the product: advice to sign in, or a button to the app.
+        let product = language.isolated("Acme")
+        #expect(page.text.contains(">\(language.catalogue.resetPage.signInNow(product).htmlEscaped)<"))
+        let withApp = ResetPage(productName: "Acme", appURL: "https://app.example.com/open").document(language: language)
+        #expect(withApp.text.contains(
+            "<a class=\"button\" href=\"https://app.example.com/open\">\(language.catalogue.resetPage.continueTo(product).htmlEscaped)</a>"))
+        // Too many attempts, and the words for every wait the script may need.
+        #expect(messages["rate_limited"] == language.catalogue.rateLimit.tooMany)
+        for wait in WaitTime.steps {
+            #expect(messages["wait:\(wait.seconds)"] == language.catalogue.rateLimit.tryAgainIn(wait))
         }
     }
 
@@ -88,12 +100,13 @@ import Testing
             return
         }
         let text = language.catalogue.signInPage
+        let renderer = SignInPage(productName: "Acme")
         let pages = [
-            SignInPage.signIn(request: request, formToken: "f", language: language, email: nil, problem: text.invalidCredentials, status: 401),
-            SignInPage.signIn(request: request, formToken: "f", language: language, email: nil, problem: text.tooMany, status: 429),
-            SignInPage.consent(request: request, account: harness.account, formToken: "f", language: language),
-            SignInPage.error(text.invalidRequest, language: language, status: 400),
-            SignInPage.error(text.expiredForm, language: language, status: 403),
+            renderer.signIn(request: request, formToken: "f", language: language, email: nil, problem: .invalidCredentials, status: 401),
+            renderer.signIn(request: request, formToken: "f", language: language, email: nil, problem: .tooManyAttempts(retryAfter: 90), status: 429),
+            renderer.consent(request: request, account: harness.account, formToken: "f", language: language),
+            renderer.error(text.invalidRequest, detail: "The client is not registered.", language: language, status: 400),
+            renderer.error(text.expiredForm, language: language, status: 403),
         ]
         for page in pages {
             #expect(page.language == language)
@@ -101,8 +114,11 @@ import Testing
         }
         let all = pages.map(\.text).joined()
         for (name, text) in Self.texts(text) {
-            #expect(all.contains(">\(text.htmlEscaped)<") || all.contains(">\(text.htmlEscaped) <") || all.contains("> \(text.htmlEscaped)<"),
+            #expect(all.contains(">\(text.htmlEscaped)<") || all.contains(">\(text.htmlEscaped) <") || all.contains("> \(text.htmlEscaped)<")
+                    || all.contains(">\(text.htmlEscaped) (<bdi"),
                     "\(language).signInPage.\(name) is not on the pages")
         }
+        #expect(all.contains(">\(language.catalogue.rateLimit.message(retryAfter: 90).htmlEscaped)<"))
+        #expect(all.contains("> \(text.consentIntro(language.isolated("Acme")).htmlEscaped)<"))
     }
 }

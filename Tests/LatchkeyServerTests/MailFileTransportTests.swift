@@ -36,7 +36,7 @@ import LatchkeyTestSupport
 
         #expect(mail.headers["from"] == "\"Latchkey Demo\" <no-reply@latchkey.example>")
         #expect(mail.headers["to"] == "alice@example.com")
-        #expect(mail.headers["subject"] == "Reset your password")
+        #expect(mail.headers["subject"] == "Reset your Latchkey password")
         #expect(mail.headers["date"] == "Fri, 15 Jan 2027 08:00:00 +0000")
         #expect(mail.headers["message-id"] == "<msg-42@latchkey.example>")
         #expect(mail.headers["mime-version"] == "1.0")
@@ -46,21 +46,74 @@ import LatchkeyTestSupport
         #expect(mail.parts.map { $0.headers["content-type"] } == ["text/plain; charset=UTF-8", "text/html; charset=UTF-8"])
     }
 
-    @Test("every line is 7-bit, CRLF-terminated and within the length limits")
+    @Test("every line is CRLF-terminated and within the limits: headers 7-bit (78), HTML quoted-printable (76), text 998 octets")
     func lineLimits() throws {
         let folder = try TemporaryDirectory()
         let transport = try makeTransport(folder, name: "تطبيق لاتشكي التجريبي مع اسم طويل جدًا للمرسل")
         for language in SupportedLanguage.allCases {
             try transport.send(makeResetMail(id: "m-\(language.rawValue)", language: language, link: longResetLink))
             let (data, mail) = try readMail(folder, id: "m-\(language.rawValue)")
-            #expect(data.allSatisfy { $0 < 0x80 })
             let text = String(decoding: data, as: UTF8.self)
             #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
             #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\r"))
             #expect(text.hasSuffix("\r\n"))
             #expect(mail.rawHeaderLines.allSatisfy { $0.count <= 78 })
-            #expect(mail.rawBodyLines.allSatisfy { $0.count <= 76 })
+            #expect(text.components(separatedBy: "\r\n").allSatisfy { $0.utf8.count <= 998 })
+            let html = try #require(mail.parts.first { $0.headers["content-type"]?.hasPrefix("text/html") == true })
+            #expect(html.headers["content-transfer-encoding"] == "quoted-printable")
+            #expect(html.rawBody.utf8.allSatisfy { $0 < 0x80 } && html.rawBody.components(separatedBy: "\r\n").allSatisfy { $0.count <= 76 })
+            // Every language's text goes beyond ASCII (English has its typographic apostrophe).
+            let plain = try #require(mail.parts.first { $0.headers["content-type"]?.hasPrefix("text/plain") == true })
+            #expect(plain.headers["content-transfer-encoding"] == "8bit")
         }
+        try transport.send(MailMessage(id: "ascii", to: "bob@example.com", subject: "Hi", textBody: "Plain ASCII.\n", htmlBody: "<p>x</p>", locale: "en"))
+        let plain = try #require(try readMail(folder, id: "ascii").1.parts.first)
+        #expect(plain.headers["content-transfer-encoding"] == "7bit")
+        #expect(plain.decodedBody == "Plain ASCII.\r\n")
+    }
+
+    @Test("the text part is sent as it is, so the file shows the reset link whole on a line of its own",
+          arguments: SupportedLanguage.allCases)
+    func linkWholeInTheFile(language: SupportedLanguage) throws {
+        let folder = try TemporaryDirectory()
+        let transport = try makeTransport(folder)
+        try transport.send(makeResetMail(id: "raw", language: language, link: longResetLink))
+        let (data, _) = try readMail(folder, id: "raw")
+        // What `cat` shows: the link, exactly, between line breaks; no `=` escapes or soft breaks.
+        let lines = String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n")
+        #expect(lines.contains(longResetLink))
+        #expect(lines.contains(language.catalogue.passwordResetMail.validity(30)))
+    }
+
+    @Test("a text part that cannot go as it is (a line over 998 octets, a control character) is quoted-printable")
+    func quotedPrintableFallback() throws {
+        let folder = try TemporaryDirectory()
+        let transport = try makeTransport(folder)
+        for (id, body) in [("long", String(repeating: "é", count: 500)), ("control", "bell\u{7}")] {
+            try transport.send(MailMessage(id: id, to: "bob@example.com", subject: "QP", textBody: body, htmlBody: "<p>x</p>", locale: "en"))
+            let (_, mail) = try readMail(folder, id: id)
+            let plain = try #require(mail.parts.first)
+            #expect(plain.headers["content-transfer-encoding"] == "quoted-printable")
+            #expect(plain.decodedBody == body)
+            #expect(plain.rawBody.utf8.allSatisfy { $0 < 0x80 })
+        }
+    }
+
+    @Test("each file written is logged with its path, so a developer finds the mail")
+    func mailWrittenIsLogged() throws {
+        let folder = try TemporaryDirectory()
+        let sink = MemoryLogSink()
+        let transport = try FileMailTransport(
+            directory: folder.url.appendingPathComponent("outbox"), sender: MailSender(address: "no-reply@latchkey.example"),
+            clock: clock, logger: Logger(sink: sink, clock: clock))
+        try transport.send(makeResetMail(id: "logged", link: longResetLink))
+        let path = folder.url.appendingPathComponent("outbox/logged.eml").path
+        let written = try sink.lines.compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["event"] as? String == "mail_written" }
+        #expect(written.count == 1)
+        #expect(written.first?["path"] as? String == path)
+        #expect(written.first?["message_id"] as? String == "logged")
+        #expect(!sink.lines.joined().contains("token="))
     }
 
     @Test("both bodies decode back exactly and the long reset link survives intact", arguments: SupportedLanguage.allCases)
@@ -77,8 +130,7 @@ import LatchkeyTestSupport
         #expect(html.withUnixLineEnds == message.htmlBody)
         #expect(text.components(separatedBy: "\r\n").contains(longResetLink))
         #expect(html.contains("href=\"\(longResetLink)\""))
-        // The link is longer than a line, so on the wire it is only whole after decoding.
-        #expect(!String(decoding: data, as: UTF8.self).contains(longResetLink))
+        #expect(String(decoding: data, as: UTF8.self).contains("\r\n\(longResetLink)\r\n"))
         #expect(mail.headers["subject"] == message.subject)
     }
 
@@ -91,7 +143,8 @@ import LatchkeyTestSupport
         let (_, mail) = try readMail(folder, id: "ar")
         #expect(mail.rawHeaderLines.contains { $0.hasPrefix("Subject: =?UTF-8?B?") })
         #expect(mail.rawHeaderLines.contains { $0.hasPrefix("From: =?UTF-8?B?") })
-        #expect(mail.headers["subject"] == "إعادة تعيين كلمة المرور")
+        #expect(mail.headers["subject"] == message.subject)
+        #expect(message.subject == "إعادة تعيين كلمة المرور لحسابك في \u{2068}Latchkey\u{2069}")
         #expect(mail.headers["from"] == "Chave Mestra — Ação <no-reply@latchkey.example>")
         #expect(mail.headers["content-language"] == "ar")
     }

@@ -110,6 +110,9 @@ struct MailSMTPTransportTests {
         // The server got exactly the bytes the .eml writer produces.
         let parsed = try ParsedMail(Data(mail.raw.utf8))
         #expect(parsed.body("text/plain")?.withUnixLineEnds == message.textBody)
+        // The Arabic text part travelled as 8-bit UTF-8, its link whole on a line of its own.
+        #expect(parsed.parts.first?.headers["content-transfer-encoding"] == "8bit")
+        #expect(mail.raw.contains("\r\n\(longResetLink)\r\n"))
     }
 
     @Test("mail goes out over implicit TLS (smtps://)")

@@ -13,11 +13,13 @@ import Testing
 @Suite struct MailTemplatesTests {
     let templates = MailTemplates()
     let link = "https://app.example.com/reset-password#token=s3cr3t-T0ken_value"
+    /// 2030-01-15 08:05:09 UTC.
+    let changedAt = Date(timeIntervalSince1970: 1_894_694_709)
 
     @Test("both mails render in every language with that language's own words", arguments: SupportedLanguage.allCases)
     func everyLanguage(language: SupportedLanguage) throws {
         let reset = try templates.render(.passwordReset(link: Redacted(link), validMinutes: 30), to: "a@example.com", language: language, id: "r1")
-        let changed = try templates.render(.passwordChanged(resetPageURL: "https://app.example.com/forgot"), to: "a@example.com", language: language, id: "c1")
+        let changed = try templates.render(.passwordChanged(resetPageURL: "https://app.example.com/forgot", changedAt: changedAt), to: "a@example.com", language: language, id: "c1")
         for message in [reset, changed] {
             #expect(message.locale == language.rawValue)
             #expect(!message.subject.isEmpty)
@@ -37,13 +39,13 @@ import Testing
             try templates.render(.passwordReset(link: Redacted(link), validMinutes: 30), to: "a@example.com", language: $0, id: "r1").subject
         }
         #expect(Set(subjects).count == SupportedLanguage.allCases.count)
-        let english = try templates.render(.passwordChanged(resetPageURL: "https://x.example/r"), to: "a@example.com", language: .en, id: "c")
-        #expect(english.subject == "Your password was changed")
-        #expect(english.textBody.contains("If it wasn’t you, reset your password now:"))
+        let english = try templates.render(.passwordChanged(resetPageURL: "https://x.example/r", changedAt: changedAt), to: "a@example.com", language: .en, id: "c")
+        #expect(english.subject == "Your Latchkey password was changed")
+        #expect(english.textBody.unwrapped.contains("If it wasn’t you, someone else may know your password. Reset it now"))
         let spanish = try templates.render(.passwordReset(link: Redacted(link), validMinutes: 30), to: "a@example.com", language: .es, id: "r")
-        #expect(spanish.textBody.contains("Si no fuiste tú, puedes ignorar este correo. Tu contraseña seguirá siendo la misma."))
+        #expect(spanish.textBody.unwrapped.contains("Si no fuiste tú, puedes ignorar este correo. Tu contraseña seguirá siendo la misma."))
         let portuguese = try templates.render(.passwordReset(link: Redacted(link), validMinutes: 30), to: "a@example.com", language: .pt, id: "r")
-        #expect(portuguese.textBody.contains("Alguém pediu para redefinir a senha deste endereço de e-mail."))
+        #expect(portuguese.textBody.unwrapped.contains("Alguém pediu para redefinir a senha da conta do Latchkey deste endereço de e-mail."))
     }
 
     @Test("Arabic mail is written right to left and the others left to right")
@@ -51,7 +53,7 @@ import Testing
         let arabic = try templates.render(.passwordReset(link: Redacted(link), validMinutes: 30), to: "a@example.com", language: .ar, id: "r")
         #expect(arabic.htmlBody.contains("<html lang=\"ar\" dir=\"rtl\">"))
         #expect(arabic.htmlBody.contains("<div lang=\"ar\" dir=\"rtl\""))
-        #expect(arabic.subject == "إعادة تعيين كلمة المرور")
+        #expect(arabic.subject == "إعادة تعيين كلمة المرور لحسابك في \u{2068}Latchkey\u{2069}")
         #expect(arabic.textBody.contains("يبقى الرابط صالحًا لمدة 30 دقيقة."))
         // The link itself stays left to right inside the right-to-left text.
         #expect(arabic.htmlBody.contains("<p dir=\"ltr\" style=\"margin:0;font-size:13px;text-align:left;word-break:break-all;\"><a href=\"\(link)\""))
@@ -76,7 +78,7 @@ import Testing
     func htmlEscaping() throws {
         let hostile = "https://app.example.com/reset?a=1&b=\"><script>alert('x')</script>"
         let reset = try templates.render(.passwordReset(link: Redacted(hostile), validMinutes: 30), to: "a@example.com", language: .en, id: "r")
-        let changed = try templates.render(.passwordChanged(resetPageURL: hostile), to: "a@example.com", language: .pt, id: "c")
+        let changed = try templates.render(.passwordChanged(resetPageURL: hostile, changedAt: changedAt), to: "a@example.com", language: .pt, id: "c")
         let escaped = "https://app.example.com/reset?a=1&amp;b=&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"
         for message in [reset, changed] {
             #expect(!message.htmlBody.contains("<script>"))
@@ -110,7 +112,7 @@ import Testing
             #expect(error.code == .invalidConfiguration)
             #expect(!error.description.contains(bad))
             #expect(throws: LatchkeyError.self) {
-                try templates.render(.passwordChanged(resetPageURL: bad), to: "a@example.com", language: .en, id: "c")
+                try templates.render(.passwordChanged(resetPageURL: bad, changedAt: changedAt), to: "a@example.com", language: .en, id: "c")
             }
         }
         #expect(throws: LatchkeyError.self) {
@@ -131,9 +133,71 @@ import Testing
             #expect(error?.description.contains("evil") == false)
         }
         let error = #expect(throws: LatchkeyError.self) {
-            try templates.render(.passwordChanged(resetPageURL: link), to: "a@example.com", language: .en, id: "../../etc/x")
+            try templates.render(.passwordChanged(resetPageURL: link, changedAt: changedAt), to: "a@example.com", language: .en, id: "../../etc/x")
         }
         #expect(error?.code == .invalidMailHeader)
+    }
+
+    @Test("the product's name is in every subject and at the top of every message, isolated inside Arabic",
+          arguments: SupportedLanguage.allCases)
+    func productName(language: SupportedLanguage) throws {
+        let branded = MailTemplates(productName: "Acme Notes")
+        let reset = try branded.render(.passwordReset(link: Redacted(link), validMinutes: 30), to: "a@example.com", language: language, id: "r")
+        let changed = try branded.render(
+            .passwordChanged(resetPageURL: "https://x.example/r", changedAt: changedAt), to: "a@example.com", language: language, id: "c")
+        let name = language == .ar ? "\u{2068}Acme Notes\u{2069}" : "Acme Notes"
+        for message in [reset, changed] {
+            #expect(message.subject.contains(name), "\(language): \(message.subject)")
+            #expect(message.textBody.unwrapped.contains(name))
+            #expect(message.htmlBody.contains("font-weight:700;\">Acme Notes</p>"))
+            #expect(!message.subject.contains("Latchkey") && !message.textBody.contains("Latchkey"))
+        }
+    }
+
+    @Test("the password-changed mail says when, in UTC, and what to do if it was someone else", arguments: SupportedLanguage.allCases)
+    func changedMailSaysWhen(language: SupportedLanguage) throws {
+        let changed = try templates.render(
+            .passwordChanged(resetPageURL: "https://x.example/r", changedAt: changedAt), to: "a@example.com", language: language, id: "c")
+        let text = changed.textBody.unwrapped
+        #expect(text.contains(language.isolated("2030-01-15")) && text.contains(language.isolated("08:05")) && text.contains("UTC"))
+        #expect(text.contains(language.catalogue.passwordChangedMail.ifNotYou))
+        #expect(changed.textBody.split(separator: "\n").contains("https://x.example/r"))
+        let english = try templates.render(
+            .passwordChanged(resetPageURL: "https://x.example/r", changedAt: changedAt), to: "a@example.com", language: .en, id: "c")
+        #expect(english.textBody.unwrapped.contains("The password of your Latchkey account was changed on 2030-01-15 at 08:05 UTC."))
+    }
+
+    @Test("plain text reads in a terminal: lines of at most 72 characters, every link whole on a line of its own",
+          arguments: SupportedLanguage.allCases)
+    func plainTextLines(language: SupportedLanguage) throws {
+        let longLink = "https://app.example.com/reset-password#token=" + String(repeating: "Ab3_-x9Z", count: 12)
+        let reset = try templates.render(.passwordReset(link: Redacted(longLink), validMinutes: 30), to: "a@example.com", language: language, id: "r")
+        let changed = try templates.render(
+            .passwordChanged(resetPageURL: longLink, changedAt: changedAt), to: "a@example.com", language: language, id: "c")
+        for message in [reset, changed] {
+            let lines = message.textBody.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(lines.contains { $0 == longLink })
+            for line in lines where line != longLink {
+                #expect(line.count <= 72, "\(language): \(line)")
+                #expect(line == line.trimmingCharacters(in: .whitespaces))
+            }
+        }
+    }
+
+    @Test("an isolated name is never split across lines of the plain text")
+    func isolatesStayOnOneLine() throws {
+        let long = MailTemplates(productName: "Acme Notes for Teams and Families Everywhere")
+        for language in SupportedLanguage.allCases {
+            let changed = try long.render(
+                .passwordChanged(resetPageURL: "https://x.example/r", changedAt: changedAt), to: "a@example.com", language: language, id: "c")
+            for line in changed.textBody.split(separator: "\n") {
+                let opens = line.unicodeScalars.count { $0 == "\u{2068}" }, closes = line.unicodeScalars.count { $0 == "\u{2069}" }
+                #expect(opens == closes, "\(language): \(line)")
+            }
+            // Left to right the name is ordinary words and may wrap; an isolated one never does.
+            let text = language.isRightToLeft ? changed.textBody : changed.textBody.unwrapped
+            #expect(text.contains(language.isolated("Acme Notes for Teams and Families Everywhere")))
+        }
     }
 
     @Test("printing a rendered message or its kind shows neither the link nor the recipient")
@@ -149,4 +213,10 @@ import Testing
         }
         #expect("\(message)".contains("r1"))
     }
+}
+
+extension String {
+    /// The text with its lines joined by spaces: a wrapped paragraph as one line, to look for
+    /// a sentence whatever the wrapping.
+    var unwrapped: String { split(separator: "\n").joined(separator: " ") }
 }

@@ -53,6 +53,13 @@ struct RecoveryHarness {
         }
     }
 
+    /// The language of every mail in the outbox, oldest first.
+    func outboxLocales() throws -> [String] {
+        try store.database.withConnection { connection in
+            try connection.query("SELECT locale FROM outbox ORDER BY created_at, rowid").map { try $0.text("locale") }
+        }
+    }
+
     /// The reset links in every queued mail, oldest first.
     func mailedLinks() throws -> [String] {
         try outboxBodies().compactMap { body in
@@ -190,6 +197,66 @@ struct RecoveryHarness {
         let bodies = try h.outboxBodies()
         #expect(bodies.count == 2)
         #expect(bodies.filter { $0.contains("#token=") }.count == 1)
+    }
+
+    @Test("the 'password changed' notice says when, in the reset's language: its locale, then the account's, then Accept-Language")
+    func changeNoticeLanguage() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "es@example.com", password: password, locale: "es")
+        try h.accounts.createAccount(email: "none@example.com", password: password)
+        let cases: [(email: String, locale: String?, acceptLanguage: String?, expected: String)] = [
+            ("es@example.com", "pt-BR", "ar", "pt"),  // the request's locale first
+            ("es@example.com", nil, "ar", "es"),  // then the account's
+            ("none@example.com", nil, "fr, ar;q=0.8", "ar"),  // then Accept-Language
+            ("none@example.com", nil, nil, "en"),
+        ]
+        for item in cases {
+            h.clock.advance(by: 3600)  // past the per-address limit
+            let token = try #require(try h.requestToken(item.email))
+            try h.service.resetPassword(
+                token: token, newPassword: Redacted(newPassword.exposed + " \(item.expected)"), locale: item.locale,
+                acceptLanguage: item.acceptLanguage, clientIP: "192.0.2.1")
+            #expect(try h.outboxLocales().last == item.expected, "\(item)")
+            let notice = try #require(try h.outboxBodies().last)
+            #expect(notice.contains("/reset-password?lang=\(item.expected)\n"))
+            let (date, time) = MailTemplates.utcDateAndTime(h.clock.now())
+            let language = try #require(SupportedLanguage(tag: item.expected))
+            #expect(notice.contains(language.isolated(date)) && notice.contains(language.isolated(time)))
+        }
+    }
+
+    @Test("opening a link again and again never uses up the reset: link checks count against their own, larger budget")
+    func linkChecksHaveTheirOwnBudget() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "v@example.com", password: password)
+        let token = try #require(try h.requestToken("v@example.com"))
+        for _ in 0..<50 {
+            _ = try h.service.validate(token: token, clientIP: "192.0.2.1")
+        }
+        try h.service.resetPassword(token: token, newPassword: newPassword, clientIP: "192.0.2.1")
+        #expect(try h.accounts.verifyPassword(email: "v@example.com", password: newPassword))
+    }
+
+    @Test("beyond a budget the error says how long to wait, in words and in Retry-After")
+    func limitSaysHowLong() throws {
+        let h = try RecoveryHarness()
+        let token = SecureRandom.token()
+        for _ in 0..<100 {
+            #expect(throws: LatchkeyError.self) { try h.service.validate(token: token, clientIP: "192.0.2.9") }
+        }
+        let checks = try #require(throws: LatchkeyError.self) { try h.service.validate(token: token, clientIP: "192.0.2.9") }
+        #expect(checks.code == .rateLimited && checks.retryAfter == 600)
+        #expect(checks.message == "Too many attempts. Please try again in 10 minutes.")
+        // The request budget (20 per 10 minutes) is a separate one, still whole.
+        for _ in 0..<20 {
+            _ = try h.service.requestReset(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
+        }
+        let requests = try #require(throws: LatchkeyError.self) {
+            try h.service.requestReset(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
+        }
+        #expect(requests.code == .rateLimited && requests.retryAfter == 600)
+        h.clock.advance(by: 600)
+        _ = try h.service.requestReset(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
     }
 
     @Test("an allow-listed reset_url becomes the link base; others are refused before any lookup")

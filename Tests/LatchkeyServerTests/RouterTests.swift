@@ -201,7 +201,7 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
             #expect(response.status == status)
             #expect(try errorCodes(response) == (code, directusCode))
         }
-        let limitedApp = try makeApplication(["LATCHKEY_RESET_IP_LIMIT": "1/600"])
+        let limitedApp = try makeApplication(["LATCHKEY_RESET_VALIDATE_IP_LIMIT": "1/600"])
         #expect(limitedApp.router.handle(jsonRequest("/auth/password/validate", #"{"token":"\#(token)"}"#)).status == 400)
         let limited = limitedApp.router.handle(jsonRequest("/auth/password/validate", #"{"token":"\#(token)"}"#))
         #expect(limited.status == 429)

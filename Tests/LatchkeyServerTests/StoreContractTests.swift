@@ -552,6 +552,24 @@ import Testing
         #expect(try store.allClients() == [confidential, publicClient])
     }
 
+    @Test("a client's display name and scope descriptions (any script, quotes, emoji) are read back exactly",
+          arguments: StoreFactory.all)
+    func clientDisplayTexts(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let named = OAuthClient(
+            id: "notes", redirectURIs: [try RedirectURI("https://notes.example/cb")], isConfidential: false, secretDigest: nil,
+            isFirstParty: false, scopes: ["notes.read", "notes.write"], createdAt: fixture.clock.now(), idTokenAlgorithm: .rs256,
+            displayName: "ملاحظات \"Acme\" 📝",
+            scopeDescriptions: ["notes.read": "Read your notes", "notes.write": "Écrire « vos » notes", "email": "See it's you"])
+        try store.createClient(named)
+        #expect(try fixture.openAnother().client(id: "notes") == named)
+        let plain = try oauthClient("plain", ["https://plain.example/cb"], createdAt: fixture.clock.now())
+        try store.createClient(plain)
+        let readBack = try #require(try store.client(id: "plain"))
+        #expect(readBack.displayName == nil && readBack.scopeDescriptions.isEmpty && readBack.shownName == "plain")
+    }
+
     @Test("a second client with a taken id is refused with client_exists", arguments: StoreFactory.all)
     func duplicateClient(factory: StoreFactory) throws {
         let fixture = try factory.make()

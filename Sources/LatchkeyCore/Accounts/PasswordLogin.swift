@@ -127,7 +127,7 @@ package struct PasswordLogin: Sendable {
                 "limit": .string(String(key.prefix { $0 != ":" })), "ip": .string(IPAddress.truncatedForLogs(clientIP)),
                 "retry_after": .int(retryAfter),
             ])
-            throw LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again.", retryAfter: retryAfter)
+            throw LatchkeyError.rateLimited(retryAfter: retryAfter)
         }
     }
 

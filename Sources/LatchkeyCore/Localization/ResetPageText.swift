@@ -11,18 +11,27 @@ package struct ResetPageText: Sendable {
     package let sendLink: String
     /// After a request: a link was sent if the account exists.
     package let requestSent: String
+    /// The address typed is not an email address (`invalid_email`).
+    package let invalidEmail: String
     /// While the link's token is being validated.
     package let checking: String
     /// Before the account's masked address: choose a new password for …
     package let chooseFor: String
     /// The new password field's label.
     package let newPassword: String
+    /// The password rules, shown under the new password field before anything is typed.
+    package let passwordRules: String
     /// The repeated password field's label.
     package let repeatPassword: String
     /// The reset form's button.
     package let save: String
     /// After a successful reset.
     package let saved: String
+    /// The next step after a reset when no app URL is configured: sign in to the product
+    /// with the new password.
+    package let signInNow: @Sendable (_ product: String) -> String
+    /// The next step's button when an app URL is configured: continue to the product.
+    package let continueTo: @Sendable (_ product: String) -> String
     /// The two passwords typed differ.
     package let mismatch: String
     /// The link's token is expired, used or unknown (`invalid_token`).
@@ -35,8 +44,6 @@ package struct ResetPageText: Sendable {
     package let tooWeak: String
     /// The password contains the email address (`contains_email`).
     package let containsEmail: String
-    /// The client is rate-limited (`rate_limited`).
-    package let tooMany: String
     /// Any other failure, including a network error.
     package let failed: String
     /// The link to the request form after an invalid link.

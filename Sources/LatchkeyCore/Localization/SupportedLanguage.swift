@@ -39,6 +39,14 @@ package enum SupportedLanguage: String, CaseIterable, Sendable {
     /// The HTML `dir` attribute value: `rtl` or `ltr`.
     package var direction: String { catalogue.direction.rawValue }
 
+    /// `text` (a name, an address, a time) ready to be placed inside a sentence of this
+    /// language: in a right-to-left language wrapped in FIRST STRONG ISOLATE … POP DIRECTIONAL
+    /// ISOLATE (U+2068 … U+2069), so left-to-right text and its punctuation keep their order
+    /// in plain text and mail subjects as in HTML; unchanged in a left-to-right language.
+    package func isolated(_ text: String) -> String {
+        isRightToLeft ? "\u{2068}\(text)\u{2069}" : text
+    }
+
     /// The language of a BCP 47 tag such as `pt-BR`, `es_MX` or `AR`, judged by its primary
     /// subtag; nil when the tag names no supported language.
     package init?(tag: String) {

@@ -54,6 +54,13 @@ package struct AuthorizationService: Sendable {
         return try store.browserSession(digest: digest, now: clock.now())
     }
 
+    /// Signs the browser with this session cookie out: its session no longer counts, on any
+    /// server. Nothing happens for a cookie that is absent, malformed or already signed out.
+    package func endBrowserSession(cookie: Redacted<String>?) throws {
+        guard let cookie, let digest = OpaqueToken.wellFormedDigest(cookie) else { return }
+        _ = try store.endBrowserSession(digest: digest, now: clock.now())
+    }
+
     /// The form token for the browser whose CSRF cookie holds `csrfCookie`.
     package func formToken(for csrfCookie: Redacted<String>) -> String {
         Base64URL.encode(HMACSHA256.authenticationCode(for: Data(csrfCookie.exposed.utf8), key: formTokenKey.exposed))

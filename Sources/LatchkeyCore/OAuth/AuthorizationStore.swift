@@ -122,4 +122,8 @@ package protocol AuthorizationStore: Sendable {
     /// The live browser session with this cookie digest: unexpired and unrevoked at `now`,
     /// its account active and with the credential version it signed in with.
     func browserSession(digest: Data, now: Date) throws -> BrowserSession?
+
+    /// Revokes the browser session with this cookie digest at `now` (signing the browser out);
+    /// false when there is no unrevoked one.
+    func endBrowserSession(digest: Data, now: Date) throws -> Bool
 }

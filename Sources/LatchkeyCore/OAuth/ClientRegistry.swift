@@ -21,13 +21,19 @@ package struct ClientRegistry: Sendable {
     ///
     /// Only a confidential client may be a resource server that introspects (`introspect`).
     ///
-    /// Throws `invalid_request` for a bad id, no redirect URI, a bad scope or a public
-    /// client that would introspect,
+    /// The consent and sign-in pages show `displayName` instead of the id, and for each scope
+    /// its entry in `scopeDescriptions` (what the scope lets the client do) instead of its id.
+    ///
+    /// Throws `invalid_request` for a bad id, no redirect URI, a bad scope, a public client
+    /// that would introspect, a display name or description that is empty, too long (60 and
+    /// 200 characters) or holds control or direction-changing characters, or a description
+    /// of a scope the client may not request,
     /// `invalid_redirect_uri` for a redirect URI of a form not accepted (see ``RedirectURI``),
     /// and `client_exists` when the id is taken.
     package func create(
         id: String, redirectURIs: [String], confidential: Bool, firstParty: Bool, scopes: [String], introspect: Bool = false,
-        idTokenAlgorithm: JWSAlgorithm = .rs256, now: Date
+        idTokenAlgorithm: JWSAlgorithm = .rs256, displayName: String? = nil, scopeDescriptions: [String: String] = [:],
+        now: Date
     ) throws -> (client: OAuthClient, secret: Redacted<String>?) {
         try Self.checkID(id)
         guard confidential || !introspect else {
@@ -39,11 +45,20 @@ package struct ClientRegistry: Sendable {
         for scope in scopes where !Self.isScopeToken(scope) {
             throw LatchkeyError(.invalidRequest, "A scope must be 1 to 128 printable ASCII characters without spaces, quotes or backslashes.")
         }
+        if let displayName { try Self.checkShownText(displayName, what: "A display name", maximumLength: 60) }
+        let requestable = Set(scopes + AuthorizationRequest.standardScopes)
+        for (scope, description) in scopeDescriptions.sorted(by: { $0.key < $1.key }) {
+            guard requestable.contains(scope) else {
+                throw LatchkeyError(.invalidRequest, "A scope description names a scope the client may not request: \(scope)")
+            }
+            try Self.checkShownText(description, what: "A scope description", maximumLength: 200)
+        }
         let secret = confidential ? SecureRandom.token() : nil
         let client = OAuthClient(
             id: id, redirectURIs: Self.unique(try redirectURIs.map(Self.redirectURI)), isConfidential: confidential,
             secretDigest: secret.map { Self.digest($0.exposed) }, isFirstParty: firstParty, scopes: Self.unique(scopes),
-            mayIntrospect: introspect, createdAt: now, idTokenAlgorithm: idTokenAlgorithm)
+            mayIntrospect: introspect, createdAt: now, idTokenAlgorithm: idTokenAlgorithm, displayName: displayName,
+            scopeDescriptions: scopeDescriptions)
         try store.createClient(client)
         return (client, secret)
     }
@@ -96,6 +111,28 @@ package struct ClientRegistry: Sendable {
             }
         guard valid else {
             throw LatchkeyError(.invalidRequest, "A client id must be 1 to 64 characters of A-Z, a-z, 0-9, '.', '_' and '-'.")
+        }
+    }
+
+    /// The marks, embeddings, overrides and isolates of Unicode's bidirectional algorithm.
+    private static let directionControls: [ClosedRange<UInt32>] = [0x061C...0x061C, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069]
+
+    /// Throws `invalid_request` unless `text` is 1 to `maximumLength` characters, without
+    /// surrounding spaces, control characters, line separators, or characters that change the
+    /// direction of the text around them (which could make a page say something else).
+    private static func checkShownText(_ text: String, what: String, maximumLength: Int) throws {
+        let acceptable = (1...maximumLength).contains(text.count)
+            && text == text.trimmingCharacters(in: .whitespaces)
+            && !text.unicodeScalars.contains { scalar in
+                switch scalar.properties.generalCategory {
+                case .control, .lineSeparator, .paragraphSeparator: true
+                default: directionControls.contains { $0.contains(scalar.value) }
+                }
+            }
+        guard acceptable else {
+            throw LatchkeyError(
+                .invalidRequest,
+                "\(what) must be 1 to \(maximumLength) characters on one line, without control or text-direction characters.")
         }
     }
 

@@ -26,11 +26,18 @@ package struct OAuthClient: Sendable, Equatable {
     /// The algorithm its ID tokens are signed with (OpenID Connect Registration's
     /// `id_token_signed_response_alg`): RS256 unless registered otherwise.
     package let idTokenAlgorithm: JWSAlgorithm
+    /// The name people know the client by, shown on the sign-in and consent pages instead of
+    /// its id; nil shows the id.
+    package let displayName: String?
+    /// What each scope lets the client do, in the operator's words ("Read your calendar"),
+    /// shown on the consent page instead of the scope's id.
+    package let scopeDescriptions: [String: String]
 
     /// Creates a client value; ``ClientRegistry`` validates the id and scopes.
     package init(
         id: String, redirectURIs: [RedirectURI], isConfidential: Bool, secretDigest: String?, isFirstParty: Bool,
-        scopes: [String], mayIntrospect: Bool = false, createdAt: Date, idTokenAlgorithm: JWSAlgorithm
+        scopes: [String], mayIntrospect: Bool = false, createdAt: Date, idTokenAlgorithm: JWSAlgorithm,
+        displayName: String? = nil, scopeDescriptions: [String: String] = [:]
     ) {
         self.id = id
         self.redirectURIs = redirectURIs
@@ -41,7 +48,12 @@ package struct OAuthClient: Sendable, Equatable {
         self.mayIntrospect = mayIntrospect
         self.createdAt = createdAt
         self.idTokenAlgorithm = idTokenAlgorithm
+        self.displayName = displayName
+        self.scopeDescriptions = scopeDescriptions
     }
+
+    /// What the pages call the client: its display name, else its id.
+    package var shownName: String { displayName ?? id }
 
     /// The registered redirect URI that `requested` matches (see ``RedirectURI/matches(_:)``), if any.
     package func redirectURI(matching requested: String) -> RedirectURI? {

@@ -5,9 +5,11 @@ import Synchronization
 /// The password-reset flow: request a link by email, check a link, set a new password.
 ///
 /// Each route of the flow is one call here, which holds every limit that applies to it:
-/// every call counts against the client's budget (``Settings/clientPolicy``; beyond it
-/// `rate_limited` with a retry-after that doubles while the client keeps trying), so token
-/// guesses are bounded too.
+/// every call counts against a budget of the client's — requests and resets against
+/// ``Settings/clientPolicy``, link checks against the larger ``Settings/validationPolicy``, so
+/// a person who opens their link several times can still reset — beyond which it gets
+/// `rate_limited` with a retry-after that doubles while the client keeps trying; token guesses
+/// are bounded by both.
 ///
 /// Promises:
 /// - ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` behaves identically
@@ -49,28 +51,37 @@ package final class PasswordRecoveryService: Sendable {
         package var resetURLAllowList: [String]
         /// The key for hashing addresses into rate-limit keys and logs.
         package var addressKey: Redacted<Data>
-        /// Every call of the flow from one client (an IPv4 address or an IPv6 /64) counts here.
+        /// Every request and reset from one client (an IPv4 address or an IPv6 /64) counts here.
         package var clientPolicy: RateLimitPolicy
+        /// Every link check (``validate(token:clientIP:)``) from one client counts here, apart
+        /// from ``clientPolicy``: a 256-bit token cannot be guessed, so opening a link again
+        /// and again needs no tight limit, and must not use up the reset itself.
+        package var validationPolicy: RateLimitPolicy
         /// Reset requests from one IP or for one email domain in ten minutes that trigger an
         /// abuse warning in the log.
         package var abuseWarningThreshold: Int
 
-        /// Creates settings; the client budget defaults to 20 calls per 10 minutes, the abuse
-        /// warning to 50 requests.
+        /// Creates settings; the client budget defaults to 20 calls per 10 minutes, link checks
+        /// to 100 per 10 minutes, the abuse warning to 100 requests.
         package init(
             tokenTTL: TimeInterval, defaultResetURL: String, resetURLAllowList: [String], addressKey: Redacted<Data>,
-            clientPolicy: RateLimitPolicy = Self.defaultClientPolicy, abuseWarningThreshold: Int = 100
+            clientPolicy: RateLimitPolicy = Self.defaultClientPolicy,
+            validationPolicy: RateLimitPolicy = Self.defaultValidationPolicy, abuseWarningThreshold: Int = 100
         ) {
             self.tokenTTL = tokenTTL
             self.defaultResetURL = defaultResetURL
             self.resetURLAllowList = resetURLAllowList
             self.addressKey = addressKey
             self.clientPolicy = clientPolicy
+            self.validationPolicy = validationPolicy
             self.abuseWarningThreshold = abuseWarningThreshold
         }
 
         /// 20 calls per 10 minutes; then blocked for at least a minute, doubling up to an hour.
         package static let defaultClientPolicy = clientPolicy(.init(limit: 20, seconds: 600))
+
+        /// 100 link checks per 10 minutes; then blocked as ``defaultClientPolicy``.
+        package static let defaultValidationPolicy = clientPolicy(.init(limit: 100, seconds: 600))
 
         /// The client budget for `window`: blocked for at least a minute beyond it, doubling
         /// on each further attempt up to an hour.
@@ -173,14 +184,22 @@ package final class PasswordRecoveryService: Sendable {
     /// The most orphans one batch takes.
     static let orphanBatch = 100
 
-    /// Counts a call of the flow against the client's budget; throws `rate_limited` with the
+    /// Counts a request or reset against the client's budget; throws `rate_limited` with the
     /// seconds to wait beyond it.
     private func admit(_ clientIP: String) throws {
-        let decision = try limiter.consume(
-            "reset-ip:" + IPAddress.rateLimitKey(clientIP), policy: settings.clientPolicy, now: clock.now())
+        try admit(clientIP, key: "reset-ip:", policy: settings.clientPolicy)
+    }
+
+    /// Counts a call against the client's budget `policy` kept under `key`; throws
+    /// `rate_limited` with the seconds to wait beyond it.
+    private func admit(_ clientIP: String, key: String, policy: RateLimitPolicy) throws {
+        let decision = try limiter.consume(key + IPAddress.rateLimitKey(clientIP), policy: policy, now: clock.now())
         if case .limited(let retryAfter) = decision {
-            logger.info("reset_ip_limited", ["ip": .string(IPAddress.truncatedForLogs(clientIP)), "retry_after": .int(retryAfter)])
-            throw LatchkeyError(.rateLimited, "Too many attempts. Please wait a moment and try again.", retryAfter: retryAfter)
+            logger.info("reset_ip_limited", [
+                "ip": .string(IPAddress.truncatedForLogs(clientIP)), "retry_after": .int(retryAfter),
+                "budget": .string(String(key.dropLast())),
+            ])
+            throw LatchkeyError.rateLimited(retryAfter: retryAfter)
         }
     }
 
@@ -234,10 +253,10 @@ package final class PasswordRecoveryService: Sendable {
     }
 
     /// `POST /auth/password/validate`: tells whether `token` can still be used, without using
-    /// it. Counts against the client's budget (`rate_limited` beyond it); throws
-    /// `invalid_token` (one message for every cause) when the token is not usable.
+    /// it. Counts against the client's budget for link checks (`rate_limited` beyond it);
+    /// throws `invalid_token` (one message for every cause) when the token is not usable.
     package func validate(token: Redacted<String>, clientIP: String) throws -> TokenStatus {
-        try admit(clientIP)
+        try admit(clientIP, key: "reset-validate-ip:", policy: settings.validationPolicy)
         guard let digest = OpaqueToken.wellFormedDigest(token),
               let (record, account) = try store.usableResetToken(digest: digest, now: clock.now()) else {
             throw Self.invalidToken
@@ -250,8 +269,12 @@ package final class PasswordRecoveryService: Sendable {
     /// the client's budget (`rate_limited` beyond it); checks the token, then the password
     /// policy (a rejected password leaves the token usable), then consumes the token
     /// atomically, stores the new Argon2id hash, revokes every session and queues a notice to
-    /// the account.
-    package func resetPassword(token: Redacted<String>, newPassword: Redacted<String>, clientIP: String) throws {
+    /// the account — saying when, in the language chosen as for the reset mail: the request's
+    /// `locale`, the account's locale, then `acceptLanguage`.
+    package func resetPassword(
+        token: Redacted<String>, newPassword: Redacted<String>, locale: String? = nil, acceptLanguage: String? = nil,
+        clientIP: String
+    ) throws {
         try admit(clientIP)
         guard let digest = OpaqueToken.wellFormedDigest(token),
               let (_, account) = try store.usableResetToken(digest: digest, now: clock.now()) else {
@@ -261,10 +284,11 @@ package final class PasswordRecoveryService: Sendable {
         let email = try EmailAddress(account.email)
         let normalized = try policy.check(newPassword, email: email)
         let hash = try hasher.hash(normalized)
-        let changed = try store.completeReset(digest: digest, newPasswordHash: hash, now: clock.now()) { account in
-            let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: account.locale)
+        let now = clock.now()
+        let changed = try store.completeReset(digest: digest, newPasswordHash: hash, now: now) { account in
+            let language = SupportedLanguage.negotiate(explicit: locale, acceptLanguage: acceptLanguage, accountLocale: account.locale)
             return try templates.render(
-                .passwordChanged(resetPageURL: settings.defaultResetURL),
+                .passwordChanged(resetPageURL: settings.defaultResetURL + "?lang=" + language.rawValue, changedAt: now),
                 to: account.email, language: language, id: UUID().uuidString.lowercased())
         }
         guard let changed else {

@@ -188,6 +188,14 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         LatchkeyError(.rateLimiterUnavailable, message, retryAfter: 5, detail: detail)
     }
 
+    /// Too many attempts: come back after `retryAfter` seconds. The message says how long in
+    /// words, rounded up to a step a person can act on ("Please try again in 2 minutes."), in
+    /// English like every JSON message; pages say it in the person's language from the same
+    /// ``RateLimitText``.
+    package static func rateLimited(retryAfter: Int) -> LatchkeyError {
+        LatchkeyError(.rateLimited, SupportedLanguage.en.catalogue.rateLimit.message(retryAfter: retryAfter), retryAfter: retryAfter)
+    }
+
     /// The same error with another cause (the code, message and everything else kept).
     package func with(cause: Cause) -> LatchkeyError {
         LatchkeyError(code, message, reasons: reasons, retryAfter: retryAfter, cause: cause, detail: detail)

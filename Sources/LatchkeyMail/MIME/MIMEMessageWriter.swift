@@ -5,14 +5,16 @@ import Foundation
 /// holds and SMTP uploads, so both transports send the same thing.
 ///
 /// The message is `multipart/alternative` with a text/plain and a text/html part, both
-/// UTF-8 and quoted-printable, so every line is 7-bit ASCII and at most 76 characters
-/// (header lines at most 78). Every header value is checked for line breaks and control
-/// characters first; non-ASCII header text is RFC 2047-encoded.
+/// UTF-8. The text part goes as it is (`7bit` or `8bit`, see ``TextBodyEncoding``), so a
+/// person reading the `.eml` file sees its links whole; the HTML part is quoted-printable
+/// (lines of at most 76 characters). Header lines are 7-bit ASCII of at most 78 characters:
+/// every header value is checked for line breaks and control characters first, and non-ASCII
+/// header text is RFC 2047-encoded.
 struct MIMEMessageWriter: Sendable {
     /// Who the message is from.
     let sender: MailSender
 
-    /// The message as CRLF-terminated ASCII bytes, dated `date`.
+    /// The message as CRLF-terminated lines (ASCII but for an `8bit` text part), dated `date`.
     ///
     /// Throws ``LatchkeyError`` `invalid_mail_header` when the recipient is not a plain
     /// address, or the id, subject or language is unfit for a header.
@@ -22,7 +24,12 @@ struct MIMEMessageWriter: Sendable {
         try MailHeaderCheck.text(message.subject, what: "subject")
         try MailHeaderCheck.token(message.locale, what: "message language")
 
-        let boundary = Self.makeBoundary()
+        let text = TextBodyEncoding.encode(message.textBody)
+        let html = QuotedPrintable.encode(message.htmlBody)
+        var boundary = Self.makeBoundary()
+        // A quoted-printable body never holds the boundary; a text sent as it is could, by a
+        // chance of 2^-128 per message.
+        while text.body.contains(boundary) { boundary = Self.makeBoundary() }
         var lines: [String] = [
             "From: \(fromHeader)",
             "To: \(message.to)",
@@ -36,15 +43,17 @@ struct MIMEMessageWriter: Sendable {
             "",
             "This is a multi-part message in MIME format.",
         ]
-        for (type, body) in [("text/plain", message.textBody), ("text/html", message.htmlBody)] {
+        for (type, encoding, body) in [
+            ("text/plain", text.encoding, text.body), ("text/html", TextBodyEncoding.quotedPrintable, html),
+        ] {
             // The CRLF before each delimiter belongs to the delimiter (RFC 2046 §5.1.1), so
             // the encoded body is followed directly by the next one.
             lines += [
                 "--\(boundary)",
                 "Content-Type: \(type); charset=UTF-8",
-                "Content-Transfer-Encoding: quoted-printable",
+                "Content-Transfer-Encoding: \(encoding.rawValue)",
                 "",
-                QuotedPrintable.encode(body),
+                body,
             ]
         }
         lines += ["--\(boundary)--", ""]

@@ -50,7 +50,7 @@ enum QuotedPrintable {
 extension String {
     /// The lines of this text, splitting at CRLF, LF or CR (a trailing break gives a final
     /// empty line).
-    fileprivate func lines() -> [Substring] {
+    func lines() -> [Substring] {
         // Swift treats CRLF as one Character, so one split handles all three forms.
         split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" })
     }

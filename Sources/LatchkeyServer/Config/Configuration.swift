@@ -66,8 +66,13 @@ package struct Configuration: Sendable {
     package var smtp: SMTPSettings?
     /// The From address of every mail (`LATCHKEY_MAIL_FROM`).
     package var mailFromAddress: String
-    /// The From display name (`LATCHKEY_MAIL_FROM_NAME`).
+    /// The From display name (`LATCHKEY_MAIL_FROM_NAME`; default the product name).
     package var mailFromName: String
+    /// The name people know the service by, in mails and on pages (`LATCHKEY_PRODUCT_NAME`).
+    package var productName: String
+    /// Where the reset page sends people after a new password is saved (`LATCHKEY_APP_URL`);
+    /// nil: the page tells them to sign in with it.
+    package var appURL: URL?
     /// Seconds an outbox worker reserves the mail it takes (`LATCHKEY_OUTBOX_LEASE_SECONDS`): when
     /// an instance dies mid-send, another delivers its mail after this long.
     package var outboxLease: Int
@@ -87,8 +92,10 @@ package struct Configuration: Sendable {
     package var androidApps: [(package: String, fingerprint: String)]
     /// Origins besides the public URL's that may use Directus's cookie modes (`LATCHKEY_AUTH_COOKIE_ORIGINS`).
     package var authCookieOrigins: [String]
-    /// Requests per client IP allowed on the reset routes per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
+    /// Link requests and resets per client IP allowed per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     package var resetIPLimit: RateLimitPolicy.Window
+    /// Link checks per client IP allowed per window, counted apart (`LATCHKEY_RESET_VALIDATE_IP_LIMIT`, `N/SECONDS`).
+    package var resetValidateIPLimit: RateLimitPolicy.Window
     /// Sign-in attempts per client IP allowed per window (`LATCHKEY_LOGIN_IP_LIMIT`, `N/SECONDS`).
     package var loginIPLimit: RateLimitPolicy.Window
     /// Live logins one account may hold (`LATCHKEY_MAX_SESSIONS_PER_ACCOUNT`).
@@ -153,7 +160,9 @@ package struct Configuration: Sendable {
         let senderDomain = IPAddress(publicHost.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))) == nil && publicHost.contains(".")
             ? publicHost : "latchkey.localhost"
         mailFromAddress = try reader.emailAddress(.mailFrom, derived: "no-reply@\(senderDomain)")
-        mailFromName = try reader.string(.mailFromName)
+        productName = try reader.string(.productName)
+        mailFromName = try reader.string(.mailFromName, derived: productName)
+        appURL = try reader.optionalURL(.appURL)
         if mailTransport == .smtp {
             guard let url = try reader.optionalURL(.smtpURL) else {
                 throw SettingsReader.invalid(.smtpURL, "is required when \(Setting.mailTransport.name)=smtp")
@@ -181,6 +190,7 @@ package struct Configuration: Sendable {
             return (String(parts[0]), String(parts[1]))
         }
         resetIPLimit = try reader.rateWindow(.resetIPLimit)
+        resetValidateIPLimit = try reader.rateWindow(.resetValidateIPLimit)
         loginIPLimit = try reader.rateWindow(.loginIPLimit)
         maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
         redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name) }

@@ -20,10 +20,10 @@ extension Setting {
         configFile, listen, tlsCertificate, tlsKey, publicURL, dataDirectory, signingKeysFile, addressKeyFile,
         databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
-        smtpTimeout, outboxLease,
+        smtpTimeout, outboxLease, productName, appURL,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, resetURLAllowList, appleAppIDs, androidApps,
         authCookieOrigins,
-        resetIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
+        resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
         issuer,
@@ -90,7 +90,7 @@ extension Setting {
         default: .derived("`no-reply@` + the public host (`no-reply@latchkey.localhost` for an IP address)"),
         meaning: "The sender address of every mail.")
     static let mailFromName = Setting(
-        "LATCHKEY_MAIL_FROM_NAME", .text(.line(maximumLength: 100)), default: "Latchkey",
+        "LATCHKEY_MAIL_FROM_NAME", .text(.line(maximumLength: 100)), default: .derived("`LATCHKEY_PRODUCT_NAME`"),
         meaning: "The sender's display name.")
     static let smtpURL = Setting(
         "LATCHKEY_SMTP_URL", .url(schemes: ["smtp", "smtps"]),
@@ -113,6 +113,19 @@ extension Setting {
         "LATCHKEY_OUTBOX_LEASE_SECONDS", .integer(5...3600, .seconds), default: "300",
         meaning: "How long a worker reserves the mail it takes: if its instance dies mid-send, another instance "
             + "delivers the mail after this long (keep it above 10 × `LATCHKEY_SMTP_TIMEOUT`).")
+
+    // MARK: What people see
+
+    static let productName = Setting(
+        "LATCHKEY_PRODUCT_NAME", .text(.line(maximumLength: 60)), default: "Latchkey",
+        meaning: "The name people know your service by: in the subject and text of every mail, on the reset, sign-in "
+            + "and consent pages, and as the sender's name unless `LATCHKEY_MAIL_FROM_NAME` is set.",
+        advice: ProductionAdvice("the name people know your app by", when: { $0.productName == "Latchkey" }))
+    static let appURL = Setting(
+        "LATCHKEY_APP_URL", .url(schemes: ["https", "http"]),
+        default: .unset("the page tells people to sign in with their new password"),
+        meaning: "Where the reset page sends people once their new password is saved (a “Continue to” button): "
+            + "your app's universal link or your site's sign-in page.")
 
     // MARK: Tokens and links
 
@@ -150,7 +163,13 @@ extension Setting {
 
     static let resetIPLimit = Setting(
         "LATCHKEY_RESET_IP_LIMIT", .rateWindow, default: "20/600",
-        meaning: "Requests one client IP may make on the reset routes per window.")
+        meaning: "Link requests and password resets (`/auth/password/request` and `/auth/password/reset`) one client IP "
+            + "may make per window.")
+    static let resetValidateIPLimit = Setting(
+        "LATCHKEY_RESET_VALIDATE_IP_LIMIT", .rateWindow, default: "100/600",
+        meaning: "Link checks (`/auth/password/validate`, made each time a reset link is opened) one client IP may make "
+            + "per window, counted apart from `LATCHKEY_RESET_IP_LIMIT`, so opening a link again and again never uses up "
+            + "the reset itself.")
     static let loginIPLimit = Setting(
         "LATCHKEY_LOGIN_IP_LIMIT", .rateWindow, default: "100/60",
         meaning: "Sign-in attempts, right or wrong, one client IP may make per window (`/auth/login` and the sign-in "

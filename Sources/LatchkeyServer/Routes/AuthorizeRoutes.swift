@@ -12,11 +12,15 @@ import LatchkeyCrypto
 /// otherwise); sign-in gives one message for every kind of wrong credentials and shares the
 /// failure limits of `/auth/login`; clients that are not first-party get a consent page;
 /// `prompt=login`, or a sign-in older than `max_age`, asks for the password again;
-/// `prompt=none` never shows a page.
+/// `prompt=none` never shows a page; "Not you?" on the consent page is a form post (with the
+/// form token, like every other: never a link another site could trigger) that signs the
+/// browser out and shows the sign-in form.
 struct AuthorizeRoutes {
     let clients: ClientRegistry
     let authorization: AuthorizationService
     let passwordLogin: PasswordLogin
+    /// The sign-in, consent and error pages, with the product's name.
+    let pages: SignInPage
     let clock: any WallClock
     let logger: Logger
     /// The issuer sent as `iss` with every authorization response.
@@ -36,7 +40,7 @@ struct AuthorizeRoutes {
         // A failure nothing above answers more precisely is an error page, never a redirect.
         let errorPage = ErrorShape.page { error, headers in
             let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: headers["Accept-Language"], accountLocale: nil)
-            return Self.errorPage(error, language: language)
+            return self.errorPage(error, language: language)
         }
         return [
             Route("GET", "/oauth/authorize", name: "oauth_authorize", errorShape: errorPage) { request in
@@ -48,10 +52,11 @@ struct AuthorizeRoutes {
         ]
     }
 
-    /// The error page for `error`: the generic sentence and the error's own message.
-    private static func errorPage(_ error: LatchkeyError, language: SupportedLanguage) -> HTTPResponse {
+    /// The error page for `error`: the generic sentence in the person's language, and the
+    /// error's own (English) message as the detail for the app's developer.
+    private func errorPage(_ error: LatchkeyError, language: SupportedLanguage) -> HTTPResponse {
         let text = language.catalogue.signInPage
-        return HTTPResponse(SignInPage.error(text.invalidRequest + " (" + error.message + ")", language: language, status: error.httpStatus))
+        return HTTPResponse(pages.error(text.invalidRequest, detail: error.message, language: language, status: error.httpStatus))
     }
 
     private func authorize(_ request: HTTPRequest) throws -> HTTPResponse {
@@ -75,7 +80,7 @@ struct AuthorizeRoutes {
         }
         guard let session, !authorizationRequest.prompt.contains("login") else {
             return withFormToken(request) { token in
-                HTTPResponse(SignInPage.signIn(
+                HTTPResponse(pages.signIn(
                     request: authorizationRequest, formToken: token, language: language, email: nil, problem: nil, status: 200))
             }
         }
@@ -83,7 +88,7 @@ struct AuthorizeRoutes {
         // confirmation, so an app impersonating it cannot get a code silently (RFC 8252 §8.6).
         if authorizationRequest.needsConsent || !authorizationRequest.clientIdentityIsProven {
             return withFormToken(request) { token in
-                HTTPResponse(SignInPage.consent(request: authorizationRequest, account: session.account, formToken: token, language: language))
+                HTTPResponse(pages.consent(request: authorizationRequest, account: session.account, formToken: token, language: language))
             }
         }
         return try issueCode(authorizationRequest, session: session)
@@ -97,7 +102,7 @@ struct AuthorizeRoutes {
             try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(csrfCookie).map(Redacted.init))
         else {
             logger.info("authorize_form_rejected", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
-            return HTTPResponse(SignInPage.error(text.expiredForm, language: language, status: 403))
+            return HTTPResponse(pages.error(text.expiredForm, language: language, status: 403))
         }
         let authorizationRequest: AuthorizationRequest
         switch try validated({ form }, request: request, language: language) {
@@ -107,9 +112,17 @@ struct AuthorizeRoutes {
         let formToken = try form.required("csrf_token", maxLength: 128)
 
         switch try form.optional("step", maxLength: 16) {
+        case "consent" where try form.optional("decision", maxLength: 16) == "switch_account":
+            // "Not you?": this browser's session ends on every server, and its cookie goes.
+            try authorization.endBrowserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
+            logger.info("authorize_signed_out", ["client_id": .string(authorizationRequest.client.id)])
+            var response = HTTPResponse(pages.signIn(
+                request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: nil, status: 200))
+            response.setCookie(sessionCookie, "", path: cookiePath, sameSite: "Lax", secure: secureCookies, maxAge: 0)
+            return response
         case "consent":
             guard let session = try recentSession(request, for: authorizationRequest) else {
-                return HTTPResponse(SignInPage.signIn(
+                return HTTPResponse(pages.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: nil, status: 200))
             }
             guard try form.optional("decision", maxLength: 16) == "allow" else {
@@ -125,22 +138,24 @@ struct AuthorizeRoutes {
                 account = try passwordLogin.attempt(email: email, password: password, clientIP: request.clientIP, now: clock.now())
             } catch let error as LatchkeyError where error.code == .invalidCredentials || error.code == .rateLimited {
                 // The sign-in page again, saying what went wrong; Retry-After comes with the error.
-                var response = HTTPResponse(SignInPage.signIn(
-                    request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: error.code == .rateLimited ? text.tooMany : text.invalidCredentials, status: error.httpStatus))
+                let problem: SignInProblem =
+                    error.code == .rateLimited ? .tooManyAttempts(retryAfter: error.retryAfter ?? 0) : .invalidCredentials
+                var response = HTTPResponse(pages.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: email, problem: problem,
+                    status: error.httpStatus))
                 if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
                 return response
             }
             guard let cookie = try authorization.startBrowserSession(for: account) else {
-                return HTTPResponse(SignInPage.signIn(
+                return HTTPResponse(pages.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: text.invalidCredentials, status: 401))
+                    problem: .invalidCredentials, status: 401))
             }
             logger.info("authorize_signed_in", ["account": .string(account.id), "client_id": .string(authorizationRequest.client.id)])
             let session = BrowserSession(account: account, authTime: clock.now())
             var response =
                 if authorizationRequest.needsConsent {
-                    HTTPResponse(SignInPage.consent(request: authorizationRequest, account: account, formToken: formToken, language: language))
+                    HTTPResponse(pages.consent(request: authorizationRequest, account: account, formToken: formToken, language: language))
                 } else {
                     try issueCode(authorizationRequest, session: session)
                 }
@@ -208,7 +223,7 @@ struct AuthorizeRoutes {
         logger.info("authorize_rejected", [
             "reason": .string(error.cause?.rawValue ?? error.code.rawValue), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
         ])
-        return Self.errorPage(error, language: language)
+        return errorPage(error, language: language)
     }
 
     /// Renders a page with a form token for the browser's CSRF cookie, setting a new cookie

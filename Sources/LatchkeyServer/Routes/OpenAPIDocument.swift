@@ -179,7 +179,8 @@ enum OpenAPIDocument {
             "summary": "Set a new password with a reset token (single use).",
             "requestBody": {"required": true, "content": {"application/json": {"schema": {
               "type": "object", "required": ["token", "password"],
-              "properties": {"token": {"type": "string"}, "password": {"type": "string", "minLength": 8, "maxLength": 128}}
+              "properties": {"token": {"type": "string"}, "password": {"type": "string", "minLength": 8, "maxLength": 128},
+                             "locale": {"type": "string", "enum": ["en", "pt", "es", "ar"], "description": "The language of the password-changed mail; else the account's, else Accept-Language."}}
             }}}},
             "responses": {
               "200": {"description": "The password was changed; every session of the account was ended.", "content": {"application/json": {"schema": {"type": "object", "properties": {"message": {"type": "string"}}}}}},

@@ -35,7 +35,9 @@ struct PasswordResetRoutes {
                 lane: .passwordHashing
             ) { request in
                 let body = try request.decodeJSON(NewPasswordBody.self)
-                try service.resetPassword(token: body.token, newPassword: body.password, clientIP: request.clientIP)
+                try service.resetPassword(
+                    token: body.token, newPassword: body.password, locale: body.locale,
+                    acceptLanguage: request.headers["Accept-Language"], clientIP: request.clientIP)
                 return .json(MessageReply(message: "Your password has been changed."))
             },
         ]
@@ -71,17 +73,19 @@ private struct TokenBody: Decodable {
     }
 }
 
-/// `{token, password}`.
+/// `{token, password, locale?}`; `locale` chooses the language of the "password changed" mail.
 private struct NewPasswordBody: Decodable {
     let token: Redacted<String>
     let password: Redacted<String>
+    let locale: String?
 
-    private enum CodingKeys: String, CodingKey { case token, password }
+    private enum CodingKeys: String, CodingKey { case token, password, locale }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         token = try fields.secret(.token, maxBytes: 512)
         password = try fields.secret(.password, maxBytes: 4096)
+        locale = try fields.optionalText(.locale, maxBytes: 35)
     }
 }
 

@@ -6,18 +6,21 @@ import LatchkeyWeb
 /// `GET /reset-password` (the page for people without the app), its script, the style sheet
 /// every page links, and the reset-token script other sites' reset pages may include.
 struct WebPageRoutes {
+    /// The reset page, with the product's name and where people go after a reset.
+    let resetPage: ResetPage
+
     var routes: [Route] {
         [
             Route("GET", "/reset-password", name: "reset_page") { request in
                 let language = SupportedLanguage.negotiate(
                     explicit: request.queryValue("lang"), acceptLanguage: request.headers["Accept-Language"], accountLocale: nil)
-                return HTTPResponse(ResetPage.document(language: language))
+                return HTTPResponse(resetPage.document(language: language))
             },
             Route("GET", "/assets/reset-password.js", name: "reset_script", cacheable: true) { _ in
                 HTTPResponse(ResetPage.scriptDocument)
             },
             Route("GET", "/assets/latchkey.css", name: "stylesheet", cacheable: true) { _ in
-                HTTPResponse(ResetPage.stylesheetDocument)
+                HTTPResponse(PageFrame.stylesheetDocument)
             },
             // Meant for pages on other origins (an app's own reset page), so it may be loaded cross-origin.
             Route("GET", ResetTokenScript.path, name: "reset_token_script", cacheable: true) { _ in

@@ -108,6 +108,14 @@ extension SQLStore {
         return inserted == 1
     }
 
+    package func endBrowserSession(digest: Data, now: Date) throws -> Bool {
+        try database.transaction { connection in
+            try connection.execute(
+                "UPDATE sessions SET revoked_at = ? WHERE token_digest = ? AND kind = 'browser' AND revoked_at IS NULL",
+                [.integer(StorageEncoding.milliseconds(now)), .text(StorageEncoding.hex(digest))])
+        } > 0
+    }
+
     package func browserSession(digest: Data, now: Date) throws -> BrowserSession? {
         let rows = try database.read { connection in
             try connection.query(

@@ -5,13 +5,16 @@ import Foundation
 extension SQLStore {
     package func createClient(_ client: OAuthClient) throws {
         let redirectURIs = String(decoding: try JSONEncoder().encode(client.redirectURIs.map(\.value)), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let scopeDescriptions = String(decoding: try encoder.encode(client.scopeDescriptions), as: UTF8.self)
         let inserted = try database.transaction { connection in
             // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the id.
             try connection.execute(
                 """
                 INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect,
-                                           created_at, id_token_alg)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           created_at, id_token_alg, display_name, scope_descriptions)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
@@ -19,6 +22,7 @@ extension SQLStore {
                     .text(client.secretDigest), .integer(client.isFirstParty ? 1 : 0),
                     .text(client.scopes.joined(separator: " ")), .integer(client.mayIntrospect ? 1 : 0),
                     .integer(StorageEncoding.milliseconds(client.createdAt)), .text(client.idTokenAlgorithm.rawValue),
+                    .text(client.displayName), .text(scopeDescriptions),
                 ])
         }
         guard inserted == 1 else {
@@ -46,7 +50,7 @@ extension SQLStore {
             try connection.query(
                 """
                 SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect, created_at,
-                       id_token_alg
+                       id_token_alg, display_name, scope_descriptions
                 FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
                 """, values)
         }
@@ -56,11 +60,13 @@ extension SQLStore {
     /// The client in a row of `oauth_clients`.
     private static func client(from row: any SQLRow) throws -> OAuthClient {
         let redirectURIs: [RedirectURI]
+        let scopeDescriptions: [String: String]
         do {
             redirectURIs = try JSONDecoder().decode([String].self, from: Data(try row.text("redirect_uris").utf8))
                 .map(RedirectURI.init)
+            scopeDescriptions = try JSONDecoder().decode([String: String].self, from: Data(try row.text("scope_descriptions").utf8))
         } catch {
-            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris: \(error)")
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris or scope_descriptions: \(error)")
         }
         let scopes = try row.text("scopes")
         guard let idTokenAlgorithm = JWSAlgorithm(rawValue: try row.text("id_token_alg")) else {
@@ -74,6 +80,7 @@ extension SQLStore {
             isFirstParty: try row.integer("first_party") == 1,
             scopes: scopes.split(separator: " ").map(String.init),
             mayIntrospect: try row.integer("may_introspect") == 1,
-            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")), idTokenAlgorithm: idTokenAlgorithm)
+            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")), idTokenAlgorithm: idTokenAlgorithm,
+            displayName: try row.optionalText("display_name"), scopeDescriptions: scopeDescriptions)
     }
 }

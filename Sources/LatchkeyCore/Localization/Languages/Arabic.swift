@@ -3,20 +3,22 @@ extension TextCatalogue {
     static let arabic = TextCatalogue(
         direction: .rightToLeft,
         passwordResetMail: PasswordResetMailText(
-            subject: "إعادة تعيين كلمة المرور",
+            subject: { product in "إعادة تعيين كلمة المرور لحسابك في \(product)" },
             greeting: "مرحبًا،",
-            requested: "طلب أحدهم إعادة تعيين كلمة المرور الخاصة بعنوان البريد الإلكتروني هذا.",
+            requested: { product in "طلب أحدهم إعادة تعيين كلمة المرور لحساب \(product) المرتبط بعنوان البريد الإلكتروني هذا." },
             instruction: "لاختيار كلمة مرور جديدة، افتح هذا الرابط:",
             button: "اختيار كلمة مرور جديدة",
             validity: { minutes in "يبقى الرابط صالحًا لمدة \(arabicMinutes(minutes))." },
             ignore: "إذا لم تكن أنت من طلب ذلك، فتجاهل هذه الرسالة. ستبقى كلمة المرور كما هي.",
             linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان والصقه في المتصفح:"),
         passwordChangedMail: PasswordChangedMailText(
-            subject: "تم تغيير كلمة المرور",
+            subject: { product in "تم تغيير كلمة المرور لحسابك في \(product)" },
             greeting: "مرحبًا،",
-            changed: "تم تغيير كلمة المرور الخاصة بحسابك للتو.",
+            changed: { product, date, time in
+                "تم تغيير كلمة المرور لحسابك في \(product) بتاريخ \(date) الساعة \(time) بالتوقيت العالمي المنسَّق (UTC)."
+            },
             ifYou: "إذا كنت أنت من قام بذلك، فلا داعي لفعل أي شيء آخر.",
-            ifNotYou: "إذا لم تكن أنت، فأعد تعيين كلمة المرور الآن:",
+            ifNotYou: "إذا لم تكن أنت، فقد يعرف شخص آخر كلمة المرور. أعد تعيينها الآن، وغيّرها أيضًا في أي مكان آخر تستخدم فيه كلمة المرور نفسها:",
             button: "إعادة تعيين كلمة المرور",
             linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان والصقه في المتصفح:"),
         resetPage: ResetPageText(
@@ -25,19 +27,22 @@ extension TextCatalogue {
             emailLabel: "البريد الإلكتروني",
             sendLink: "أرسل لي رابطًا",
             requestSent: "إذا كان هناك حساب بهذا العنوان، فقد أرسلنا رابطًا لإعادة تعيين كلمة المرور. تحقق من بريدك الوارد.",
+            invalidEmail: "أدخل عنوان بريد إلكتروني صحيحًا مثل \u{2068}name@example.com\u{2069}.",
             checking: "جارٍ التحقق من الرابط…",
             chooseFor: "اختر كلمة مرور جديدة للحساب",
             newPassword: "كلمة المرور الجديدة",
+            passwordRules: "استخدم من 8 إلى 128 حرفًا. العبارة المكوّنة من عدة كلمات غير مترابطة قوية وسهلة التذكّر. لا تستخدم عنوان بريدك الإلكتروني.",
             repeatPassword: "أعد كتابة كلمة المرور الجديدة",
             save: "حفظ كلمة المرور الجديدة",
-            saved: "تم تغيير كلمة المرور. يمكنك الآن تسجيل الدخول بها.",
+            saved: "تم تغيير كلمة المرور.",
+            signInNow: { product in "يمكنك الآن تسجيل الدخول إلى \(product) بكلمة المرور الجديدة." },
+            continueTo: { product in "المتابعة إلى \(product)" },
             mismatch: "كلمتا المرور غير متطابقتين.",
             invalidLink: "لم يعد هذا الرابط صالحًا. يرجى طلب رابط جديد.",
             tooShort: "استخدم 8 أحرف على الأقل.",
             tooLong: "استخدم 128 حرفًا على الأكثر.",
             tooWeak: "كلمة المرور هذه سهلة التخمين. جرّب عبارة أطول من كلمات غير مترابطة.",
             containsEmail: "لا تستخدم عنوان بريدك الإلكتروني في كلمة المرور.",
-            tooMany: "محاولات كثيرة جدًا. يرجى الانتظار قليلًا ثم المحاولة مرة أخرى.",
             failed: "حدث خطأ ما. يرجى المحاولة مرة أخرى.",
             requestNew: "اطلب رابطًا جديدًا"),
         signInPage: SignInPageText(
@@ -48,16 +53,27 @@ extension TextCatalogue {
             signIn: "تسجيل الدخول",
             forgotPassword: "هل نسيت كلمة المرور؟",
             invalidCredentials: "البريد الإلكتروني أو كلمة المرور غير صحيحين.",
-            tooMany: "محاولات كثيرة جدًا. يُرجى الانتظار قليلًا ثم المحاولة مرة أخرى.",
             consentTitle: "السماح بالوصول؟",
-            consentIntro: "يريد الوصول إلى حسابك.",
+            consentIntro: { product in "يريد الوصول إلى حسابك في \(product)." },
             signedInAs: "تم تسجيل الدخول باسم",
             scopesIntro: "يطلب:",
+            openidScope: "معرفة هويتك (معرّف حسابك)",
+            emailScope: "رؤية عنوان بريدك الإلكتروني",
             allow: "سماح",
             deny: "رفض",
+            notYou: "لست أنت؟",
+            useAnotherAccount: "تسجيل الدخول بحساب آخر",
             errorTitle: "رابط تسجيل الدخول هذا لا يعمل",
             invalidRequest: "أرسل التطبيق طلب تسجيل دخول غير صالح. ارجع إلى التطبيق وحاول مرة أخرى.",
-            expiredForm: "انتهت صلاحية هذه الصفحة. ارجع إلى التطبيق وابدأ تسجيل الدخول من جديد."))
+            expiredForm: "انتهت صلاحية هذه الصفحة. ارجع إلى التطبيق وابدأ تسجيل الدخول من جديد."),
+        rateLimit: RateLimitText(
+            tooMany: "محاولات كثيرة جدًا.",
+            tryAgainIn: { wait in
+                switch wait {
+                case .minutes(let count): "يرجى المحاولة مرة أخرى بعد \(arabicMinutes(count))."
+                case .hours(let count): "يرجى المحاولة مرة أخرى بعد \(arabicHours(count))."
+                }
+            }))
 }
 
 /// "N minutes" with Arabic's plural forms (one, two, few: 3–10, many: 11–99, other).
@@ -65,4 +81,11 @@ private func arabicMinutes(_ count: Int) -> String {
     if count == 1 { return "دقيقة واحدة" }
     if count == 2 { return "دقيقتين" }
     return (3...10).contains(count % 100) ? "\(count) دقائق" : "\(count) دقيقة"
+}
+
+/// "N hours" with Arabic's plural forms (one, two, few: 3–10, many: 11–99, other).
+private func arabicHours(_ count: Int) -> String {
+    if count == 1 { return "ساعة واحدة" }
+    if count == 2 { return "ساعتين" }
+    return (3...10).contains(count % 100) ? "\(count) ساعات" : "\(count) ساعة"
 }

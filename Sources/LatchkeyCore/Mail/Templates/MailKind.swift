@@ -1,3 +1,4 @@
+package import Foundation
 package import LatchkeyCrypto
 
 /// The messages the server sends, with what each needs to be written.
@@ -5,7 +6,7 @@ package enum MailKind: Sendable {
     /// "Someone asked to reset your password": carries the secret reset `link` (it appears
     /// in the message body and nowhere else) and how many minutes it stays valid.
     case passwordReset(link: Redacted<String>, validMinutes: Int)
-    /// "Your password was just changed": points to the page where the owner can reset it
-    /// if the change was not theirs.
-    case passwordChanged(resetPageURL: String)
+    /// "Your password was changed on … at … UTC": says when, and points to the page where the
+    /// owner can reset it if the change was not theirs.
+    case passwordChanged(resetPageURL: String, changedAt: Date)
 }

@@ -7,17 +7,53 @@ struct MailLayout {
     let title: String
     let blocks: [MailBlock]
 
-    /// The plain-text body: paragraphs separated by blank lines, URLs on lines of their own.
+    /// The longest line of a plain-text paragraph, in characters: what a terminal or a mail
+    /// client shows without wrapping it again.
+    static let textLineLength = 72
+
+    /// The plain-text body: paragraphs wrapped at ``textLineLength`` characters (between
+    /// words; a longer word keeps a line of its own) and separated by blank lines, URLs whole
+    /// on lines of their own, so `cat` shows a link that can be copied as it is.
     var text: String {
         var parts: [String] = []
         for block in blocks {
             switch block {
-            case .paragraph(let text): parts.append(text)
+            case .paragraph(let text): parts.append(Self.wrapped(text))
             case .button(_, let url): parts.append(url)
-            case .linkFallback: continue
+            case .brand, .linkFallback: continue
             }
         }
         return parts.joined(separator: "\n\n") + "\n"
+    }
+
+    /// `paragraph` broken into lines of at most ``textLineLength`` characters at spaces, but
+    /// never inside an isolated name or time (FIRST STRONG ISOLATE … POP DIRECTIONAL ISOLATE),
+    /// which must open and close on one line.
+    static func wrapped(_ paragraph: String) -> String {
+        var words: [String] = []
+        var openIsolates = 0
+        for word in paragraph.split(separator: " ", omittingEmptySubsequences: true) {
+            if openIsolates > 0, let last = words.popLast() {
+                words.append(last + " " + word)
+            } else {
+                words.append(String(word))
+            }
+            openIsolates += word.unicodeScalars.count { $0 == "\u{2068}" } - word.unicodeScalars.count { $0 == "\u{2069}" }
+        }
+        var lines: [String] = []
+        var line = ""
+        for word in words {
+            if line.isEmpty {
+                line = String(word)
+            } else if line.count + 1 + word.count <= textLineLength {
+                line += " " + word
+            } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n")
     }
 
     /// The HTML body: one centred card with inline styles (mail clients drop `<style>`).
@@ -25,6 +61,8 @@ struct MailLayout {
         var body = ""
         for block in blocks {
             switch block {
+            case .brand(let name):
+                body += "<p style=\"margin:0 0 24px 0;font-size:18px;font-weight:700;\">\(name.htmlEscaped)</p>\n"
             case .paragraph(let text):
                 body += "<p style=\"margin:0 0 16px 0;\">\(text.htmlEscaped)</p>\n"
             case .button(let label, let url):

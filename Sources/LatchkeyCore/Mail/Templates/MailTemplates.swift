@@ -10,8 +10,14 @@ package struct MailTemplates: Sendable {
     /// URL schemes that never go into a mail link, whatever the configuration says.
     private static let forbiddenSchemes: Set<String> = ["javascript", "data", "vbscript", "file"]
 
-    /// Creates the templates.
-    package init() {}
+    /// The name people know the service by (`LATCHKEY_PRODUCT_NAME`), in every subject and
+    /// at the top of every message.
+    package let productName: String
+
+    /// Creates the templates for the product called `productName`.
+    package init(productName: String = "Latchkey") {
+        self.productName = productName
+    }
 
     /// Renders `kind` for the recipient `to` in `language`, as message `id` (the outbox
     /// row id).
@@ -26,6 +32,7 @@ package struct MailTemplates: Sendable {
         // it is queued rather than given up later.
         try MailHeaderCheck.address(to, what: "recipient address")
         try MailHeaderCheck.token(id, what: "message id")
+        let product = language.isolated(productName)
         let layout: MailLayout
         switch kind {
         case .passwordReset(let link, let validMinutes):
@@ -34,21 +41,24 @@ package struct MailTemplates: Sendable {
             }
             try Self.checkLink(link.exposed, name: "reset link")
             let text = language.catalogue.passwordResetMail
-            layout = MailLayout(language: language, title: text.subject, blocks: [
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
                 .paragraph(text.greeting),
-                .paragraph(text.requested),
+                .paragraph(text.requested(product)),
                 .paragraph(text.instruction),
                 .button(label: text.button, url: link.exposed),
                 .paragraph(text.validity(validMinutes)),
                 .paragraph(text.ignore),
                 .linkFallback(label: text.linkFallback, url: link.exposed),
             ])
-        case .passwordChanged(let resetPageURL):
+        case .passwordChanged(let resetPageURL, let changedAt):
             try Self.checkLink(resetPageURL, name: "reset page URL")
             let text = language.catalogue.passwordChangedMail
-            layout = MailLayout(language: language, title: text.subject, blocks: [
+            let (date, time) = Self.utcDateAndTime(changedAt)
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
                 .paragraph(text.greeting),
-                .paragraph(text.changed),
+                .paragraph(text.changed(product, language.isolated(date), language.isolated(time))),
                 .paragraph(text.ifYou),
                 .paragraph(text.ifNotYou),
                 .button(label: text.button, url: resetPageURL),
@@ -59,6 +69,20 @@ package struct MailTemplates: Sendable {
             id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,
             locale: language.rawValue
         )
+    }
+
+    /// `2030-01-15` and `08:00`: the day and minute of `date` in UTC, written the same way in
+    /// every language.
+    static func utcDateAndTime(_ date: Date) -> (date: String, time: String) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        func padded(_ value: Int?, _ width: Int) -> String {
+            let digits = String(value ?? 0)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return ("\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))",
+                "\(padded(parts.hour, 2)):\(padded(parts.minute, 2))")
     }
 
     /// Accepts an absolute URL — `scheme://…`, or an app's private-use `com.example.app:/path`
