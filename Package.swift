@@ -92,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "latchkey",
-            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyClient"],
+            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyMail", "LatchkeyClient"],
             swiftSettings: strictSettings
         ),
         // Fixtures every test target shares: temporary directories, the helper-process
