@@ -247,3 +247,14 @@ def test_make_run_hint_names_the_address_latchkey_listen_says():
     env.update({"LATCHKEY_PUBLIC_URL": "https://auth.example.com/", "LATCHKEY_DATA_DIR": "/srv/latchkey"})
     hint = subprocess.run(["bash", str(ROOT / "scripts" / "run-hint.sh")], env=env, capture_output=True, text=True).stdout
     assert "https://auth.example.com/reset-password#token=" in hint and "--data-dir /srv/latchkey" in hint
+
+
+def test_an_empty_postgresql_database_is_not_used_by_admin_commands(fresh_database, tmp_path):
+    env = {"LATCHKEY_DATABASE_URL": fresh_database, "LATCHKEY_DATA_DIR": str(tmp_path / "data")}
+    refused = latchkey("users", "list", env=env)
+    assert refused.returncode == 1
+    assert "The PostgreSQL database postgres" in refused.stderr and "has no Latchkey tables" in refused.stderr
+    password = re.search(r"://[^:/@]+:([^@]+)@", fresh_database)
+    assert password is None or password.group(1) not in refused.stderr
+    assert latchkey("migrate", env=env).returncode == 0
+    assert latchkey("users", "list", env=env).returncode == 0

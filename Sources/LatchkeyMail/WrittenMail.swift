@@ -24,7 +24,7 @@ package struct WrittenMail: Sendable, Equatable {
     package let textBody: String
 
     /// The file extension of a written mail.
-    package static let fileExtension = "eml"
+    static let fileExtension = "eml"
     /// The largest file read; the transport's mails are a few kilobytes.
     static let maximumFileBytes = 1 << 20
 

@@ -146,18 +146,15 @@ func users(_ arguments: ArraySlice<String>) throws {
         for account in try ServerApplication.openAccounts(configuration).accounts() {
             print([account.id, account.email, account.status.rawValue, formatter.string(from: account.createdAt)].joined(separator: "\t"))
         }
-    case "disable":
+    case "disable", "enable", "delete":
         let email = try onePositional(parsed, "EMAIL")
-        try ServerApplication.openAccounts(configuration).disable(email: email)
-        print("disabled \(email)")
-    case "enable":
-        let email = try onePositional(parsed, "EMAIL")
-        try ServerApplication.openAccounts(configuration).enable(email: email)
-        print("enabled \(email)")
-    case "delete":
-        let email = try onePositional(parsed, "EMAIL")
-        try ServerApplication.openAccounts(configuration).delete(email: email)
-        print("deleted \(email)")
+        let accounts = try ServerApplication.openAccounts(configuration)
+        switch subcommand {
+        case "disable": try accounts.disable(email: email)
+        case "enable": try accounts.enable(email: email)
+        default: try accounts.delete(email: email)
+        }
+        print("\(subcommand)d \(email)")  // disabled, enabled, deleted
     case "set-password":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users set-password needs --password-stdin") }
