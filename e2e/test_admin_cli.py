@@ -107,6 +107,20 @@ def test_an_unusable_data_directory_is_named_with_its_permission_problem(tmp_pat
             assert result.returncode == 1
             assert f"The database file {data / 'latchkey.sqlite3'} is not usable by nobody" in result.stderr
             assert "read and write permission" in result.stderr and "owned by root (uid 0) with mode 0600" in result.stderr
+            # Key files the user cannot read are named as such, never taken for missing ones
+            # (a key ring of its own would sign what no other instance verifies).
+            for path in data.rglob("*"):
+                os.chown(path, nobody, nobody)
+            os.chown(data / "signing-keys.json", 0, 0)
+            keys = latchkey("keys", "list", "--data-dir", str(data), user=nobody)
+            assert keys.returncode == 1 and keys.stdout == ""
+            assert f"The signing keys file {data / 'signing-keys.json'} is not usable by nobody" in keys.stderr, keys.stderr
+            os.chown(data / "signing-keys.json", nobody, nobody)
+            os.chown(data / "address-hash.key", 0, 0)
+            serve = latchkey("serve", "--data-dir", str(data), user=nobody, env={"LATCHKEY_LISTEN": "127.0.0.1:0"})
+            assert serve.returncode == 1
+            assert f"The address key file {data / 'address-hash.key'} is not usable by nobody" in serve.stderr, serve.stderr
+            assert "damaged" not in serve.stderr
             # A directory above the data that the user cannot search.
             hidden = latchkey("users", "list", "--data-dir", str(tmp_path / "data"), user=nobody)
             assert hidden.returncode == 1 and "cannot be reached by nobody" in hidden.stderr, hidden.stderr

@@ -249,10 +249,14 @@ package final class ServerApplication: Sendable {
     /// file is created on first use; without it a missing file is an `invalid_configuration`
     /// error naming the path, so `keys` commands never start a key file of their own.
     package static func openKeyRing(_ configuration: Configuration, now: Date = Date(), creating: Bool = true) throws -> SigningKeyRing {
-        if creating {
+        let path = configuration.signingKeysFile.path
+        // A file this user cannot read is not a missing one: the ring would start a key of its own.
+        if try FileAccess.exists(path, what: "The signing keys file", code: .invalidConfiguration) {
+            try FileAccess.require(.read, of: path, what: "The signing keys file", code: .invalidConfiguration)
+        } else if creating {
             try createPrivateDirectory(configuration.dataDirectory)
             try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: Setting.signingKeysFile.name)
-        } else if !FileManager.default.fileExists(atPath: configuration.signingKeysFile.path) {
+        } else {
             throw LatchkeyError(
                 .invalidConfiguration,
                 "There are no signing keys at \(configuration.signingKeysFile.path) (\(Setting.signingKeysFile.name)). "
@@ -298,7 +302,9 @@ package final class ServerApplication: Sendable {
     /// Reads the 32-byte key at `url`, or creates it (mode 0600) on first start; of instances
     /// starting at once on a shared file, every one ends up with the same key.
     static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
-        if FileManager.default.contents(atPath: url.path) == nil {
+        if try FileAccess.exists(url.path, what: "The address key file", code: .invalidConfiguration) {
+            try FileAccess.require(.read, of: url.path, what: "The address key file", code: .invalidConfiguration)
+        } else {
             try createPrivateDirectory(url.deletingLastPathComponent(), setting: Setting.addressKeyFile.name)
             try KeyFile.write(SecureRandom.bytes(32), to: url, replacing: false)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 
 /// Decodes quoted-printable bytes (RFC 2045 §6.7): `=XX` escapes, soft line breaks.
 enum QuotedPrintableDecoding {
@@ -18,7 +19,7 @@ enum QuotedPrintableDecoding {
                 index += 3
             } else if encoded[(index + 1)...].starts(with: [10]) {
                 index += 2
-            } else if index + 2 < encoded.count, let high = hexValue(encoded[index + 1]), let low = hexValue(encoded[index + 2]) {
+            } else if index + 2 < encoded.count, let high = encoded[index + 1].hexDigitValue, let low = encoded[index + 2].hexDigitValue {
                 output.append(high << 4 | low)
                 index += 3
             } else {
@@ -27,15 +28,6 @@ enum QuotedPrintableDecoding {
             }
         }
         return output
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
     }
 }
 
