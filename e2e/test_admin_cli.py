@@ -121,6 +121,19 @@ def test_an_unusable_data_directory_is_named_with_its_permission_problem(tmp_pat
             assert serve.returncode == 1
             assert f"The address key file {data / 'address-hash.key'} is not usable by nobody" in serve.stderr, serve.stderr
             assert "damaged" not in serve.stderr
+            # The outbox and the mail in it: read by the outbox commands, named when they cannot be.
+            (data / "outbox").mkdir(exist_ok=True)
+            os.chown(data / "outbox", 0, 0)
+            os.chmod(data / "outbox", 0o700)
+            hidden_outbox = latchkey("outbox", "list", "--data-dir", str(data), user=nobody)
+            assert hidden_outbox.returncode == 1
+            assert f"The outbox {data / 'outbox'} is not usable by nobody" in hidden_outbox.stderr, hidden_outbox.stderr
+            os.chown(data / "outbox", nobody, nobody)
+            (data / "outbox" / "m-1.eml").write_text("To: pat@example.com\r\nSubject: Hi\r\n\r\nHello\r\n")
+            os.chmod(data / "outbox" / "m-1.eml", 0o600)
+            unreadable = latchkey("outbox", "list", "--data-dir", str(data), user=nobody)
+            assert unreadable.returncode == 1
+            assert f"The mail file {data / 'outbox' / 'm-1.eml'} is not usable by nobody" in unreadable.stderr, unreadable.stderr
             # A directory above the data that the user cannot search.
             hidden = latchkey("users", "list", "--data-dir", str(tmp_path / "data"), user=nobody)
             assert hidden.returncode == 1 and "cannot be reached by nobody" in hidden.stderr, hidden.stderr

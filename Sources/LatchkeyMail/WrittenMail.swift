@@ -1,4 +1,5 @@
 package import Foundation
+import LatchkeyCore
 
 /// A mail the ``FileMailTransport`` wrote, read back from its `.eml` file for
 /// `latchkey outbox list` and `latchkey outbox show`: the headers a person looks for and
@@ -29,21 +30,25 @@ package struct WrittenMail: Sendable, Equatable {
     static let maximumFileBytes = 1 << 20
 
     /// Every mail in `directory`, oldest first (by the time each file was written; by id
-    /// among files written at once). Files that are not `.eml`, or that cannot be read or
-    /// parsed, are skipped. Throws when the directory cannot be listed.
+    /// among files written at once); other files (and the transport's hidden temporary ones)
+    /// are passed over. Throws ``LatchkeyError`` naming the directory or file and the
+    /// permission missing when one cannot be read, so an unreadable mail is never left out
+    /// in silence.
     package static func all(in directory: URL) throws -> [WrittenMail] {
+        try FileAccess.require(.readDirectory, of: directory.path, what: "The outbox", code: .invalidConfiguration)
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        return names.filter { $0.hasSuffix("." + fileExtension) && !$0.hasPrefix(".") }
-            .compactMap { try? read(directory.appendingPathComponent($0)) }
+        return try names.filter { $0.hasSuffix("." + fileExtension) && !$0.hasPrefix(".") }
+            .map { try read(directory.appendingPathComponent($0)) }
             .sorted { ($0.writtenAt, $0.id) < ($1.writtenAt, $1.id) }
     }
 
-    /// The mail in the `.eml` file at `url`. Throws when it cannot be read or is larger
-    /// than ``maximumFileBytes``.
+    /// The mail in the `.eml` file at `url`. Throws ``LatchkeyError`` naming the file when it
+    /// cannot be read or is larger than ``maximumFileBytes``.
     package static func read(_ url: URL) throws -> WrittenMail {
+        try FileAccess.require(.read, of: url.path, what: "The mail file", code: .invalidConfiguration)
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         if let size = attributes[.size] as? Int, size > maximumFileBytes {
-            throw CocoaError(.fileReadTooLarge, userInfo: [NSFilePathErrorKey: url.path])
+            throw LatchkeyError(.invalidConfiguration, "The mail file \(url.path) is larger than \(maximumFileBytes) bytes: no mail the transport writes.")
         }
         let data = try Data(contentsOf: url)
         let message = MIMEEntity(data)

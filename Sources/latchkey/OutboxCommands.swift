@@ -41,15 +41,11 @@ private func outboxDirectory(_ configuration: Configuration) throws -> URL {
                 + configuration.mailTransport.rawValue)
     }
     let directory = configuration.outboxDirectory
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+    guard try FileAccess.exists(directory.path, what: "The outbox", code: .invalidConfiguration) else {
         throw CommandFailure.failure(
             "there is no outbox at \(directory.path) (LATCHKEY_DATA_DIR is \(configuration.dataDirectory.path)); "
                 + "`latchkey serve` creates it. Point the command at the server's data with --data-dir, LATCHKEY_DATA_DIR or "
                 + "LATCHKEY_CONFIG_FILE")
-    }
-    guard FileManager.default.isReadableFile(atPath: directory.path) else {
-        throw CommandFailure.failure("the outbox \(directory.path) is not readable by this user; run the command as the server's user")
     }
     return directory
 }

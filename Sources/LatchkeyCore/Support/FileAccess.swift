@@ -16,6 +16,8 @@ package enum FileAccess {
         case read
         /// Read and write a file.
         case readWrite
+        /// List a directory and open what is in it (read and search).
+        case readDirectory
         /// Create and remove files in a directory (write and search).
         case writeInDirectory
 
@@ -23,6 +25,7 @@ package enum FileAccess {
             switch self {
             case .read: R_OK
             case .readWrite: R_OK | W_OK
+            case .readDirectory: R_OK | X_OK
             case .writeInDirectory: W_OK | X_OK
             }
         }
@@ -31,6 +34,7 @@ package enum FileAccess {
             switch self {
             case .read: "read permission"
             case .readWrite: "read and write permission"
+            case .readDirectory: "read and search permission"
             case .writeInDirectory: "write and search permission"
             }
         }
