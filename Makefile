@@ -5,7 +5,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT_FLAGS ?=
 VENV := .venv
 
-.PHONY: run test build release bootstrap bootstrap-test swift-test e2e bench clean
+.PHONY: run test build release dist bootstrap bootstrap-test swift-test e2e bench clean
 
 ## make run: install what is missing, build release, start the server on the embedded default.
 run: bootstrap release
@@ -27,11 +27,16 @@ build:
 release:
 	swift build -c release $(SWIFT_FLAGS)
 
+## make dist: the binary with the Swift runtime linked in, the systemd unit and the list of Debian
+## runtime packages, as dist/latchkey-VERSION-linux-ARCH.tar.gz (install: docs/deploy.md).
+dist: bootstrap
+	scripts/dist.sh
+
 swift-test: $(VENV)/.installed
 	swift build --build-tests -Xswiftc -warnings-as-errors
 	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh swift test --skip-build
 
-e2e: release $(VENV)/.installed
+e2e: release dist $(VENV)/.installed
 	LATCHKEY_REQUIRE_CLUSTER=1 scripts/with-postgres.sh scripts/with-redis.sh $(VENV)/bin/python -m pytest -q e2e
 
 $(VENV)/.installed: e2e/requirements.txt

@@ -92,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "latchkey",
-            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyClient"],
+            dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyMail", "LatchkeyClient"],
             swiftSettings: strictSettings
         ),
         // Fixtures every test target shares: temporary directories, the helper-process

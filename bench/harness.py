@@ -44,15 +44,19 @@ def loopback_source(index, per_address):
 
 
 def wait_for_port(port, process, timeout=30):
-    """Waits until something accepts connections on `port`; fails if `process` exits first."""
+    """Waits until the server on `port` answers an HTTP request (the port is bound before the
+    server is ready); fails if `process` exits first."""
     deadline = time.time() + timeout
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"{process.args} exited with {process.returncode}")
         try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", "/healthz")
+            connection.getresponse().read()
+            connection.close()
             return
-        except OSError:
+        except (OSError, http.client.HTTPException):
             if time.time() > deadline:
                 raise
             time.sleep(0.05)

@@ -97,7 +97,9 @@ class Server:
             try:
                 if requests.get(self.base + "/healthz", timeout=1, verify=self.verify).status_code == 200:
                     return self
-            except requests.ConnectionError:
+            except (requests.ConnectionError, requests.Timeout):
+                # The port is bound before the server is ready (signing keys may still be
+                # being made), so a first request may wait in the listen queue.
                 time.sleep(0.05)
         raise RuntimeError("server did not become healthy: " + self.log())
 

@@ -23,7 +23,7 @@ def test_help_explains_every_command(tmp_path):
 
 
 def test_usage_errors_exit_2_with_one_line(tmp_path):
-    for args in [(), ("frobnicate",), ("users",), ("users", "create"), ("users", "create", "a@example.com"),
+    for args in [("frobnicate",), ("users",), ("users", "create"), ("users", "create", "a@example.com"),
                  ("users", "list", "--bogus")]:
         result = latchkey(*args, data_dir=tmp_path)
         assert result.returncode == 2, args

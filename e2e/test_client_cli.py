@@ -253,3 +253,47 @@ def test_reset_through_the_client_commands(server, tmp_path):
     assert server.password_matches("jane@example.com", new_password)
     assert new_password not in done.stdout + done.stderr
     assert server.token_in(mail) not in done.stdout + done.stderr
+
+
+def test_a_reset_for_the_signed_in_account_signs_the_command_line_out(server, tmp_path):
+    server.create_user("jane@example.com")
+    server.create_user("sam@example.com")
+    env = client_env(server, tmp_path)
+    assert client(env, "login", "--email", "jane@example.com", "--password-stdin", stdin=GOOD_PASSWORD + "\n").returncode == 0
+    assert client(env, "token").returncode == 0
+
+    def reset(address, password):
+        assert client(env, "reset", "request", address).returncode == 0
+        mail = server.wait_for_mails(address, 1)[-1]
+        link = f"{server.base}/reset-password#token={server.token_in(mail)}"
+        return client(env, "reset", "complete", stdin=link + "\n" + password + "\n")
+
+    # Another account's reset leaves this session alone.
+    other = reset("sam@example.com", "violet tractor quietly juggles mountains")
+    assert other.returncode == 0, other.stderr
+    assert "signed out" not in other.stderr
+    assert client(env, "token").returncode == 0
+
+    # Its own reset ended every login of the account: `token` must not hand out the dead one.
+    own = reset("jane@example.com", "amber kettle softly crosses rivers")
+    assert own.returncode == 0, own.stderr
+    assert "signed out" in own.stderr
+    token = client(env, "token")
+    assert token.returncode == 1 and token.stdout == ""
+    assert "not signed in" in token.stderr or "signed out" in token.stderr, token.stderr
+
+
+def test_logout_twice_is_no_failure(server, tmp_path):
+    server.create_user("jane@example.com")
+    env = client_env(server, tmp_path)
+    assert client(env, "login", "--email", "jane@example.com", "--password-stdin", stdin=GOOD_PASSWORD + "\n").returncode == 0
+    assert client(env, "logout").returncode == 0
+    again = client(env, "logout")
+    assert again.returncode == 0 and "not signed in" in again.stderr
+
+
+def test_reset_request_without_an_address_asks_for_the_address(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
+    result = client(env, "reset", "request")
+    assert result.returncode == 2
+    assert "EMAIL" in result.stderr and "--issuer" not in result.stderr

@@ -36,7 +36,7 @@ def post(server, path, body):
 def test_py_directus_reads_the_errors_of_the_reset_routes(make_server):
     """py-directus's parser used to read nothing from these routes (no `errors` key); now it gets
     Directus's code and message, and Latchkey's own shape is still there with Latchkey's status."""
-    server = make_server(LATCHKEY_RESET_IP_LIMIT="8/600")
+    server = make_server(LATCHKEY_RESET_IP_LIMIT="8/600", LATCHKEY_RESET_VALIDATE_IP_LIMIT="8/600")
     server.create_user(EMAIL)
 
     bad_address = directus_error(post(server, "/auth/password/request", {"email": "not an address"}))

@@ -12,6 +12,10 @@ packages=(pkg-config libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(chromium chromium-driver python3-venv openssl redis-server postgresql libmagic1)
 fi
+if [[ "${1:-}" == "--test" ]]; then
+    # systemd-analyze verify checks the unit `make dist` ships (e2e/test_dist.py).
+    packages+=(systemd)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

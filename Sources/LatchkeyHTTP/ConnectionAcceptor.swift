@@ -19,6 +19,7 @@ final class ConnectionAcceptor: Sendable {
     private let descriptor: Int32
     private let finished = DispatchSemaphore(value: 0)
     private let accepting = Atomic<Bool>(false)
+    private let closed = Atomic<Bool>(false)
     private let logger: Logger?
 
     /// Binds to `host`:`port` and listens; throws `http_server_error` naming the address.
@@ -69,9 +70,16 @@ final class ConnectionAcceptor: Sendable {
         thread.start()
     }
 
+    /// A socket never started, or already closed, is closed here (the accepting thread
+    /// holds the acceptor while it runs).
+    deinit {
+        close()
+    }
+
     /// Stops listening: from now on connection attempts are refused. Returns once the
-    /// accepting thread has ended.
+    /// accepting thread has ended. Closing again does nothing.
     func close() {
+        guard closed.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return }
         // Shutting the socket down wakes the blocked accept() and makes the kernel refuse
         // further handshakes; the descriptor is closed only when no thread uses it.
         shutdown(descriptor, Int32(SHUT_RDWR))

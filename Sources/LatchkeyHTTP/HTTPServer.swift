@@ -35,12 +35,17 @@ package final class HTTPServer: Sendable {
     private let handler: any HTTPHandler
     private let logger: Logger?
     private let running = Mutex<RunningServer?>(nil)
+    /// A socket bound ahead of ``start()``, which takes it (once).
+    private let listener: Mutex<HTTPListener?>
 
-    /// Creates a stopped server; nothing listens until ``start()``.
-    package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger? = nil) {
+    /// Creates a stopped server. Without `listener`, nothing listens until ``start()``, which
+    /// binds the configured address; with one (bound to that address), ``start()`` serves the
+    /// connections waiting on it.
+    package init(configuration: HTTPServerConfiguration, handler: any HTTPHandler, logger: Logger? = nil, listener: HTTPListener? = nil) {
         self.configuration = configuration
         self.handler = handler
         self.logger = logger
+        self.listener = Mutex(listener)
     }
 
     deinit {
@@ -63,7 +68,8 @@ package final class HTTPServer: Sendable {
                 throw LatchkeyError(.httpServer, "The HTTP server is already running.")
             }
             raiseOpenFileLimit()
-            let acceptor = try ConnectionAcceptor(host: host, port: configuration.port, logger: logger)
+            let acceptor = try listener.withLock { $0.take() }?.acceptor
+                ?? ConnectionAcceptor(host: host, port: configuration.port, logger: logger)
             let workers = RequestWorkerPool(
                 name: "latchkey-http-worker", threads: configuration.workerThreads, queueLimit: configuration.workerQueueLimit)
             let hashWorkers = RequestWorkerPool(
@@ -142,9 +148,9 @@ package final class HTTPServer: Sendable {
     }
 
     /// The port the server listens on: the one the system picked when the configured
-    /// port is 0. The configured port while the server is not running.
+    /// port is 0. While the server is not running, its listener's port, else the configured one.
     package var boundPort: Int {
-        running.withLock { $0?.acceptor.port } ?? configuration.port
+        running.withLock { $0?.acceptor.port } ?? listener.withLock { $0?.port } ?? configuration.port
     }
 
     /// Stops gracefully: refuses new connections at once, waits up to

@@ -39,9 +39,15 @@ package final class ServerApplication: Sendable {
     private let jobs: JobRunner
     private let sharedLimiter: RedisRateLimiter?
 
-    /// Opens (and migrates) the database and wires every part. Throws a ``LatchkeyError``
-    /// naming the setting or file that is wrong.
+    /// Binds the listen address, opens (and migrates) the database and wires every part;
+    /// ``configuration`` is the one given with the port actually bound (see
+    /// ``Configuration/listening(onPort:)``). Throws a ``LatchkeyError`` naming the setting,
+    /// file or address that is wrong.
     package init(configuration: Configuration, logger: Logger, clock: any WallClock = SystemClock()) throws {
+        // Listening first: with port 0 the URLs the routes and mails give out name the port
+        // actually bound. Connections wait in the backlog until start().
+        let listener = try HTTPListener(host: configuration.listenHost, port: configuration.listenPort, logger: logger)
+        let configuration = configuration.listening(onPort: listener.port)
         self.configuration = configuration
         self.logger = logger
         let store = try Self.openStore(configuration)
@@ -118,7 +124,7 @@ package final class ServerApplication: Sendable {
                 connectionLimit: configuration.maxConnections, hashThreads: configuration.hashConcurrency,
                 trustedProxies: configuration.trustedProxies,
                 tls: configuration.tls),
-            handler: router, logger: logger)
+            handler: router, logger: logger, listener: listener)
 
         let transport = try Self.makeTransport(configuration, logger: logger)
         let addressLogKey: @Sendable (String) -> String = { [recovery] address in
@@ -152,6 +158,7 @@ package final class ServerApplication: Sendable {
             }
         }
         logger.info("server_started", [
+            "version": .string(LatchkeyVersion.current),
             "rate_limiter": .string(configuration.redis?.description ?? "local"),
             "listen": .string("\(configuration.listenHost):\(httpServer.boundPort)"),
             "public_url": .string(configuration.publicURL.absoluteString),
@@ -172,9 +179,10 @@ package final class ServerApplication: Sendable {
         logger.info("server_stopped")
     }
 
-    /// Opens the database named by the configuration (migrating it unless told not to), for
-    /// commands that need nothing else: PostgreSQL when `LATCHKEY_DATABASE_URL` is set,
-    /// else the SQLite file in the data directory.
+    /// Opens the database named by the configuration, creating it when it does not exist and
+    /// migrating it unless told not to: PostgreSQL when `LATCHKEY_DATABASE_URL` is set, else
+    /// the SQLite file in the data directory. For `serve` and `migrate` only; every other
+    /// command uses ``openExistingStore(_:)``.
     package static func openStore(_ configuration: Configuration, migrating: Bool = true) throws -> any Store {
         let store: any Store
         if let url = configuration.databaseURL {
@@ -189,23 +197,90 @@ package final class ServerApplication: Sendable {
         return store
     }
 
-    /// Account administration over the configured database, for the `users` commands.
+    /// Opens the database an administration command works on, which must exist with
+    /// Latchkey's current schema: only `serve` and `migrate` create or upgrade a database, so
+    /// a command run with another data directory or configuration than the server's fails,
+    /// naming where it looked, instead of quietly using an empty database. Throws
+    /// `invalid_configuration` for a missing or unmigrated database, `storage_error` when it
+    /// cannot be opened (naming the file and the permission missing).
+    package static func openExistingStore(_ configuration: Configuration) throws -> any Store {
+        let store: any Store
+        let place: String
+        if let url = configuration.databaseURL {
+            place = "The PostgreSQL database \(url)"
+            store = PostgresStore(
+                url: url, poolSize: configuration.databasePoolSize,
+                statementTimeout: TimeInterval(configuration.databaseStatementTimeout))
+        } else {
+            let path = configuration.databasePath
+            place = "The database \(path)"
+            guard try SQLiteStore.databaseExists(at: path) else {
+                throw LatchkeyError(
+                    .invalidConfiguration,
+                    "There is no Latchkey database at \(path) (\(Setting.dataDirectory.name) is \(configuration.dataDirectory.path)). "
+                        + "Point the command at the server's data with --data-dir, \(Setting.dataDirectory.name) or "
+                        + "\(Setting.configFile.name); `latchkey migrate` creates a new database.")
+            }
+            store = try SQLiteStore(path: path, creating: false)
+        }
+        let versions = try store.schemaVersions()
+        if versions.applied == 0 {
+            throw LatchkeyError(.invalidConfiguration, "\(place) has no Latchkey tables; `latchkey migrate` creates them.")
+        }
+        if versions.applied < versions.latest {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "\(place) is at schema version \(versions.applied), this latchkey needs \(versions.latest); run `latchkey migrate` first.")
+        }
+        if versions.applied > versions.latest {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "\(place) is at schema version \(versions.applied), newer than this latchkey knows (\(versions.latest)); use the server's version.")
+        }
+        return store
+    }
+
+    /// Account administration over the configured, existing database, for the `users` commands.
     package static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
         AccountAdministration(
-            store: try openStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
+            store: try openExistingStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
             policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore), clock: clock)
     }
 
-    /// The OAuth client registry over the configured database, for the `clients` commands.
+    /// The OAuth client registry over the configured, existing database, for the `clients` commands.
     package static func openClients(_ configuration: Configuration) throws -> ClientRegistry {
-        ClientRegistry(store: try openStore(configuration))
+        ClientRegistry(store: try openExistingStore(configuration))
     }
 
-    /// The signing keys in the configured key file, created on first use.
-    package static func openKeyRing(_ configuration: Configuration, now: Date = Date()) throws -> SigningKeyRing {
-        try createPrivateDirectory(configuration.dataDirectory)
-        try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: Setting.signingKeysFile.name)
+    /// The signing keys in the configured key file. With `creating` (`serve`, `migrate`) the
+    /// file is created on first use; without it a missing file is an `invalid_configuration`
+    /// error naming the path, so `keys` commands never start a key file of their own.
+    package static func openKeyRing(_ configuration: Configuration, now: Date = Date(), creating: Bool = true) throws -> SigningKeyRing {
+        let path = configuration.signingKeysFile.path
+        // A file this user cannot read is not a missing one: the ring would start a key of its own.
+        if try FileAccess.exists(path, what: "The signing keys file", code: .invalidConfiguration) {
+            try FileAccess.require(.read, of: path, what: "The signing keys file", code: .invalidConfiguration)
+        } else if creating {
+            try createPrivateDirectory(configuration.dataDirectory)
+            try createPrivateDirectory(configuration.signingKeysFile.deletingLastPathComponent(), setting: Setting.signingKeysFile.name)
+        } else {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "There are no signing keys at \(configuration.signingKeysFile.path) (\(Setting.signingKeysFile.name)). "
+                    + "Point the command at the server's data with --data-dir, \(Setting.dataDirectory.name) or "
+                    + "\(Setting.configFile.name); `latchkey migrate` or `latchkey serve` creates the keys.")
+        }
         return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
+    }
+
+    /// Creates what `latchkey migrate` prepares besides the database: the signing keys and
+    /// the address key, each only when missing. Returns the paths of the files it created.
+    package static func createKeyFiles(_ configuration: Configuration, now: Date = Date()) throws -> [String] {
+        let files = [configuration.signingKeysFile, configuration.addressKeyFile]
+        let missing = files.filter { !FileManager.default.fileExists(atPath: $0.path) }
+        _ = try openKeyRing(configuration, now: now)
+        _ = try loadOrCreateKey(at: configuration.addressKeyFile)
+        return missing.map(\.path)
     }
 
     private static func makeTransport(_ configuration: Configuration, logger: Logger) throws -> any MailTransport {
@@ -234,7 +309,9 @@ package final class ServerApplication: Sendable {
     /// Reads the 32-byte key at `url`, or creates it (mode 0600) on first start; of instances
     /// starting at once on a shared file, every one ends up with the same key.
     static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
-        if FileManager.default.contents(atPath: url.path) == nil {
+        if try FileAccess.exists(url.path, what: "The address key file", code: .invalidConfiguration) {
+            try FileAccess.require(.read, of: url.path, what: "The address key file", code: .invalidConfiguration)
+        } else {
             try createPrivateDirectory(url.deletingLastPathComponent(), setting: Setting.addressKeyFile.name)
             try KeyFile.write(SecureRandom.bytes(32), to: url, replacing: false)
         }

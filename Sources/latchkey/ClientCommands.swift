@@ -66,6 +66,11 @@ enum ClientCommands {
     static func logout(_ arguments: ArraySlice<String>) throws {
         let parsed = try ParsedArguments(arguments, options: ["--issuer"])
         guard parsed.positional.isEmpty else { throw CommandFailure.usage("logout takes no positional arguments") }
+        // Signing out twice is no failure: the outcome the person wants is already there.
+        guard try ClientProfile.load(from: FileTokenStore()) != nil, try FileTokenStore().load() != nil else {
+            FileHandle.standardError.write(Data("not signed in; nothing to sign out of\n".utf8))
+            return
+        }
         let (store, profile) = try signedIn(parsed)
         let session = AuthSession(store: store, refresher: try profile.refresher())
         try runAsync { try await session.signOut() }
@@ -76,11 +81,10 @@ enum ClientCommands {
     static func reset(_ arguments: ArraySlice<String>) throws {
         guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey reset --help`") }
         let parsed = try ParsedArguments(arguments.dropFirst(), options: ["--issuer"])
-        let issuer = try issuerURL(parsed)
-        let recovery = PasswordRecovery(baseURL: issuer)
         switch subcommand {
         case "request":
             let email = try onePositional(parsed, "EMAIL")
+            let recovery = PasswordRecovery(baseURL: try issuerURL(parsed))
             try runAsync { try await recovery.requestReset(email: email) }
             print("If an account exists for \(email), a reset link is on its way.")
         case "complete":
@@ -89,15 +93,42 @@ enum ClientCommands {
             guard parsed.positional.isEmpty else {
                 throw CommandFailure.usage("reset complete reads the link from the first line of standard input, not from an argument")
             }
+            let issuer = try issuerURL(parsed)
             let (link, password) = try readLinkAndPassword()
             guard let url = URL(string: link), let host = issuer.host else {
                 throw CommandFailure.failure("the first line of standard input is not a link")
             }
             let token = try ResetLinkParser(universalLinkHosts: [host], customSchemes: [], allowsInsecureLoopback: true).parse(url).token
+            let recovery = PasswordRecovery(baseURL: issuer)
             try runAsync { try await recovery.resetPassword(token: token, newPassword: password) }
             print("Your password has been changed. Sign in again with the new password.")
+            if try forgetSessionEndedByReset(parsed) {
+                FileHandle.standardError.write(Data("signed out: the reset ended this account's sessions, here too\n".utf8))
+            }
         default:
             throw CommandFailure.usage("unknown subcommand 'reset \(subcommand)'; run `latchkey reset --help`")
+        }
+    }
+
+    /// After a completed reset: whether the stored session (when there is one, with this
+    /// issuer) was the account's, which the server has just ended — then it is forgotten, so
+    /// `latchkey token` does not hand out its access token until that expires. The session
+    /// says so itself: its refresh token is refused now (a session of another account renews
+    /// and stays). When the server cannot be asked, the session stays; the next `token`
+    /// that needs a refresh finds out.
+    private static func forgetSessionEndedByReset(_ parsed: ParsedArguments) throws -> Bool {
+        let store = FileTokenStore()
+        guard let profile = try ClientProfile.load(from: store), let tokens = try store.load() else { return false }
+        guard isSameIssuer(try issuerURL(parsed).absoluteString, profile.issuer) else { return false }
+        let session = AuthSession(store: store, refresher: try profile.refresher())
+        do {
+            _ = try runAsync { try await session.accessToken(replacing: tokens.accessToken) }
+            return false
+        } catch let error as LatchkeyClientError where error.code == .sessionExpired {
+            ClientProfile.remove(from: store)
+            return true
+        } catch {
+            return false
         }
     }
 
@@ -135,12 +166,17 @@ enum ClientCommands {
         }
         if parsed.options["--issuer"] != nil || ProcessInfo.processInfo.environment["LATCHKEY_ISSUER"] != nil {
             let wanted = try issuerURL(parsed).absoluteString
-            func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
-            guard trimmed(wanted) == trimmed(profile.issuer) else {
+            guard isSameIssuer(wanted, profile.issuer) else {
                 throw CommandFailure.failure("signed in to \(profile.issuer), not \(wanted)")
             }
         }
         return (store, profile)
+    }
+
+    /// Whether two issuer URLs are the same, a trailing slash aside.
+    private static func isSameIssuer(_ first: String, _ second: String) -> Bool {
+        func trimmed(_ text: String) -> String { text.hasSuffix("/") ? String(text.dropLast()) : text }
+        return trimmed(first) == trimmed(second)
     }
 
     /// Opens `url` with `xdg-open` (or `open` on macOS) when one is on PATH; silent otherwise.

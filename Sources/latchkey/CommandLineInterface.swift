@@ -53,21 +53,29 @@ enum Help {
     latchkey — account recovery and sign-in for Swift apps
 
     Usage: latchkey COMMAND [ARGUMENTS]
+           latchkey --version
 
-    Commands:
+    Commands (each reads the server's settings: LATCHKEY_* variables and LATCHKEY_CONFIG_FILE;
+    --data-dir DIR is LATCHKEY_DATA_DIR=DIR. Only serve and migrate create a database):
       serve                                 Run the server (configuration from LATCHKEY_* variables)
-      migrate                               Create or upgrade the database, then exit
+      migrate                               Create or upgrade the database and create missing key files, then exit
       users create EMAIL --password-stdin   Create an account; the password is read from standard input
       users list                            List accounts (id, email, status, created)
       users disable EMAIL                   Disable an account: no sign-in, no reset mail
+      users enable EMAIL                    Enable a disabled account again
       users unlock EMAIL                    End the account's sign-in lockouts (failure counts start again)
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
+      users set-password EMAIL --password-stdin
+                                            Set a new password (policy checked); every session of the account ends
+      users delete EMAIL                    Delete an account with its tokens, sessions and unsent mail
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
                                             --name NAME, --id-token-alg RS256|ES256|EdDSA)
-      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs)
+      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes)
       clients delete ID                     Remove an OAuth client
+      outbox list                           The mail the file transport wrote (id, written, recipient, subject)
+      outbox show ID                        One of those mails: headers and text, its link whole
       settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
 
     Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
@@ -81,13 +89,27 @@ enum Help {
     Settings: `latchkey settings` lists them (the same table is in docs/deploy.md#settings).
     """
 
+    static let outbox = """
+    Usage:
+      latchkey outbox list [--data-dir DIR]
+          Prints one mail per line, oldest first: id, when it was written (ISO 8601),
+          recipient, subject. Reads the .eml files the file transport
+          (LATCHKEY_MAIL_TRANSPORT=file, the default) writes to LATCHKEY_DATA_DIR/outbox.
+      latchkey outbox show ID [--data-dir DIR]
+          Prints the mail ID (or the one mail whose id starts with ID): From, To, Subject,
+          Date and the plain-text body, decoded, so a reset link in it is whole and can be
+          copied as it is.
+    """
+
     static let serve = """
     Usage: latchkey serve
 
     Runs the HTTP server until SIGTERM or SIGINT, then shuts down gracefully (in-flight
     requests finish, queued work is saved). Every setting comes from LATCHKEY_* environment
     variables or the JSON file named by LATCHKEY_CONFIG_FILE; with none set, the server uses
-    SQLite and .eml mail files under ./data and listens on 127.0.0.1:8080.
+    SQLite and .eml mail files under ./data and listens on 127.0.0.1:8080. `latchkey settings`
+    lists every setting (the same table is in docs/deploy.md#settings). --data-dir DIR is
+    LATCHKEY_DATA_DIR=DIR.
     """
 
     static let settings = """
@@ -100,9 +122,12 @@ enum Help {
     static let migrate = """
     Usage: latchkey migrate
 
-    Applies every pending database migration to the database (LATCHKEY_DATABASE_URL, else
-    the SQLite file in LATCHKEY_DATA_DIR) and prints the versions applied. Safe to run
-    repeatedly, also from several servers at once.
+    Creates the database if it does not exist (LATCHKEY_DATABASE_URL, else the SQLite file in
+    LATCHKEY_DATA_DIR; --data-dir DIR is LATCHKEY_DATA_DIR=DIR), applies every pending
+    migration and prints the versions applied; then creates the signing keys and the address
+    key when their files are missing, printing each path. Safe to run repeatedly, also from
+    several servers at once. Every command other than serve and migrate needs a database
+    that exists and is up to date, and fails naming where it looked otherwise.
     """
 
     static let keys = """
@@ -147,7 +172,7 @@ enum Help {
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
           third-party, `introspects` or `-`, ID token algorithm, redirect URIs
-          (space-separated). Never prints secrets.
+          (space-separated), scopes (space-separated, `-` for none). Never prints secrets.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """
@@ -179,6 +204,7 @@ enum Help {
           Exits 1 with "not signed in" or "signed out" when a new login is needed.
       latchkey logout [--issuer URL]
           Revokes the refresh token on the server (best effort) and deletes the stored tokens.
+          When not signed in, says so and exits 0.
       With --issuer (or LATCHKEY_ISSUER), the stored session must be for that issuer.
     """
 
@@ -192,7 +218,7 @@ enum Help {
           on its first line (https://ISSUER-HOST/reset-password#token=...; http only for a
           loopback issuer) and the new password on its second; neither is ever an argument,
           where other users and the shell history would see it. Every session of the
-          account ends.
+          account ends; when the stored session is that account's, it is forgotten here too.
     """
 
     static let users = """
@@ -204,11 +230,21 @@ enum Help {
           Prints one account per line: id, email, status, created (ISO 8601).
       latchkey users disable EMAIL
           Disables the account; it can no longer sign in and gets no reset mail.
+      latchkey users enable EMAIL
+          Enables a disabled account again.
       latchkey users unlock EMAIL
           Ends the account's sign-in lockouts on every server at once: its failure counts
           start again from zero (a completed password reset does the same).
       latchkey users verify EMAIL --password-stdin
           Exits 0 when the password read from standard input is the account's current
           password, 1 otherwise.
+      latchkey users set-password EMAIL --password-stdin
+          Sets the password read from standard input (one line; it must meet the password
+          policy) and, as a completed reset does, ends every session of the account and
+          voids its outstanding reset links. No mail is sent.
+      latchkey users delete EMAIL
+          Deletes the account with its reset links, sessions and the mail not yet sent to it.
+      Every users command takes --data-dir DIR (LATCHKEY_DATA_DIR=DIR) and works on an
+      existing, migrated database only.
     """
 }

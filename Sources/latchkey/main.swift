@@ -14,7 +14,9 @@ func run(_ arguments: [String]) -> Int32 {
         FileHandle.standardError.write(Data("latchkey: \(failure.message)\n".utf8))
         return failure.exitCode
     } catch let error as LatchkeyError {
-        FileHandle.standardError.write(Data("latchkey: \(error.message)\n".utf8))
+        // The operator's own terminal: the detail (a library's error text) helps, as in the logs.
+        let detail = error.detail.map { " (\($0.replacingOccurrences(of: "\n", with: " ")))" } ?? ""
+        FileHandle.standardError.write(Data("latchkey: \(error.message)\(detail)\n".utf8))
         return 1
     } catch let error as LatchkeyClientError {
         let details = ([error.code.rawValue] + error.reasons).joined(separator: ": ")
@@ -26,9 +28,15 @@ func run(_ arguments: [String]) -> Int32 {
     }
 }
 
+/// The commands that work on the server's data, and so take `--data-dir`.
+let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox"]
+
 func dispatch(_ arguments: ArraySlice<String>) throws {
-    guard let command = arguments.first else { throw CommandFailure.usage("missing command; run `latchkey --help`") }
-    let rest = arguments.dropFirst()
+    guard let command = arguments.first else {
+        throw CommandFailure(exitCode: 2, message: "missing command\n\n" + Help.main)
+    }
+    var rest = arguments.dropFirst()
+    if serverCommands.contains(command) { rest = try applyDataDirectoryOption(rest) }
     if rest.contains("--help") || rest.contains("-h") {
         switch command {
         case "serve": print(Help.serve)
@@ -40,24 +48,46 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "token", "logout": print(Help.session)
         case "reset": print(Help.reset)
         case "settings": print(Help.settings)
+        case "outbox": print(Help.outbox)
         default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
         }
         return
     }
     switch command {
     case "--help", "-h", "help": print(Help.main)
+    case "--version", "version": print("latchkey \(LatchkeyVersion.current)")
     case "serve": try serve(rest)
     case "migrate": try migrate(rest)
     case "users": try users(rest)
     case "keys": try keys(rest)
     case "clients": try clients(rest)
     case "settings": try settings(rest)
+    case "outbox": try outbox(rest)
     case "login": try ClientCommands.login(rest)
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)
     case "reset": try ClientCommands.reset(rest)
     default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
     }
+}
+
+/// Takes `--data-dir DIR` out of `arguments` and sets `LATCHKEY_DATA_DIR` to it for this
+/// process: the option is that variable for one command, and like it wins over the JSON file.
+func applyDataDirectoryOption(_ arguments: ArraySlice<String>) throws -> ArraySlice<String> {
+    var remaining: [String] = []
+    var iterator = arguments.makeIterator()
+    var directory: String?
+    while let argument = iterator.next() {
+        guard argument == "--data-dir" else {
+            remaining.append(argument)
+            continue
+        }
+        guard let value = iterator.next(), !value.isEmpty else { throw CommandFailure.usage("--data-dir needs a directory") }
+        guard directory == nil else { throw CommandFailure.usage("--data-dir may be given only once") }
+        directory = value
+    }
+    if let directory { setenv("LATCHKEY_DATA_DIR", directory, 1) }
+    return ArraySlice(remaining)
 }
 
 /// The server configuration from the environment; warns on stderr about `LATCHKEY_*`
@@ -94,8 +124,10 @@ func serve(_ arguments: ArraySlice<String>) throws {
 
 func migrate(_ arguments: ArraySlice<String>) throws {
     _ = try ParsedArguments(arguments)
-    let applied = try ServerApplication.openStore(try loadConfiguration(), migrating: false).migrate()
+    let configuration = try loadConfiguration()
+    let applied = try ServerApplication.openStore(configuration, migrating: false).migrate()
     print(applied.isEmpty ? "database is up to date" : "applied migrations: \(applied.map(String.init).joined(separator: ", "))")
+    for file in try ServerApplication.createKeyFiles(configuration) { print("created \(file)") }
 }
 
 func users(_ arguments: ArraySlice<String>) throws {
@@ -115,10 +147,21 @@ func users(_ arguments: ArraySlice<String>) throws {
         for account in try ServerApplication.openAccounts(configuration).accounts() {
             print([account.id, account.email, account.status.rawValue, formatter.string(from: account.createdAt)].joined(separator: "\t"))
         }
-    case "disable":
+    case "disable", "enable", "delete":
         let email = try onePositional(parsed, "EMAIL")
-        try ServerApplication.openAccounts(configuration).disable(email: email)
-        print("disabled \(email)")
+        let accounts = try ServerApplication.openAccounts(configuration)
+        switch subcommand {
+        case "disable": try accounts.disable(email: email)
+        case "enable": try accounts.enable(email: email)
+        default: try accounts.delete(email: email)
+        }
+        print("\(subcommand)d \(email)")  // disabled, enabled, deleted
+    case "set-password":
+        let email = try onePositional(parsed, "EMAIL")
+        guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users set-password needs --password-stdin") }
+        let accounts = try ServerApplication.openAccounts(configuration)
+        try accounts.setPassword(email: email, password: try readPassword())
+        print("set a new password for \(email); every session of the account has ended")
     case "unlock":
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).unlock(email: email)
@@ -139,7 +182,7 @@ func keys(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey keys --help`") }
     let parsed = try ParsedArguments(arguments.dropFirst())
     guard parsed.positional.isEmpty else { throw CommandFailure.usage("keys \(subcommand) takes no arguments") }
-    let ring = try ServerApplication.openKeyRing(try loadConfiguration())
+    let ring = try ServerApplication.openKeyRing(try loadConfiguration(), creating: false)
     switch subcommand {
     case "rotate":
         for key in try ring.rotate(now: Date()) {
@@ -200,6 +243,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
                     client.id, client.isConfidential ? "confidential" : "public", client.isFirstParty ? "first-party" : "third-party",
                     client.mayIntrospect ? "introspects" : "-", client.idTokenAlgorithm.rawValue,
                     client.redirectURIs.map(\.value).joined(separator: " "),
+                    client.scopes.isEmpty ? "-" : client.scopes.joined(separator: " "),
                 ].joined(separator: "\t"))
         }
     case "delete":

@@ -1,7 +1,8 @@
 import Foundation
 package import LatchkeyCrypto
 
-/// What an operator does to accounts from the command line: create, list, disable, unlock.
+/// What an operator does to accounts from the command line: create, list, enable, disable,
+/// unlock, set a password, delete.
 package struct AccountAdministration: Sendable {
     private let store: any Store
     private let hasher: PasswordHasher
@@ -38,6 +39,34 @@ package struct AccountAdministration: Sendable {
     package func disable(email: String) throws {
         let address = try EmailAddress(email)
         guard try store.setStatus(.disabled, email: address.normalized) else {
+            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+        }
+    }
+
+    /// Enables the account with this address again. Throws `account_not_found`.
+    package func enable(email: String) throws {
+        let address = try EmailAddress(email)
+        guard try store.setStatus(.active, email: address.normalized) else {
+            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+        }
+    }
+
+    /// Sets a new password for the account with this address after checking it against the
+    /// password policy, and ends every session of the account, as a completed reset does.
+    /// Throws `invalid_email`, `weak_password` or `account_not_found`.
+    package func setPassword(email: String, password: Redacted<String>) throws {
+        let address = try EmailAddress(email)
+        let normalized = try policy.check(password, email: address)
+        guard try store.replacePassword(email: address.normalized, newPasswordHash: try hasher.hash(normalized), now: clock.now()) else {
+            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+        }
+    }
+
+    /// Deletes the account with this address and everything that belongs to it (tokens,
+    /// sessions, mail not yet sent). Throws `account_not_found`.
+    package func delete(email: String) throws {
+        let address = try EmailAddress(email)
+        guard try store.deleteAccount(email: address.normalized) else {
             throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
         }
     }

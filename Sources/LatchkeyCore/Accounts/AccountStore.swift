@@ -20,6 +20,14 @@ package protocol AccountStore: Sendable {
     /// ``Account/failureEpoch`` goes up by one), which ends any lockout at once on every
     /// server; false when there is no such account.
     func clearSignInFailures(email: String, now: Date) throws -> Bool
+    /// In one transaction, as a completed reset does: sets the password hash of the account
+    /// with this email, bumps its credential version, revokes every session and supersedes
+    /// every outstanding reset token; false when there is no such account.
+    func replacePassword(email: String, newPasswordHash: String, now: Date) throws -> Bool
+    /// Deletes the account with this email with its reset tokens, sessions, authorization
+    /// codes, pending reset requests and the mail not yet sent to it; false when there is
+    /// no such account.
+    func deleteAccount(email: String) throws -> Bool
     /// The password hashes of up to `limit` active accounts chosen at random: what verifying
     /// a password costs across the accounts (see ``VerificationCostProfile``).
     func samplePasswordHashes(limit: Int) throws -> [String]

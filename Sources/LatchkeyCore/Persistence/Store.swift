@@ -6,6 +6,9 @@ package protocol MaintenanceStore: Sendable {
     /// `schema_migrations`); returns the versions applied, empty when up to date. Throws
     /// `storage_error` when the database was migrated by a newer version of Latchkey.
     @discardableResult func migrate() throws -> [Int]
+    /// How far the schema is: the highest migration applied (0 for a database without
+    /// Latchkey's tables) and the highest this build has. Changes nothing.
+    func schemaVersions() throws -> (applied: Int, latest: Int)
     /// Deletes reset tokens that expired, were used or were superseded before `cutoff`,
     /// sessions that expired or were revoked before it, authorization codes that expired
     /// before it, mail sent or given up before it (pending mail is kept), and reset requests

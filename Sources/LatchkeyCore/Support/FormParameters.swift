@@ -56,7 +56,7 @@ package struct FormParameters {
             case UInt8(ascii: "+"):
                 bytes.append(UInt8(ascii: " "))
             case UInt8(ascii: "%"):
-                guard let high = input.next().flatMap(hexValue), let low = input.next().flatMap(hexValue) else {
+                guard let high = input.next()?.hexDigitValue, let low = input.next()?.hexDigitValue else {
                     return nil
                 }
                 bytes.append(high << 4 | low)
@@ -65,15 +65,6 @@ package struct FormParameters {
             }
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// Throws `invalid_request` if any parameter was repeated.

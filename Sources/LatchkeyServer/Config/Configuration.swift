@@ -132,6 +132,11 @@ package struct Configuration: Sendable {
     /// The least severe log level written (`LATCHKEY_LOG_LEVEL`).
     package var logLevel: Logger.Level
 
+    /// Whether ``publicURL`` and ``accessTokenAudience`` are derived from the listen address
+    /// (not set), and so follow the port actually bound (see ``listening(onPort:)``).
+    private var publicURLIsDerived: Bool
+    private var audienceIsDerived: Bool
+
     /// Warnings about the environment that do not stop start-up: `LATCHKEY_*` variables
     /// that are no setting, each naming the closest one.
     package var warnings: [String]
@@ -146,9 +151,8 @@ package struct Configuration: Sendable {
     private init(reader: SettingsReader, environment: [String: String]) throws {
         (listenHost, listenPort) = try reader.listenAddress(.listen)
         tls = try Self.tlsCredentials(reader)
-        let defaultHost = listenHost.contains(":") ? "[\(listenHost)]" : listenHost
-        let defaultScheme = tls == nil ? "http" : "https"
-        publicURL = try reader.baseURL(.publicURL, derived: "\(defaultScheme)://\(defaultHost):\(listenPort)")
+        publicURLIsDerived = reader.text(.publicURL) == nil
+        publicURL = try reader.baseURL(.publicURL, derived: Self.derivedPublicURL(host: listenHost, port: listenPort, tls: tls != nil))
         dataDirectory = reader.path(.dataDirectory)
         signingKeysFile = reader.path(.signingKeysFile, derived: dataDirectory.appendingPathComponent("signing-keys.json").path)
         addressKeyFile = reader.path(.addressKeyFile, derived: dataDirectory.appendingPathComponent("address-hash.key").path)
@@ -179,6 +183,7 @@ package struct Configuration: Sendable {
         }
         outboxLease = try reader.integer(.outboxLease)
         resetTokenTTL = try reader.integer(.resetTokenTTL)
+        audienceIsDerived = reader.text(.accessTokenAudience) == nil
         accessTokenAudience = try reader.string(.accessTokenAudience, derived: publicURL.absoluteString)
         refreshIdleTTL = try reader.integer(.refreshIdleTTL)
         refreshAbsoluteTTL = try reader.integer(.refreshAbsoluteTTL, atLeast: refreshIdleTTL)
@@ -216,6 +221,24 @@ package struct Configuration: Sendable {
         logLevel = try reader.choice(.logLevel)
         try reader.rejectUnknownFileKeys()
         warnings = Setting.unknownVariableWarnings(in: environment)
+    }
+
+    /// The public URL when ``Setting/publicURL`` is not set: the listen address over http, or https with TLS.
+    private static func derivedPublicURL(host: String, port: Int, tls: Bool) -> String {
+        "\(tls ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):\(port)"
+    }
+
+    /// This configuration once the server listens on `port`: with port 0 configured, the
+    /// public URL (when not set) names the port the system picked, and so do the reset links
+    /// and the OAuth issuer and audience derived from it.
+    package func listening(onPort port: Int) -> Configuration {
+        var bound = self
+        bound.listenPort = port
+        if publicURLIsDerived, let url = URL(string: Self.derivedPublicURL(host: listenHost, port: port, tls: tls != nil)) {
+            bound.publicURL = url
+            if audienceIsDerived { bound.accessTokenAudience = url.absoluteString }
+        }
+        return bound
     }
 
     /// Reads the PEM files named by ``Setting/tlsCertificate`` and ``Setting/tlsKey`` (both or

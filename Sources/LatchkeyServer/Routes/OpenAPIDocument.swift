@@ -100,8 +100,8 @@ enum OpenAPIDocument {
             }}}
           },
           "DirectusMode": {
-            "type": "string", "enum": ["json", "cookie", "session"],
-            "description": "json: tokens in the body. cookie: the refresh token in the directus_refresh_token cookie (HttpOnly, SameSite=Strict, Path=/auth, Secure over https). session: the access token in the directus_session_token cookie too (HttpOnly, SameSite=Lax, Path=/). Requests in cookie or session mode must come from the server's own origin (Origin, else Sec-Fetch-Site), else 403 FORBIDDEN."
+            "type": ["string", "null"], "enum": ["json", "cookie", "session", null],
+            "description": "json (also null or absent): tokens in the body. cookie: the refresh token in the directus_refresh_token cookie (HttpOnly, SameSite=Strict, Path=/auth, Secure over https). session: the access token in the directus_session_token cookie too (HttpOnly, SameSite=Lax, Path=/). Requests in cookie or session mode must come from the server's own origin (Origin, else Sec-Fetch-Site), else 403 FORBIDDEN."
           },
           "DirectusTokenRequest": {
             "type": "object",
@@ -138,8 +138,8 @@ enum OpenAPIDocument {
                 "type": "object", "required": ["email"],
                 "properties": {
                   "email": {"type": "string", "format": "email", "maxLength": 254},
-                  "reset_url": {"type": "string", "description": "A link base from LATCHKEY_RESET_URL_ALLOW_LIST."},
-                  "locale": {"type": "string", "enum": ["en", "pt", "es", "ar"]}
+                  "reset_url": {"type": ["string", "null"], "description": "A link base from LATCHKEY_RESET_URL_ALLOW_LIST; null or absent: the server's reset page."},
+                  "locale": {"type": ["string", "null"], "enum": ["en", "pt", "es", "ar", null], "description": "The mail's language; null or absent: the account's, else Accept-Language."}
                 }
               }}}
             },
@@ -250,8 +250,8 @@ enum OpenAPIDocument {
             "description": "Shows the sign-in page (or the consent page for clients that are not first-party), or redirects (303) to the redirect URI with code, state and iss. An unknown client or unregistered redirect URI gets an HTML error page, never a redirect.",
             "parameters": [
               {"name": "response_type", "in": "query", "required": true, "schema": {"type": "string", "enum": ["code"]}},
-              {"name": "client_id", "in": "query", "required": true, "schema": {"type": "string"}},
-              {"name": "redirect_uri", "in": "query", "required": true, "schema": {"type": "string"}},
+              {"name": "client_id", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1}},
+              {"name": "redirect_uri", "in": "query", "required": true, "schema": {"type": "string", "minLength": 1}},
               {"name": "code_challenge", "in": "query", "required": true, "schema": {"type": "string", "minLength": 43, "maxLength": 43}},
               {"name": "code_challenge_method", "in": "query", "required": true, "schema": {"type": "string", "enum": ["S256"]}},
               {"name": "state", "in": "query", "required": false, "schema": {"type": "string"}},
@@ -277,6 +277,7 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "Consent page.", "content": {"text/html": {}}},
               "303": {"description": "Back to the client with code (or access_denied), state and iss."},
+              "400": {"description": "Error page: the body is not form-encoded, or a parameter is malformed or repeated.", "content": {"text/html": {}}},
               "401": {"description": "Sign-in page again: wrong credentials (one message for every cause).", "content": {"text/html": {}}},
               "403": {"description": "The form token is missing or does not match the browser.", "content": {"text/html": {}}},
               "429": {"description": "Too many failed sign-ins.", "headers": {"Retry-After": {"schema": {"type": "integer"}}}, "content": {"text/html": {}}}
@@ -314,7 +315,9 @@ enum OpenAPIDocument {
             "requestBody": {"required": true, "content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/TokenParameter"}}}},
             "responses": {
               "200": {"description": "{\"active\": false} for any token not valid now; else active, token_type, sub, scope, client_id, iss, exp, iat (and aud, jti for access tokens).", "content": {"application/json": {}}},
-              "401": {"description": "invalid_client.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}}
+              "400": {"description": "OAuth error: the body is not form-encoded, or a parameter is missing, malformed or repeated.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}},
+              "401": {"description": "invalid_client.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}},
+              "403": {"description": "unauthorized_client: the client was not registered with --introspect.", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/OAuthError"}}}}
             }
           }
         },
@@ -325,7 +328,7 @@ enum OpenAPIDocument {
             "security": [{"bearer": []}],
             "responses": {
               "200": {"description": "Claims.", "content": {"application/json": {}}},
-              "401": {"description": "invalid_token (WWW-Authenticate: Bearer error=...); without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1).", "content": {"application/json": {}}},
+              "401": {"description": "invalid_token: WWW-Authenticate: Bearer error=... and a JSON body {error, error_description}; without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1)."},
               "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
             }
           },
@@ -339,7 +342,7 @@ enum OpenAPIDocument {
             "responses": {
               "200": {"description": "Claims.", "content": {"application/json": {}}},
               "400": {"description": "invalid_request: the token in both places, or a malformed body (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
-              "401": {"description": "invalid_token (WWW-Authenticate: Bearer error=...); without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1).", "content": {"application/json": {}}},
+              "401": {"description": "invalid_token: WWW-Authenticate: Bearer error=... and a JSON body {error, error_description}; without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1)."},
               "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
             }
           }
@@ -354,7 +357,7 @@ enum OpenAPIDocument {
           "get": {
             "operationId": "reset_page",
             "summary": "The web page for setting a new password (token in the URL fragment).",
-            "parameters": [{"name": "lang", "in": "query", "required": false, "schema": {"type": "string", "enum": ["en", "pt", "es", "ar"]}}],
+            "parameters": [{"name": "lang", "in": "query", "required": false, "description": "en, pt, es or ar; any other value is ignored (the page follows Accept-Language).", "schema": {"type": "string"}}],
             "responses": {"200": {"description": "HTML page.", "content": {"text/html": {}}}}
           }
         },

@@ -61,6 +61,14 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The query whose one row's `found` is 1 when the `schema_migrations` table exists, else 0.
+    var migrationsTableQuery: String {
+        switch self {
+        case .sqlite: "SELECT COUNT(*) AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        case .postgres: "SELECT COUNT(*) AS found FROM pg_catalog.pg_tables WHERE schemaname = current_schema() AND tablename = 'schema_migrations'"
+        }
+    }
+
     /// The script of `migration` in this dialect.
     func script(for migration: Migration) -> String {
         switch self {

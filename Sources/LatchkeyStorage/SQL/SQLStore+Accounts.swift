@@ -62,6 +62,40 @@ extension SQLStore {
         } > 0
     }
 
+    package func replacePassword(email: String, newPasswordHash: String, now: Date) throws -> Bool {
+        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+        return try database.transaction { connection -> Bool in
+            guard let accountID = try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id") else {
+                return false
+            }
+            // As a completed reset (``completeReset``): the account first, then its tokens.
+            try lockAccount(accountID, using: connection)
+            try connection.execute(
+                "UPDATE accounts SET password_hash = ?, credential_version = credential_version + 1, updated_at = ? WHERE id = ?",
+                [.text(newPasswordHash), now, .text(accountID)])
+            try connection.execute(
+                "UPDATE sessions SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL", [now, .text(accountID)])
+            try connection.execute(
+                "UPDATE reset_tokens SET superseded_at = ? WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL",
+                [now, .text(accountID)])
+            return true
+        }
+    }
+
+    package func deleteAccount(email: String) throws -> Bool {
+        try database.transaction { connection -> Bool in
+            guard let accountID = try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id") else {
+                return false
+            }
+            try lockAccount(accountID, using: connection)
+            // Mail not yet sent holds reset links for tokens that go with the account.
+            try connection.execute("DELETE FROM outbox WHERE recipient = ? AND status = 'pending'", [.text(email)])
+            try connection.execute("DELETE FROM reset_requests WHERE email = ?", [.text(email)])
+            // Reset tokens, sessions and authorization codes go with it (ON DELETE CASCADE).
+            return try connection.execute("DELETE FROM accounts WHERE id = ?", [.text(accountID)]) == 1
+        }
+    }
+
     package func samplePasswordHashes(limit: Int) throws -> [String] {
         try database.read { connection in
             try connection.query(

@@ -61,6 +61,16 @@ extension SQLStore {
         return applied
     }
 
+    package func schemaVersions() throws -> (applied: Int, latest: Int) {
+        let applied = try database.read { connection -> Int in
+            let found = try connection.query(database.dialect.migrationsTableQuery, []).first?.integer("found") ?? 0
+            guard found > 0 else { return 0 }
+            let newest = try connection.query("SELECT MAX(version) AS newest FROM schema_migrations", []).first?.optionalInteger("newest")
+            return Int(newest ?? 0)
+        }
+        return (applied, Migrations.all.map(\.version).max() ?? 0)
+    }
+
     @discardableResult
     package func purge(before cutoff: Date) throws -> Int {
         let cutoff = SQLValue.integer(StorageEncoding.milliseconds(cutoff))
