@@ -188,6 +188,9 @@ def make_server(tmp_path):
             "LATCHKEY_LISTEN": f"127.0.0.1:{port}",
             "LATCHKEY_DATA_DIR": str(data_dir),
             "LATCHKEY_LOG_LEVEL": "info",
+            # Strict rotation, so that presenting a used refresh token is always reuse; the
+            # reuse grace (default 10 s) has its own tests, which set it (test_refresh_grace.py).
+            "LATCHKEY_REFRESH_REUSE_GRACE": "0",
         })
         env.update({k: str(v) for k, v in settings.items()})
         server = Server(data_dir, env, tmp_path / f"server{len(started)}.log")

@@ -86,7 +86,8 @@ package final class ServerApplication: Sendable {
                 issuer: issuer, audience: configuration.accessTokenAudience, accessTokenLifetime: Self.maximumSignedTokenLifetime,
                 refreshIdleLifetime: TimeInterval(configuration.refreshIdleTTL),
                 refreshAbsoluteLifetime: TimeInterval(configuration.refreshAbsoluteTTL),
-                maximumLoginsPerAccount: configuration.maxSessionsPerAccount))
+                maximumLoginsPerAccount: configuration.maxSessionsPerAccount,
+                refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
         let passwordLogin = PasswordLogin(

@@ -175,6 +175,14 @@ enum Migrations {
                 ALTER TABLE oauth_clients ADD COLUMN scope_descriptions TEXT NOT NULL DEFAULT '{}';
                 """
         ),
+        // The token a rotation issued, so that a client which lost it (a failed save) can be
+        // given a fresh one within the reuse grace instead of having its login ended.
+        Migration(
+            version: 10, name: "refresh_token_successors",
+            portable: """
+                ALTER TABLE sessions ADD COLUMN successor_digest TEXT;
+                """
+        ),
     ]
 }
 

@@ -63,7 +63,7 @@ import Testing
 
     @Test("replaying a used refresh token is INVALID_TOKEN and ends the login")
     func reuse() throws {
-        let app = try makeApplication()
+        let app = try makeApplication(["LATCHKEY_REFRESH_REUSE_GRACE": "0"])
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
         let first = try tokens(try login(app, "person@example.com", Self.password))
         let second = try tokens(app.router.handle(jsonRequest("/auth/refresh", #"{"refresh_token":"\#(first.refresh)"}"#)))
@@ -194,7 +194,7 @@ import Testing
     }
 
     private func app(publicURL: String = origin) throws -> ServerApplication {
-        let app = try makeApplication(["LATCHKEY_PUBLIC_URL": publicURL])
+        let app = try makeApplication(["LATCHKEY_PUBLIC_URL": publicURL, "LATCHKEY_REFRESH_REUSE_GRACE": "0"])
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
         return app
     }

@@ -212,7 +212,7 @@ struct PostgresStoreTests {
                 } else {
                     let digest = refreshDigests[index > refreshDigests.count / 2 ? index - 1 : index]
                     _ = try stores[index % 2].rotateRefreshToken(
-                        presentedDigest: digest, newDigest: randomDigest(), now: now, idleTTL: 600, accepts: { _ in true })
+                        presentedDigest: digest, newDigest: randomDigest(), now: now, idleTTL: 600, reuseGrace: 0, accepts: { _ in true })
                 }
             } catch {
                 failures.withLock { $0.append("\(error)") }

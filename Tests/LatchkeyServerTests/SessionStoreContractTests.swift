@@ -27,7 +27,7 @@ import Testing
         let second = randomDigest()
 
         let result = try store.rotateRefreshToken(
-            presentedDigest: first.digest, newDigest: second, now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+            presentedDigest: first.digest, newDigest: second, now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
         guard case .rotated(let successor, let owner) = result else {
             Issue.record("expected a rotation, got \(result)")
             return
@@ -56,23 +56,49 @@ import Testing
         let other = try #require(try startFamily(in: fixture, for: account))
         let second = randomDigest()
         let now = fixture.clock.now()
-        guard case .rotated = try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: second, now: now, idleTTL: Self.idle, accepts: { _ in true })
+        guard case .rotated = try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: second, now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
         else {
             Issue.record("the first rotation failed")
             return
         }
 
-        #expect(try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true }) == .reused)
-        #expect(try store.rotateRefreshToken(presentedDigest: second, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true }) == .invalid)
+        #expect(try store.rotateRefreshToken(presentedDigest: first.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true }) == .reused)
+        #expect(try store.rotateRefreshToken(presentedDigest: second, newDigest: randomDigest(), now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true }) == .invalid)
         #expect(
             try fixture.integer(
                 "SELECT COUNT(*) AS value FROM sessions WHERE family_id = '\(first.familyID)' AND revoked_at IS NULL") == 0)
         // Another login of the same account is not affected.
-        guard case .rotated = try store.rotateRefreshToken(presentedDigest: other.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true })
+        guard case .rotated = try store.rotateRefreshToken(presentedDigest: other.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
         else {
             Issue.record("the other family was revoked too")
             return
         }
+    }
+
+    @Test("within the reuse grace a rotated token whose successor is unused gets a new successor, once; the replaced one is then reuse", arguments: StoreFactory.all)
+    func reuseGrace(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let another = try fixture.openAnother()
+        let account = try createAccount(in: fixture)
+        let first = try #require(try startFamily(in: fixture, for: account))
+        let lost = randomDigest()
+        let now = fixture.clock.now()
+        guard case .rotated = try store.rotateRefreshToken(
+            presentedDigest: first.digest, newDigest: lost, now: now, idleTTL: Self.idle, reuseGrace: 10, accepts: { _ in true })
+        else { Issue.record("the first rotation failed"); return }
+        // Another instance, within the grace: the client lost `lost`.
+        let replacement = randomDigest()
+        guard case .rotated(let renewed, _) = try another.rotateRefreshToken(
+            presentedDigest: first.digest, newDigest: replacement, now: now.addingTimeInterval(3), idleTTL: Self.idle, reuseGrace: 10,
+            accepts: { _ in true })
+        else { Issue.record("the grace was not given"); return }
+        #expect(renewed.familyID == first.familyID)
+        // The replaced successor turns up: reuse, the whole family ends.
+        #expect(try store.rotateRefreshToken(
+            presentedDigest: lost, newDigest: randomDigest(), now: now.addingTimeInterval(4), idleTTL: Self.idle, reuseGrace: 10,
+            accepts: { _ in true }) == .reused)
+        #expect(try store.usableRefreshToken(digest: replacement, now: now.addingTimeInterval(4)) == nil)
     }
 
     @Test("of 20 threads on two connections rotating one token, exactly one succeeds", arguments: StoreFactory.all)
@@ -89,7 +115,7 @@ import Testing
         runOnThreads(20) { index in
             do {
                 let result = try (index.isMultiple(of: 2) ? store : another).rotateRefreshToken(
-                    presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true })
+                    presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
                 if case .rotated = result { rotated.add(1, ordering: .relaxed) }
             } catch {
                 failures.withLock { $0.append("\(error)") }
@@ -112,7 +138,7 @@ import Testing
         fixture.clock.advance(by: Self.idle)
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: idleToken.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+                presentedDigest: idleToken.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
                 == .invalid)
 
         var current = try #require(try startFamily(in: fixture, for: account)).digest
@@ -121,7 +147,7 @@ import Testing
             fixture.clock.advance(by: step)
             let next = randomDigest()
             let result = try store.rotateRefreshToken(
-                presentedDigest: current, newDigest: next, now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+                presentedDigest: current, newDigest: next, now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
             guard case .rotated = result else {
                 Issue.record("rotation within the absolute lifetime failed: \(result)")
                 return
@@ -131,7 +157,7 @@ import Testing
         fixture.clock.advance(by: 1)
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: current, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+                presentedDigest: current, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
                 == .invalid)
     }
 
@@ -152,7 +178,7 @@ import Testing
                 notification: { try message(to: $0.email) }) != nil)
 
         #expect(
-            try store.rotateRefreshToken(presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, accepts: { _ in true })
+            try store.rotateRefreshToken(presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
                 == .invalid)
         // A login that checked the old password before the reset cannot start a family after it.
         #expect(try startFamily(in: fixture, for: account) == nil)
@@ -167,7 +193,7 @@ import Testing
         #expect(try store.setStatus(.disabled, email: account.email))
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
                 == .invalid)
     }
 
@@ -181,7 +207,7 @@ import Testing
         #expect(try !store.revokeFamily(containing: randomDigest(), now: fixture.clock.now(), accepts: { _ in true }))
         #expect(
             try store.rotateRefreshToken(
-                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+                presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
                 == .invalid)
     }
 
@@ -196,7 +222,7 @@ import Testing
         fixture.clock.advance(by: 1)
         // Refreshing the first makes the second the least recently used.
         guard case .rotated(let renewed, _) = try store.rotateRefreshToken(
-            presentedDigest: first.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, accepts: { _ in true })
+            presentedDigest: first.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
         else { Issue.record("the first login did not rotate"); return }
         fixture.clock.advance(by: 1)
         _ = try #require(try startFamily(in: fixture, for: account, liveFamilyLimit: 2))

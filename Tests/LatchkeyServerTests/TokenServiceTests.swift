@@ -22,7 +22,7 @@ import LatchkeyTestSupport
         let service: TokenService
         let account: Account
 
-        init() throws {
+        init(reuseGrace: TimeInterval = 10) throws {
             fixture = try StoreFactory.sqlite.make()
             try fixture.store.migrate()
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-keys-\(UUID().uuidString)")
@@ -30,7 +30,8 @@ import LatchkeyTestSupport
             keyRing = try SigningKeyRing(
                 file: directory.appendingPathComponent("keys.json"), maximumTokenLifetime: 600, now: fixture.clock.now())
             service = TokenService(
-                store: fixture.store, keyRing: keyRing, clock: fixture.clock, settings: .init(issuer: TokenServiceTests.issuer))
+                store: fixture.store, keyRing: keyRing, clock: fixture.clock,
+                settings: .init(issuer: TokenServiceTests.issuer, refreshReuseGrace: reuseGrace))
             account = Account(
                 id: UUID().uuidString.lowercased(), email: "person@example.com", passwordHash: "$argon2id$x",
                 status: .active, credentialVersion: 3, locale: "en", createdAt: fixture.clock.now())
@@ -81,8 +82,47 @@ import LatchkeyTestSupport
         #expect(claims.client_id == nil)
         #expect(claims.iat == Int64(setup.fixture.clock.now().timeIntervalSince1970))
 
+        // Past the reuse grace, presenting the old token again is reuse.
+        setup.fixture.clock.advance(by: 11)
         #expect(throws: LatchkeyError.self) { try setup.service.refresh(first.refreshToken, clientID: nil) }
         #expect(throws: LatchkeyError.self) { try setup.service.refresh(second.refreshToken, clientID: nil) }
+    }
+
+    @Test("within the reuse grace a client that lost its new refresh token gets another; the lost one turning up later ends the login")
+    func reuseGraceForALostSave() throws {
+        let setup = try Setup()
+        let first = try setup.service.issue(for: setup.account, clientID: nil, scope: [])
+        let lost = try setup.service.refresh(first.refreshToken, clientID: nil)
+        setup.fixture.clock.advance(by: 5)
+        // The app never saved `lost` and presents the token it still has.
+        let again = try setup.service.refresh(first.refreshToken, clientID: nil)
+        #expect(again.refreshToken.exposed != lost.refreshToken.exposed)
+        // The lost token was not lost but stolen (or a second copy used it): reuse, the login ends.
+        let error = #expect(throws: LatchkeyError.self) { try setup.service.refresh(lost.refreshToken, clientID: nil) }
+        #expect(error?.cause == .refreshTokenReused)
+        #expect(throws: LatchkeyError.self) { try setup.service.refresh(again.refreshToken, clientID: nil) }
+    }
+
+    @Test("the grace ends once the new token was used, after the grace, or when set to 0; then the old token is reuse")
+    func reuseGraceLimits() throws {
+        let used = try Setup()
+        let first = try used.service.issue(for: used.account, clientID: nil, scope: [])
+        let second = try used.service.refresh(first.refreshToken, clientID: nil)
+        let third = try used.service.refresh(second.refreshToken, clientID: nil)
+        #expect(throws: LatchkeyError.self) { try used.service.refresh(first.refreshToken, clientID: nil) }
+        #expect(throws: LatchkeyError.self) { try used.service.refresh(third.refreshToken, clientID: nil) }
+
+        let late = try Setup()
+        let start = try late.service.issue(for: late.account, clientID: nil, scope: [])
+        let next = try late.service.refresh(start.refreshToken, clientID: nil)
+        late.fixture.clock.advance(by: 10.5)
+        #expect(throws: LatchkeyError.self) { try late.service.refresh(start.refreshToken, clientID: nil) }
+        #expect(throws: LatchkeyError.self) { try late.service.refresh(next.refreshToken, clientID: nil) }
+
+        let strict = try Setup(reuseGrace: 0)
+        let begin = try strict.service.issue(for: strict.account, clientID: nil, scope: [])
+        _ = try strict.service.refresh(begin.refreshToken, clientID: nil)
+        #expect(throws: LatchkeyError.self) { try strict.service.refresh(begin.refreshToken, clientID: nil) }
     }
 
     @Test("a refresh token expires after 7 idle days")

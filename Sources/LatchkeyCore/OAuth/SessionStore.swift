@@ -74,10 +74,14 @@ package protocol SessionStore: Sendable {
     /// update, so of any number of racing callers exactly one wins) and stores `newDigest`
     /// in the same family, expiring `idleTTL` after `now` but never after the family's
     /// absolute expiry. A token that was already used revokes its whole family
-    /// (``RefreshTokenRotation/reused``); a token whose account is disabled or changed
-    /// credentials revokes its family and is ``RefreshTokenRotation/invalid``.
+    /// (``RefreshTokenRotation/reused``) — unless it was rotated less than `reuseGrace` seconds
+    /// ago, is not revoked, and its successor is still unused: the client lost the successor
+    /// (a failed save), so that successor is revoked and `newDigest` takes its place (0 turns
+    /// the grace off). A token whose account is disabled or changed credentials revokes its
+    /// family and is ``RefreshTokenRotation/invalid``.
     func rotateRefreshToken(
-        presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval, accepts: (RefreshTokenRecord) -> Bool
+        presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval, reuseGrace: TimeInterval,
+        accepts: (RefreshTokenRecord) -> Bool
     ) throws -> RefreshTokenRotation
 
     /// In one transaction: finds the token `digest` and, if `accepts` it, revokes at `now`

@@ -29,13 +29,17 @@ package final class TokenService: Sendable {
         /// The most live logins (refresh-token families) one account may hold; a new login
         /// beyond it ends the least recently used one.
         package var maximumLoginsPerAccount: Int
+        /// How long after a rotation the same client may present the rotated token again and
+        /// get a fresh successor, when the successor it was given is still unused (the client
+        /// lost it: a failed save); 0 treats every second presentation as reuse.
+        package var refreshReuseGrace: TimeInterval
 
         /// Settings with the default lifetimes: 10 minutes, 7 days idle, 30 days absolute;
         /// the audience defaults to the issuer.
         package init(
             issuer: String, audience: String? = nil, accessTokenLifetime: TimeInterval = 600,
             refreshIdleLifetime: TimeInterval = 7 * 86400, refreshAbsoluteLifetime: TimeInterval = 30 * 86400,
-            maximumLoginsPerAccount: Int = 100
+            maximumLoginsPerAccount: Int = 100, refreshReuseGrace: TimeInterval = 10
         ) {
             self.issuer = issuer
             self.audience = audience ?? issuer
@@ -43,6 +47,7 @@ package final class TokenService: Sendable {
             self.refreshIdleLifetime = refreshIdleLifetime
             self.refreshAbsoluteLifetime = refreshAbsoluteLifetime
             self.maximumLoginsPerAccount = maximumLoginsPerAccount
+            self.refreshReuseGrace = refreshReuseGrace
         }
     }
 
@@ -201,7 +206,8 @@ package final class TokenService: Sendable {
         let successor = SecureRandom.token()
         var refusal = Self.invalidToken
         let result = try store.rotateRefreshToken(
-            presentedDigest: digest, newDigest: OpaqueToken.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime
+            presentedDigest: digest, newDigest: OpaqueToken.digest(successor), now: now, idleTTL: settings.refreshIdleLifetime,
+            reuseGrace: settings.refreshReuseGrace
         ) { presented in
             guard presented.clientID == clientID else { return false }
             if let requestedScope, !Set(requestedScope).isSubset(of: Set(presented.scope)) {

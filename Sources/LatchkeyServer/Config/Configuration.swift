@@ -84,6 +84,8 @@ package struct Configuration: Sendable {
     package var refreshIdleTTL: Int
     /// How long a login lasts at most, in seconds, however often it is refreshed (`LATCHKEY_REFRESH_ABSOLUTE_TTL`).
     package var refreshAbsoluteTTL: Int
+    /// Seconds a rotated refresh token may come back for a fresh successor while its successor is unused (`LATCHKEY_REFRESH_REUSE_GRACE`).
+    package var refreshReuseGrace: Int
     /// Reset link bases a client may ask for (`LATCHKEY_RESET_URL_ALLOW_LIST`).
     package var resetURLAllowList: [String]
     /// `TEAMID.bundle.id` entries for apple-app-site-association (`LATCHKEY_APPLE_APP_IDS`).
@@ -187,6 +189,7 @@ package struct Configuration: Sendable {
         accessTokenAudience = try reader.string(.accessTokenAudience, derived: publicURL.absoluteString)
         refreshIdleTTL = try reader.integer(.refreshIdleTTL)
         refreshAbsoluteTTL = try reader.integer(.refreshAbsoluteTTL, atLeast: refreshIdleTTL)
+        refreshReuseGrace = try reader.integer(.refreshReuseGrace)
         resetURLAllowList = try reader.list(.resetURLAllowList)
         authCookieOrigins = try reader.list(.authCookieOrigins)
         appleAppIDs = try reader.list(.appleAppIDs)

@@ -21,7 +21,7 @@ extension Setting {
         databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease, productName, appURL,
-        resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, resetURLAllowList, appleAppIDs, androidApps,
+        resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
         authCookieOrigins,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
@@ -142,6 +142,11 @@ extension Setting {
         "LATCHKEY_REFRESH_ABSOLUTE_TTL", .integer(3600...365 * 86_400, .seconds, atLeast: refreshIdleTTL.name),
         default: "2592000",
         meaning: "How long a login lasts at most, however often it is refreshed.")
+    static let refreshReuseGrace = Setting(
+        "LATCHKEY_REFRESH_REUSE_GRACE", .integer(0...60, .seconds), default: "10",
+        meaning: "How long after a refresh the same client may present the old refresh token again and get a fresh "
+            + "one, if it never used the one it was given (it lost it: the app was killed, the Keychain was locked); "
+            + "anything else is reuse and ends the login. 0 turns the grace off.")
     static let resetURLAllowList = Setting(
         "LATCHKEY_RESET_URL_ALLOW_LIST", .list(.linkBase),
         meaning: "The link bases a client may pass as `reset_url`, matched exactly.",

@@ -40,53 +40,84 @@ extension SQLStore {
     }
 
     package func rotateRefreshToken(
-        presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval, accepts: (RefreshTokenRecord) -> Bool
+        presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval, reuseGrace: TimeInterval,
+        accepts: (RefreshTokenRecord) -> Bool
     ) throws -> RefreshTokenRotation {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
         let presented = SQLValue.text(StorageEncoding.hex(presentedDigest))
+        let successorDigest = SQLValue.text(StorageEncoding.hex(newDigest))
         return try database.transaction { connection -> RefreshTokenRotation in
             guard let presentedToken = try lockedRefreshToken(presented, using: connection) else { return .invalid }
             guard accepts(presentedToken) else { return .refused }
             // One conditional UPDATE: racing callers wait for the row lock and then find used_at set.
-            let consumed = try connection.query(
+            let consumed = try connection.execute(
                 """
-                UPDATE sessions SET used_at = ?
+                UPDATE sessions SET used_at = ?, successor_digest = ?
                 WHERE token_digest = ? AND kind = 'refresh_family' AND used_at IS NULL AND revoked_at IS NULL
                   AND expires_at > ? AND absolute_expires_at > ?
-                RETURNING account_id, family_id, client_id, scope, credential_version, absolute_expires_at
                 """,
-                [nowValue, presented, nowValue, nowValue])
-            guard let token = consumed.first else {
+                [nowValue, successorDigest, presented, nowValue, nowValue])
+            if consumed == 0 {
                 let known = try connection.query(
-                    "SELECT family_id, used_at FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
+                    "SELECT used_at, revoked_at, successor_digest FROM sessions WHERE token_digest = ? AND kind = 'refresh_family'",
                     [presented])
-                guard let row = known.first, try row.optionalInteger("used_at") != nil else { return .invalid }
-                try Self.revokeFamily(try row.text("family_id"), now: nowValue, using: connection)
-                return .reused
+                guard let row = known.first, let usedAt = try row.optionalInteger("used_at") else { return .invalid }
+                guard try Self.replaceUnusedSuccessor(
+                    of: row, presented: presented, newSuccessor: successorDigest, usedAt: usedAt, now: now, grace: reuseGrace,
+                    using: connection)
+                else {
+                    try Self.revokeFamily(presentedToken.familyID, now: nowValue, using: connection)
+                    return .reused
+                }
             }
-            let familyID = try token.text("family_id")
-            let credentialVersion = try token.integer("credential_version")
             let accounts = try connection.query(
                 "SELECT \(Self.accountColumns) FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?",
-                [.text(try token.text("account_id")), .integer(credentialVersion)])
+                [.text(presentedToken.accountID), .integer(Int64(presentedToken.credentialVersion))])
             guard let accountRow = accounts.first else {
-                try Self.revokeFamily(familyID, now: nowValue, using: connection)
+                try Self.revokeFamily(presentedToken.familyID, now: nowValue, using: connection)
                 return .invalid
             }
             let account = try Self.account(from: accountRow)
-            let absoluteExpiresAt = StorageEncoding.date(milliseconds: try token.integer("absolute_expires_at"))
-            let expiresAt = min(now.addingTimeInterval(idleTTL), absoluteExpiresAt)
-            let clientID = try token.optionalText("client_id")
-            let scope = try token.optionalText("scope") ?? ""
             let successor = RefreshTokenRecord(
-                digest: newDigest, accountID: account.id, familyID: familyID, clientID: clientID,
-                scope: scope.split(separator: " ").map(String.init), credentialVersion: Int(credentialVersion),
+                digest: newDigest, accountID: account.id, familyID: presentedToken.familyID, clientID: presentedToken.clientID,
+                scope: presentedToken.scope, credentialVersion: presentedToken.credentialVersion,
                 createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
-                expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
-                absoluteExpiresAt: absoluteExpiresAt)
+                expiresAt: StorageEncoding.date(
+                    milliseconds: StorageEncoding.milliseconds(min(now.addingTimeInterval(idleTTL), presentedToken.absoluteExpiresAt))),
+                absoluteExpiresAt: presentedToken.absoluteExpiresAt)
             try Self.insertRefreshToken(successor, using: connection)
             return .rotated(successor: successor, account: account)
         }
+    }
+
+    /// The reuse grace: a used token (`row`: its used_at, revoked_at, successor_digest) that was
+    /// rotated less than `grace` seconds before `now`, is not revoked, and whose successor is
+    /// still unused, unrevoked and unexpired, had its successor lost by the client (a failed
+    /// save). That successor is marked used and revoked — so if it turns up after all (it was
+    /// not lost but stolen, or the other copy was), that is reuse and ends the login — and
+    /// `newSuccessor` is recorded in its place; true then. False for anything else, which is
+    /// reuse. The successor is replaced by one conditional UPDATE, so of two retries racing,
+    /// one gets the grace and the other is reuse.
+    private static func replaceUnusedSuccessor(
+        of row: any SQLRow, presented: SQLValue, newSuccessor: SQLValue, usedAt: Int64, now: Date, grace: TimeInterval,
+        using connection: borrowing any SQLConnection & ~Copyable
+    ) throws -> Bool {
+        let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+        guard grace > 0, try row.optionalInteger("revoked_at") == nil,
+            StorageEncoding.date(milliseconds: usedAt) > now.addingTimeInterval(-grace),
+            let successor = try row.optionalText("successor_digest")
+        else { return false }
+        let revoked = try connection.execute(
+            """
+            UPDATE sessions SET used_at = ?, revoked_at = ?
+            WHERE token_digest = ? AND kind = 'refresh_family' AND used_at IS NULL AND revoked_at IS NULL
+              AND expires_at > ? AND absolute_expires_at > ?
+            """,
+            [nowValue, nowValue, .text(successor), nowValue, nowValue])
+        guard revoked == 1 else { return false }
+        try connection.execute(
+            "UPDATE sessions SET successor_digest = ? WHERE token_digest = ? AND kind = 'refresh_family'", [newSuccessor, presented])
+        return true
     }
 
     @discardableResult
