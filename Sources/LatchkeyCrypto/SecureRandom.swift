@@ -17,4 +17,16 @@ package enum SecureRandom {
     package static func token(byteCount: Int = 32) -> Redacted<String> {
         Redacted(Base64URL.encode(bytes(byteCount)))
     }
+
+    /// A random (version 4) UUID in lowercase text, e.g. `0d4e…-4…-a…`, from the CSPRNG in
+    /// this process: Foundation's `UUID()` reads the kernel's random device on every call.
+    package static func identifier() -> String {
+        var bytes = [UInt8](bytes(16))
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        let hex = Hex.encode(Data(bytes))
+        let characters = Array(hex)
+        return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"
+            + String(characters[16..<20]) + "-" + String(characters[20..<32])
+    }
 }

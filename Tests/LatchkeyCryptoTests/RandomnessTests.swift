@@ -3,6 +3,19 @@ import LatchkeyCrypto
 import Testing
 
 @Suite struct SecureRandomTests {
+    @Test("an identifier is a version 4 UUID as Foundation reads it, lowercase, and two differ")
+    func identifier() throws {
+        let identifiers = (0..<200).map { _ in SecureRandom.identifier() }
+        #expect(Set(identifiers).count == 200)
+        for identifier in identifiers {
+            let parsed = try #require(UUID(uuidString: identifier))
+            #expect(parsed.uuidString.lowercased() == identifier)
+            let bytes = withUnsafeBytes(of: parsed.uuid) { Array($0) }
+            #expect(bytes[6] >> 4 == 4)
+            #expect(bytes[8] >> 6 == 0b10)
+        }
+    }
+
     @Test("bytes returns the requested count, and two draws differ")
     func bytes() {
         #expect(SecureRandom.bytes(0).isEmpty)

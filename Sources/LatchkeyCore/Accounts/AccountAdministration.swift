@@ -24,7 +24,7 @@ package struct AccountAdministration: Sendable {
         let address = try EmailAddress(email)
         let normalized = try policy.check(password, email: address)
         let account = Account(
-            id: UUID().uuidString.lowercased(), email: address.normalized, passwordHash: try hasher.hash(normalized),
+            id: SecureRandom.identifier(), email: address.normalized, passwordHash: try hasher.hash(normalized),
             status: .active, credentialVersion: 1, locale: locale, createdAt: clock.now())
         try store.createAccount(account)
         return account

@@ -137,7 +137,7 @@ package final class TokenService: Sendable {
         let now = clock.now()
         let refreshToken = SecureRandom.token()
         let stored = try store.createRefreshToken(
-            digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: UUID().uuidString.lowercased(),
+            digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: SecureRandom.identifier(),
             clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, now: now,
             idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
             absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
@@ -166,7 +166,7 @@ package final class TokenService: Sendable {
         let result = try store.redeemAuthorizationCode(
             digest: digest, now: now,
             refreshToken: InitialRefreshToken(
-                digest: OpaqueToken.digest(refreshToken), familyID: UUID().uuidString.lowercased(),
+                digest: OpaqueToken.digest(refreshToken), familyID: SecureRandom.identifier(),
                 idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
                 absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
                 liveFamilyLimit: settings.maximumLoginsPerAccount)
@@ -295,7 +295,7 @@ package final class TokenService: Sendable {
         let issuedAt = Self.seconds(now)
         let claims = AccessTokenClaims(
             iss: settings.issuer, aud: settings.audience, sub: record.accountID, client_id: record.clientID,
-            scope: record.scope.joined(separator: " "), jti: UUID().uuidString.lowercased(), iat: issuedAt,
+            scope: record.scope.joined(separator: " "), jti: SecureRandom.identifier(), iat: issuedAt,
             exp: issuedAt + Int64(settings.accessTokenLifetime), cv: record.credentialVersion, sid: record.familyID)
         return IssuedTokens(
             accessToken: try sign(claims, type: "at+jwt", key: keyRing.activeKey), refreshToken: refreshToken, expiresIn: settings.accessTokenLifetime,

@@ -160,7 +160,7 @@ package final class PasswordRecoveryService: Sendable {
             return Receipt(requestID: nil)
         }
         let request = PendingResetRequest(
-            id: UUID().uuidString.lowercased(), email: address.normalized, resetURL: resetURL,
+            id: SecureRandom.identifier(), email: address.normalized, resetURL: resetURL,
             locale: locale.map { String($0.prefix(35)) }, acceptLanguage: acceptLanguage.map { String($0.prefix(256)) },
             acceptedAt: now)
         try store.acceptResetRequest(request)
@@ -247,7 +247,7 @@ package final class PasswordRecoveryService: Sendable {
         let language = SupportedLanguage.negotiate(explicit: request.locale, acceptLanguage: request.acceptLanguage, accountLocale: account.locale)
         let mail = try templates.render(
             .passwordReset(link: link, validMinutes: Int(settings.tokenTTL / 60)),
-            to: account.email, language: language, id: UUID().uuidString.lowercased())
+            to: account.email, language: language, id: SecureRandom.identifier())
         logger.info("reset_token_issued", ["address": .string(key)])
         return IssuedResetToken(token: record, mail: mail)
     }
@@ -289,7 +289,7 @@ package final class PasswordRecoveryService: Sendable {
             let language = SupportedLanguage.negotiate(explicit: locale, acceptLanguage: acceptLanguage, accountLocale: account.locale)
             return try templates.render(
                 .passwordChanged(resetPageURL: settings.defaultResetURL + "?lang=" + language.rawValue, changedAt: now),
-                to: account.email, language: language, id: UUID().uuidString.lowercased())
+                to: account.email, language: language, id: SecureRandom.identifier())
         }
         guard let changed else {
             logger.info("reset_token_rejected", ["ip": .string(IPAddress.truncatedForLogs(clientIP))])

@@ -1,5 +1,6 @@
 import LatchkeyCore
 import Foundation
+import LatchkeyCrypto
 
 extension SQLStore {
     package func createAuthorizationCode(_ code: AuthorizationCodeRecord) throws {
@@ -100,7 +101,7 @@ extension SQLStore {
                 \(database.dialect.shareLock(of: "accounts"))
                 """,
                 [
-                    .text(UUID().uuidString.lowercased()), .text(StorageEncoding.hex(digest)),
+                    .text(SecureRandom.identifier()), .text(StorageEncoding.hex(digest)),
                     .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
                     .text(accountID), .integer(Int64(credentialVersion)),
                 ])

@@ -1,5 +1,6 @@
 import LatchkeyCore
 import Foundation
+import LatchkeyCrypto
 
 extension SQLStore {
     package func createRefreshToken(
@@ -20,7 +21,7 @@ extension SQLStore {
                 \(database.dialect.shareLock(of: "accounts"))
                 """,
                 [
-                    .text(UUID().uuidString.lowercased()), .text(StorageEncoding.hex(digest)),
+                    .text(SecureRandom.identifier()), .text(StorageEncoding.hex(digest)),
                     .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
                     .text(familyID), .text(clientID), .text(scope.joined(separator: " ")),
                     .integer(StorageEncoding.milliseconds(absoluteExpiresAt)), .text(accountID),
@@ -235,7 +236,7 @@ extension SQLStore {
             VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(UUID().uuidString.lowercased()), .text(token.accountID), .text(StorageEncoding.hex(token.digest)),
+                .text(SecureRandom.identifier()), .text(token.accountID), .text(StorageEncoding.hex(token.digest)),
                 .integer(StorageEncoding.milliseconds(token.createdAt)), .integer(StorageEncoding.milliseconds(token.expiresAt)),
                 .text(token.familyID), .text(token.clientID), .text(token.scope.joined(separator: " ")),
                 .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),
