@@ -1,5 +1,4 @@
 import LatchkeyCore
-import CSQLite
 
 /// One SQLite database file in WAL mode, used through a pool of reader connections and one
 /// writer connection (see ``SQLiteConnection``, the one wrapper of the SQLite C library).
