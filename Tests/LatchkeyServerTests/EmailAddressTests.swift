@@ -1,11 +1,4 @@
 import LatchkeyCore
-import LatchkeyHTTP
-import LatchkeyStorage
-import LatchkeyRedis
-import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
-import LatchkeyServer
 import Testing
 
 @Suite struct EmailAddressTests {

@@ -1,6 +1,5 @@
 import Foundation
 import LatchkeyCore
-import LatchkeyStorage
 import LatchkeyServer
 import Testing
 import LatchkeyTestSupport

@@ -3,10 +3,6 @@ import Foundation
 import LatchkeyCore
 import LatchkeyHTTP
 import LatchkeyStorage
-import LatchkeyRedis
-import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
 import LatchkeyServer
 import Synchronization
 import Testing

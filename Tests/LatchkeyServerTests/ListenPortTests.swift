@@ -1,5 +1,4 @@
 import Foundation
-import LatchkeyCore
 import LatchkeyHTTP
 import LatchkeyServer
 import Testing

@@ -1,12 +1,7 @@
 import Foundation
 import LatchkeyCrypto
 import LatchkeyCore
-import LatchkeyHTTP
-import LatchkeyStorage
-import LatchkeyRedis
 import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
 import LatchkeyTestSupport

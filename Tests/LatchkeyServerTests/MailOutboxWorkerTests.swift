@@ -1,12 +1,7 @@
 import Foundation
 import LatchkeyCore
-import LatchkeyHTTP
 import LatchkeyStorage
-import LatchkeyRedis
 import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
-import LatchkeyServer
 import Synchronization
 import Testing
 import LatchkeyTestSupport

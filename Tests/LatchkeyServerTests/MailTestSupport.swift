@@ -2,12 +2,6 @@ import LatchkeyTestSupport
 import Foundation
 import LatchkeyCrypto
 import LatchkeyCore
-import LatchkeyHTTP
-import LatchkeyStorage
-import LatchkeyRedis
-import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
 import LatchkeyServer
 
 /// A message as a mail client would read it: unfolded headers with RFC 2047 decoded, and

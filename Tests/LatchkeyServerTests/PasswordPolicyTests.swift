@@ -1,12 +1,6 @@
 import LatchkeyCrypto
 import LatchkeyCore
-import LatchkeyHTTP
-import LatchkeyStorage
-import LatchkeyRedis
-import LatchkeyMail
-import LatchkeyWeb
 import LatchkeyPasswordStrength
-import LatchkeyServer
 import Testing
 
 @Suite struct PasswordPolicyTests {

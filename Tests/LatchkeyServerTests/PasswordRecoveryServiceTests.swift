@@ -1,12 +1,8 @@
 import Foundation
 import LatchkeyCrypto
+import LatchkeyPasswordStrength
 @testable import LatchkeyCore
-@testable import LatchkeyHTTP
 @testable import LatchkeyStorage
-@testable import LatchkeyRedis
-@testable import LatchkeyMail
-@testable import LatchkeyWeb
-@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Testing
 import LatchkeyTestSupport

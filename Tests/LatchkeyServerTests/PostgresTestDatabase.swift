@@ -1,12 +1,6 @@
 import Foundation
 @testable import LatchkeyCore
-@testable import LatchkeyHTTP
 @testable import LatchkeyStorage
-@testable import LatchkeyRedis
-@testable import LatchkeyMail
-@testable import LatchkeyWeb
-@testable import LatchkeyPasswordStrength
-@testable import LatchkeyServer
 
 /// A fresh database on the test PostgreSQL server (`LATCHKEY_TEST_DATABASE_URL`, which
 /// `make test` and scripts/with-postgres.sh export), so every test has its own schema;

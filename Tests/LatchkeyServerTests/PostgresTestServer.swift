@@ -1,12 +1,6 @@
 import Foundation
 @testable import LatchkeyCore
-@testable import LatchkeyHTTP
 @testable import LatchkeyStorage
-@testable import LatchkeyRedis
-@testable import LatchkeyMail
-@testable import LatchkeyWeb
-@testable import LatchkeyPasswordStrength
-@testable import LatchkeyServer
 
 /// A PostgreSQL server of the test's own (scripts/postgres-test-server.sh), for the tests
 /// that stop and restart it without disturbing the shared test server. Stopped and deleted

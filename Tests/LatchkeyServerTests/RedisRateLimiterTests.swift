@@ -1,12 +1,6 @@
 import Foundation
 @testable import LatchkeyCore
-@testable import LatchkeyHTTP
-@testable import LatchkeyStorage
 @testable import LatchkeyRedis
-@testable import LatchkeyMail
-@testable import LatchkeyWeb
-@testable import LatchkeyPasswordStrength
-@testable import LatchkeyServer
 import LatchkeyCrypto
 import Synchronization
 import Testing

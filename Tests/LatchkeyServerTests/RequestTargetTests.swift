@@ -1,11 +1,4 @@
-@testable import LatchkeyCore
 @testable import LatchkeyHTTP
-@testable import LatchkeyStorage
-@testable import LatchkeyRedis
-@testable import LatchkeyMail
-@testable import LatchkeyWeb
-@testable import LatchkeyPasswordStrength
-@testable import LatchkeyServer
 import Testing
 
 @Suite struct RequestTargetTests {

@@ -1,11 +1,6 @@
 import Foundation
 import LatchkeyCore
-import LatchkeyHTTP
 import LatchkeyStorage
-import LatchkeyRedis
-import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
 import LatchkeyServer
 import Testing
 

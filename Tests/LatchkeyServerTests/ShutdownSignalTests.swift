@@ -1,12 +1,5 @@
 import Dispatch
 import Foundation
-import LatchkeyCore
-import LatchkeyHTTP
-import LatchkeyStorage
-import LatchkeyRedis
-import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
 import LatchkeyServer
 import Synchronization
 import Testing

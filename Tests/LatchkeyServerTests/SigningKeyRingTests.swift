@@ -2,12 +2,6 @@ import Foundation
 import LatchkeyCrypto
 import LatchkeyJOSE
 import LatchkeyCore
-import LatchkeyHTTP
-import LatchkeyStorage
-import LatchkeyRedis
-import LatchkeyMail
-import LatchkeyWeb
-import LatchkeyPasswordStrength
 import LatchkeyServer
 import Synchronization
 import Testing

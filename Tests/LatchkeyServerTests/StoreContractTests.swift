@@ -1,12 +1,7 @@
 import Foundation
 import Dispatch
 @testable import LatchkeyCore
-@testable import LatchkeyHTTP
 @testable import LatchkeyStorage
-@testable import LatchkeyRedis
-@testable import LatchkeyMail
-@testable import LatchkeyWeb
-@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import LatchkeyJOSE
 import Synchronization

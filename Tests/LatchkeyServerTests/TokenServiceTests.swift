@@ -2,12 +2,7 @@ import Foundation
 import LatchkeyCrypto
 import LatchkeyJOSE
 @testable import LatchkeyCore
-@testable import LatchkeyHTTP
 @testable import LatchkeyStorage
-@testable import LatchkeyRedis
-@testable import LatchkeyMail
-@testable import LatchkeyWeb
-@testable import LatchkeyPasswordStrength
 @testable import LatchkeyServer
 import Testing
 import LatchkeyTestSupport
