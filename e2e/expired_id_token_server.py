@@ -4,18 +4,17 @@ Latchkey itself issues no ID token on refresh, so this server stands in for one 
 
 Prints `READY <port>` once it listens on 127.0.0.1; stops when its standard input closes."""
 import base64
-import http.server
 import json
-import sys
-import threading
 import time
+
+from helper_server import QuietHandler, serve_until_stdin_closes
 
 
 def part(value):
     return base64.urlsafe_b64encode(json.dumps(value).encode()).rstrip(b"=").decode()
 
 
-class TokenEndpoint(http.server.BaseHTTPRequestHandler):
+class TokenEndpoint(QuietHandler):
     def do_POST(self):
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
         issuer = f"http://127.0.0.1:{self.server.server_address[1]}"
@@ -31,12 +30,5 @@ class TokenEndpoint(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    def log_message(self, *args):
-        pass
 
-
-server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), TokenEndpoint)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-print(f"READY {server.server_address[1]}", flush=True)
-sys.stdin.read()
-server.shutdown()
+serve_until_stdin_closes(TokenEndpoint)

@@ -99,6 +99,22 @@ import Testing
         #expect(error?.reasons == ["cannot_connect"])
     }
 
+    @Test("past the server's limit, the error carries its Retry-After and says how long to wait")
+    func rateLimitedSaysHowLong() async throws {
+        let server = try await LatchkeyServerProcess(settings: ["LATCHKEY_RESET_IP_LIMIT": "1/600"])
+        defer { server.stop() }
+        let recovery = PasswordRecovery(baseURL: server.baseURL)
+        try await recovery.requestReset(email: "jane@example.com")
+        let error = await #expect(throws: LatchkeyClientError.self) { try await recovery.requestReset(email: "jane@example.com") }
+        #expect(error?.code == .rateLimited)
+        #expect(error?.status == 429)
+        // The first wait lasts until the ten-minute window has room again.
+        let wait = try #require(error?.retryAfter)
+        #expect(wait > .seconds(540) && wait <= .seconds(600))
+        #expect(error?.message(for: .en) == "Too many attempts. Please try again in 10 minutes.")
+        #expect(error?.message(for: .ar) == "محاولات كثيرة جدًا. يُرجى المحاولة مرة أخرى بعد 10 دقائق.")
+    }
+
     @Test("a reset_url not on the server's allow list is a fatal rejection")
     func resetURLNotAllowed() async throws {
         let server = try await LatchkeyServerProcess()

@@ -10,6 +10,13 @@ enum ClientErrorText {
         reasons[reason]?[language]
     }
 
+    /// The message for `code` that says how long to wait ("Too many attempts. Please try
+    /// again in 3 minutes."), or nil for a code whose message says no wait.
+    static func message(for code: LatchkeyClientError.Code, waiting wait: RetryWait, in language: ClientLanguage) -> String? {
+        guard let opening = waitOpenings[code.rawValue]?[language] else { return nil }
+        return opening + " " + tryAgain(in: wait, language)
+    }
+
     /// A generic message, used only if a code were missing from the table.
     static func fallback(in language: ClientLanguage) -> String {
         messages[LatchkeyClientError.Code.unexpectedResponse.rawValue]?[language] ?? "Something went wrong."
@@ -131,6 +138,57 @@ enum ClientErrorText {
             .ar: "تعذّر حفظ تسجيل الدخول على هذا الجهاز. يُرجى التحقق من المساحة المتاحة والمحاولة مرة أخرى.",
         ],
     ]
+
+    /// The first sentence of the messages that say how long to wait (``message(for:waiting:in:)``),
+    /// for the codes a server's `Retry-After` comes with.
+    static let waitOpenings: [String: [ClientLanguage: String]] = [
+        "rate_limited": [
+            .en: "Too many attempts.",
+            .pt: "Muitas tentativas.",
+            .es: "Demasiados intentos.",
+            .ar: "محاولات كثيرة جدًا.",
+        ],
+        "server_unavailable": [
+            .en: "The service is not available right now.",
+            .pt: "O serviço não está disponível agora.",
+            .es: "El servicio no está disponible ahora.",
+            .ar: "الخدمة غير متاحة الآن.",
+        ],
+    ]
+
+    /// "Please try again in 3 minutes.", in `language`.
+    static func tryAgain(in wait: RetryWait, _ language: ClientLanguage) -> String {
+        switch language {
+        case .en: "Please try again in \(amount(wait, language))."
+        case .pt: "Tente de novo em \(amount(wait, language))."
+        case .es: "Vuelve a intentarlo dentro de \(amount(wait, language))."
+        case .ar: "يُرجى المحاولة مرة أخرى بعد \(amount(wait, language))."
+        }
+    }
+
+    /// "3 minutes", in `language`, with its plural forms.
+    static func amount(_ wait: RetryWait, _ language: ClientLanguage) -> String {
+        let count = wait.count
+        switch (language, wait.unit) {
+        case (.en, .seconds): return count == 1 ? "1 second" : "\(count) seconds"
+        case (.en, .minutes): return count == 1 ? "1 minute" : "\(count) minutes"
+        case (.en, .hours): return count == 1 ? "1 hour" : "\(count) hours"
+        case (.pt, .seconds), (.es, .seconds): return count == 1 ? "1 segundo" : "\(count) segundos"
+        case (.pt, .minutes), (.es, .minutes): return count == 1 ? "1 minuto" : "\(count) minutos"
+        case (.pt, .hours), (.es, .hours): return count == 1 ? "1 hora" : "\(count) horas"
+        case (.ar, .seconds): return arabic(count, one: "ثانية واحدة", two: "ثانيتين", few: "ثوانٍ", many: "ثانية")
+        case (.ar, .minutes): return arabic(count, one: "دقيقة واحدة", two: "دقيقتين", few: "دقائق", many: "دقيقة")
+        case (.ar, .hours): return arabic(count, one: "ساعة واحدة", two: "ساعتين", few: "ساعات", many: "ساعة")
+        }
+    }
+
+    /// A count of things with Arabic's plural forms: one and two are words of their own,
+    /// 3–10 take the plural (`few`), 11 and more the singular (`many`).
+    private static func arabic(_ count: Int, one: String, two: String, few: String, many: String) -> String {
+        if count == 1 { return one }
+        if count == 2 { return two }
+        return "\(count) " + ((3...10).contains(count % 100) ? few : many)
+    }
 
     /// The server's password rule codes (see ``PasswordRules``), plus `too_weak`, which
     /// only the server checks.

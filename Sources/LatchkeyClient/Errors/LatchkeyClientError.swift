@@ -97,31 +97,45 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
     public let status: Int?
     /// The server's own error code (`invalid_token`, `INVALID_CREDENTIALS`, …), for logs.
     public let serverCode: String?
+    /// How long the server asked to wait before trying again: the `Retry-After` of a `429`
+    /// or `503` reply (RFC 9110 §10.2.3, seconds or a date), in whole seconds, never
+    /// negative and at most a day. Nil when the reply had none, or one that is neither
+    /// form. ``message(for:)`` says it in words for `rate_limited` and `server_unavailable`.
+    public let retryAfter: Duration?
 
     /// Creates an error with a stable code and optional details.
-    public init(_ code: Code, reasons: [String] = [], status: Int? = nil, serverCode: String? = nil) {
+    public init(
+        _ code: Code, reasons: [String] = [], status: Int? = nil, serverCode: String? = nil, retryAfter: Duration? = nil
+    ) {
         self.code = code
         self.reasons = reasons
         self.status = status
         self.serverCode = serverCode
+        self.retryAfter = retryAfter
     }
 
     /// What an app should do about this error.
     public var kind: Kind { code.kind }
 
     /// A sentence for a person, in `language`, saying what happened and what to do; never
-    /// technical, never containing a secret. For `weak_password` it names each broken rule.
+    /// technical, never containing a secret. For `weak_password` it names each broken rule;
+    /// for `rate_limited` and `server_unavailable` with a ``retryAfter`` it says how long to
+    /// wait, rounded up to a step a person can act on ("Too many attempts. Please try again
+    /// in 3 minutes.").
     public func message(for language: ClientLanguage) -> String {
-        let base = ClientErrorText.message(for: code, in: language) ?? ClientErrorText.fallback(in: language)
+        let wait = retryAfter.flatMap(RetryWait.init(atLeast:))
+        let waiting = wait.flatMap { ClientErrorText.message(for: code, waiting: $0, in: language) }
+        let base = waiting ?? ClientErrorText.message(for: code, in: language) ?? ClientErrorText.fallback(in: language)
         let details = reasons.compactMap { ClientErrorText.reason($0, in: language) }
         return ([base] + details).joined(separator: " ")
     }
 
-    /// The code, status, server code and reasons: fit for a log line.
+    /// The code, status, server code, retry-after and reasons: fit for a log line.
     public var description: String {
         var parts = ["\(code) (\(kind))"]
         if let status { parts.append("status \(status)") }
         if let serverCode { parts.append("server code \(serverCode)") }
+        if let retryAfter { parts.append("retry after \(retryAfter.components.seconds) s") }
         if !reasons.isEmpty { parts.append("reasons \(reasons.joined(separator: ","))") }
         return "LatchkeyClientError: " + parts.joined(separator: ", ")
     }

@@ -16,11 +16,27 @@ extension LatchkeyClientError {
     /// 5xx and 408 → `server_unavailable`, other 4xx → `request_rejected`, anything else →
     /// `unexpected_response`. Server messages are never copied (they may be technical or
     /// echo input); the result carries the status and the server code for logs.
+    ///
+    /// This form knows no `Retry-After`; ``from(status:body:retryAfter:now:)`` reads it.
     public static func from(status: Int, body: Data) -> LatchkeyClientError {
+        from(status: status, body: body, wait: nil)
+    }
+
+    /// As ``from(status:body:)``, and for a `429` or `503` reply also the wait its
+    /// `Retry-After` field value asks for (``retryAfter``): delta-seconds, or an HTTP-date
+    /// counted from `now` (the time the reply came). A value that is neither is ignored, a
+    /// date in the past is a wait of zero, and a wait over a day is cut to a day. Other
+    /// statuses ignore the field (on a `3xx` it means something else).
+    public static func from(status: Int, body: Data, retryAfter: String?, now: Date) -> LatchkeyClientError {
+        let wait = status == 429 || status == 503 ? retryAfter.flatMap { RetryAfterField.delay($0, now: now) } : nil
+        return from(status: status, body: body, wait: wait)
+    }
+
+    private static func from(status: Int, body: Data, wait: Duration?) -> LatchkeyClientError {
         let reply = body.count <= maximumErrorBodySize ? ServerErrorBody(json: body) : nil
         if let reply, let code = knownCode(reply) {
             let reasons = code == .weakPassword ? reply.reasons : []
-            return LatchkeyClientError(code, reasons: reasons, status: status, serverCode: reply.code)
+            return LatchkeyClientError(code, reasons: reasons, status: status, serverCode: reply.code, retryAfter: wait)
         }
         let code: Code =
             switch status {
@@ -29,7 +45,7 @@ extension LatchkeyClientError {
             case 400...499: .requestRejected
             default: .unexpectedResponse
             }
-        return LatchkeyClientError(code, status: status, serverCode: reply?.code)
+        return LatchkeyClientError(code, status: status, serverCode: reply?.code, retryAfter: wait)
     }
 
     private static func knownCode(_ reply: ServerErrorBody) -> Code? {

@@ -11,17 +11,27 @@ struct ClientHTTP: Sendable {
     static let maximumReplySize = 1 << 20
 
     let session: URLSession
+    /// The clock that dates each reply, for a `Retry-After` given as a date.
+    let now: @Sendable () -> Date
 
-    /// Sends `request` and returns the reply, whatever its status.
+    init(session: URLSession, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.session = session
+        self.now = now
+    }
+
+    /// Sends `request` and returns the reply, whatever its status, with its `Retry-After`.
     ///
-    /// - Throws: what ``transfer(_:with:)`` throws; `unexpected_response` for an
-    ///   oversized reply.
+    /// - Throws: what ``transfer(_:with:)`` throws; for a reply over ``maximumReplySize``,
+    ///   `unexpected_response` (`reply_too_large`) if it was a success, else the error its
+    ///   status and `Retry-After` stand for (``HTTPReply/error``; so large a body is not read).
     func send(_ request: URLRequest) async throws -> HTTPReply {
         let (data, http) = try await Self.transfer(request, with: session)
+        let reply = HTTPReply(
+            status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"), receivedAt: now())
         guard data.count <= Self.maximumReplySize else {
-            throw LatchkeyClientError(.unexpectedResponse, reasons: ["reply_too_large"], status: http.statusCode)
+            throw reply.isSuccess ? LatchkeyClientError(.unexpectedResponse, reasons: ["reply_too_large"], status: reply.status) : reply.error
         }
-        return HTTPReply(status: http.statusCode, body: data)
+        return reply
     }
 
     /// Sends `request` with `session` and returns the body and response, whatever their

@@ -25,7 +25,8 @@ public struct OAuthClient: Sendable {
     private let http: ClientHTTP
     private let now: @Sendable () -> Date
 
-    /// A client of `issuer`. `now` is the clock used for token expiry and ID token checks.
+    /// A client of `issuer`. `now` is the clock used for token expiry, ID token checks and
+    /// a `Retry-After` date (``LatchkeyClientError/retryAfter``).
     public init(
         issuer: URL, clientID: String, scopes: [String] = ["openid"], leeway: TimeInterval = 60,
         issuedAtLeeway: TimeInterval = IDTokenClaims.defaultIssuedAtLeeway,
@@ -36,7 +37,7 @@ public struct OAuthClient: Sendable {
         self.scopes = scopes
         self.leeway = leeway
         self.issuedAtLeeway = issuedAtLeeway
-        self.http = ClientHTTP(session: session)
+        self.http = ClientHTTP(session: session, now: now)
         self.now = now
     }
 

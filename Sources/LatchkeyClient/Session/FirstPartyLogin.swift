@@ -15,10 +15,11 @@ public struct FirstPartyLogin: Sendable {
     private let http: ClientHTTP
     private let now: @Sendable () -> Date
 
-    /// A client for the server at `baseURL`; `now` dates the received tokens' expiry.
+    /// A client for the server at `baseURL`; `now` dates the received tokens' expiry and
+    /// counts a `Retry-After` date (``LatchkeyClientError/retryAfter``).
     public init(baseURL: URL, session: URLSession = .shared, now: @escaping @Sendable () -> Date = { Date() }) {
         self.baseURL = baseURL
-        self.http = ClientHTTP(session: session)
+        self.http = ClientHTTP(session: session, now: now)
         self.now = now
     }
 
