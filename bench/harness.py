@@ -137,6 +137,8 @@ class BenchServer:
         self.env.update(settings)
         self.process = None
         self.memory = None
+        # Commands refuse a data directory without a database; `migrate` creates it and the keys.
+        self.cli("migrate")
 
     @property
     def base(self):
@@ -152,7 +154,8 @@ class BenchServer:
     def create_confidential_client(self, client_id):
         """Registers a confidential client (one that authenticates, e.g. a resource server
         that introspects tokens); returns its secret."""
-        created = self.cli("clients", "create", client_id, "--redirect-uri", "https://api.example/cb", "--confidential")
+        created = self.cli("clients", "create", client_id, "--redirect-uri", "https://api.example/cb", "--confidential",
+                           "--introspect")
         return next(line.split(": ", 1)[1] for line in created.splitlines() if line.startswith("client_secret: "))
 
     def cli(self, *args, stdin=None):

@@ -310,8 +310,8 @@ actor EventLog {
         #expect(try store.load() == elsewhere)
     }
 
-    @Test("when the background time runs out mid-refresh, the store lock is released at once and the result saved later")
-    func backgroundExpiration() async throws {
+    @Test("when the background time runs out before the refresh request, the lock is released at once and no refresh token is sent")
+    func backgroundExpirationBeforeRequest() async throws {
         let fixture = try await SignedInFixture.start()
         defer { fixture.stop() }
         let store = try fixture.controlledStore()
@@ -321,6 +321,37 @@ actor EventLog {
         let lockFreeBeforeExpiry = Flag(), lockFreeAfterExpiry = Flag()
         // Read 2 runs holding the lock, just before the refresh request.
         store.afterRead(2) {
+            lockFreeBeforeExpiry.set(canTakeLock(at: lockFile))
+            activity.expireRunning()
+            lockFreeAfterExpiry.set(canTakeLock(at: lockFile))
+        }
+
+        let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
+        #expect(error?.code == .tokenStoreLocked)
+        #expect(error?.reasons == ["background_time_expired"])
+        #expect(!lockFreeBeforeExpiry.value)
+        #expect(lockFreeAfterExpiry.value)
+        #expect(try store.load() == fixture.tokens)
+        #expect(await !session.hasUnsavedTokens)
+        #expect(activity.running == 0)
+        #expect(try await fixture.refreshes() == (0, 0))
+
+        // The next call, with background time again, refreshes.
+        #expect(try await session.validAccessToken() != fixture.tokens.accessToken)
+        #expect(try await fixture.refreshes() == (1, 0))
+    }
+
+    @Test("when the background time runs out during the refresh request, the lock is released at once and the result saved later")
+    func backgroundExpiration() async throws {
+        let fixture = try await SignedInFixture.start()
+        defer { fixture.stop() }
+        let store = try fixture.controlledStore()
+        let activity = RecordingBackgroundActivity()
+        let session = AuthSession(store: store, refresher: .firstParty(fixture.login), backgroundActivity: activity)
+        let lockFile = fixture.directory.url.appendingPathComponent(FileTokenStore.lockFileName).path
+        let lockFreeBeforeExpiry = Flag(), lockFreeAfterExpiry = Flag()
+        // Read 3 runs holding the lock, once the refresh reply has come.
+        store.afterRead(3) {
             lockFreeBeforeExpiry.set(canTakeLock(at: lockFile))
             activity.expireRunning()
             lockFreeAfterExpiry.set(canTakeLock(at: lockFile))

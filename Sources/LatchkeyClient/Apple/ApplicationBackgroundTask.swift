@@ -34,6 +34,9 @@
                 expiration()
                 self?.finish()
             }
+            // `.invalid`: no background time at all ("running in the background is not
+            // possible"), so no expiration handler will ever run: expire at once.
+            if identifier == .invalid { expiration() }
         }
 
         nonisolated func end() async {

@@ -26,7 +26,10 @@ public import Foundation
 /// - With a ``BackgroundActivity`` (``ApplicationBackgroundTask`` on iOS), every
 ///   operation that holds the store's lock runs inside it; if the background time runs
 ///   out first, the lock is released at once (iOS ends an app suspended while it holds a
-///   lock on a file in a shared container) and the outcome is kept in memory as above.
+///   lock on a file in a shared container) and the outcome is kept in memory as above;
+///   a refresh request not yet sent then is not sent at all (`token_store_locked`,
+///   reason `background_time_expired`), since another process may be presenting the
+///   same refresh token.
 /// - When the server rejects the refresh token, the tokens are removed and
 ///   ``AuthSessionEvent/signedOut(_:)`` (`.sessionEnded`) is sent; a transient failure
 ///   (network, 5xx, rate limit) keeps them, and while the old access token has not yet
@@ -274,6 +277,9 @@ public actor AuthSession {
             try endSession()
             throw LatchkeyClientError(.sessionExpired, reasons: ["no_refresh_token"])
         }
+        // Without the lock (the background time ran out), another process may be
+        // presenting this refresh token now: sending it too could end the login.
+        guard hold.mayWrite else { throw LatchkeyClientError(.tokenStoreLocked, reasons: ["background_time_expired"]) }
         let outcome: Result<StoredTokens, any Error>
         do {
             outcome = .success(try await refresher.refresh(current, with: refreshToken))
