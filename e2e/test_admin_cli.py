@@ -167,10 +167,14 @@ def test_users_set_password_enable_and_delete(server):
     assert login(server, "pat@example.com", GOOD_PASSWORD).status_code == 401
     assert login(server, "pat@example.com", NEW_PASSWORD).status_code == 200
 
+    before_disable = login(server, "pat@example.com", NEW_PASSWORD).json()["data"]["refresh_token"]
     server.cli("users", "disable", "pat@example.com")
     assert login(server, "pat@example.com", NEW_PASSWORD).status_code == 401
     server.cli("users", "enable", "pat@example.com")
     assert "pat@example.com\tactive" in server.cli("users", "list").stdout
+    # Disabling ended the login for good: enabling the account does not bring it back.
+    revived = requests.post(server.base + "/auth/refresh", json={"refresh_token": before_disable}, timeout=30)
+    assert revived.status_code == 401
     assert login(server, "pat@example.com", NEW_PASSWORD).status_code == 200
 
     server.cli("users", "delete", "pat@example.com")

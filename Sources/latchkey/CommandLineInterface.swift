@@ -61,7 +61,7 @@ enum Help {
       migrate                               Create or upgrade the database and create missing key files, then exit
       users create EMAIL --password-stdin   Create an account; the password is read from standard input
       users list                            List accounts (id, email, status, created)
-      users disable EMAIL                   Disable an account: no sign-in, no reset mail
+      users disable EMAIL                   Disable an account: no sign-in, no reset mail, every login ended
       users enable EMAIL                    Enable a disabled account again
       users unlock EMAIL                    End the account's sign-in lockouts (failure counts start again)
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
@@ -229,9 +229,10 @@ enum Help {
       latchkey users list
           Prints one account per line: id, email, status, created (ISO 8601).
       latchkey users disable EMAIL
-          Disables the account; it can no longer sign in and gets no reset mail.
+          Disables the account; it can no longer sign in and gets no reset mail. Every
+          login, browser session and reset link it has ends for good.
       latchkey users enable EMAIL
-          Enables a disabled account again.
+          Enables a disabled account again (it signs in anew; nothing ended comes back).
       latchkey users unlock EMAIL
           Ends the account's sign-in lockouts on every server at once: its failure counts
           start again from zero (a completed password reset does the same).

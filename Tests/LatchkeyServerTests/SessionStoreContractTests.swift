@@ -1,8 +1,8 @@
 import Foundation
 @testable import LatchkeyCore
 @testable import LatchkeyStorage
-import Synchronization
 import LatchkeyTestSupport
+import Synchronization
 import Testing
 
 /// The refresh-token families every `Store` implementation keeps, run against each one in
@@ -189,6 +189,67 @@ import Testing
             try store.rotateRefreshToken(
                 presentedDigest: token.digest, newDigest: randomDigest(), now: fixture.clock.now(), idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
                 == .invalid)
+    }
+
+    @Test("disabling an account ends its families for good: enabling it again revives none", arguments: StoreFactory.all)
+    func disableEndsFamilies(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let token = try #require(try startFamily(in: fixture, for: account))
+        #expect(try store.setStatus(.disabled, email: account.email))
+        #expect(try store.setStatus(.active, email: account.email))
+        let now = fixture.clock.now()
+        #expect(try store.usableRefreshToken(digest: token.digest, now: now) == nil)
+        #expect(try store.liveFamilyAccount(familyID: token.familyID, now: now) == nil)
+        #expect(
+            try store.rotateRefreshToken(
+                presentedDigest: token.digest, newDigest: randomDigest(), now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
+                == .invalid)
+        // The account itself works again: a new login starts a family.
+        let enabled = try #require(try store.account(email: account.email))
+        #expect(try startFamily(in: fixture, for: enabled) != nil)
+    }
+
+    @Test("a family revoked while it rotates leaves no live token, however the two interleave", arguments: StoreFactory.all)
+    func revokeRacingRotation(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let now = fixture.clock.now()
+        for round in 0..<60 {
+            let token = try #require(try startFamily(in: fixture, for: account))
+            let successor = randomDigest()
+            runOnThreads(2) { index in
+                if index == 0 {
+                    _ = try? store.rotateRefreshToken(
+                        presentedDigest: token.digest, newDigest: successor, now: now, idleTTL: Self.idle, reuseGrace: 0, accepts: { _ in true })
+                } else if round.isMultiple(of: 2) {
+                    try? store.revokeFamily(id: token.familyID, now: now)
+                } else {
+                    _ = try? store.revokeFamily(containing: token.digest, now: now, accepts: { _ in true })
+                }
+            }
+            #expect(try store.usableRefreshToken(digest: successor, now: now) == nil, "round \(round)")
+            #expect(try store.liveFamilyAccount(familyID: token.familyID, now: now) == nil, "round \(round)")
+        }
+    }
+
+    @Test("logins racing on one account never leave more live families than the limit", arguments: StoreFactory.all)
+    func familyLimitUnderRacingLogins(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try createAccount(in: fixture)
+        let started = Mutex<[RefreshTokenRecord]>([])
+        runOnThreads(20) { _ in
+            if let token = try? startFamily(in: fixture, for: account, liveFamilyLimit: 3) {
+                started.withLock { $0.append(token) }
+            }
+        }
+        let tokens = started.withLock { $0 }
+        #expect(tokens.count == 20)
+        let live = try tokens.filter { try store.usableRefreshToken(digest: $0.digest, now: fixture.clock.now()) != nil }
+        #expect(live.count == 3)
     }
 
     @Test("revoking a family ends every token in it, and an unknown token reports false", arguments: StoreFactory.all)

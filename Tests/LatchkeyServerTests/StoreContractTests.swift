@@ -172,7 +172,7 @@ import Testing
         #expect(try store.usableResetToken(digest: digest, now: fixture.clock.now()) == nil)
     }
 
-    @Test("a disabled account's token is neither usable nor consumable", arguments: StoreFactory.all)
+    @Test("a disabled account's token is neither usable nor consumable, nor again once it is enabled", arguments: StoreFactory.all)
     func disabledAccount(factory: StoreFactory) throws {
         let fixture = try factory.make()
         let store = try fixture.migratedStore()
@@ -182,7 +182,12 @@ import Testing
         #expect(try store.usableResetToken(digest: digest, now: fixture.clock.now()) == nil)
         #expect(try completeReset(in: fixture, digest: digest) == nil)
         #expect(try store.setStatus(.active, email: account.email))
-        #expect(try store.usableResetToken(digest: digest, now: fixture.clock.now()) != nil)
+        #expect(try store.usableResetToken(digest: digest, now: fixture.clock.now()) == nil)
+        #expect(try completeReset(in: fixture, digest: digest) == nil)
+        // A reset requested after enabling works.
+        let enabled = try #require(try store.account(email: account.email))
+        let fresh = try issueToken(in: fixture, for: enabled)
+        #expect(try store.usableResetToken(digest: fresh, now: fixture.clock.now()) != nil)
     }
 
     @Test("completing a reset consumes the token once and updates the account", arguments: StoreFactory.all)

@@ -11,6 +11,9 @@ package protocol AccountStore: Sendable {
     /// Every account, oldest first.
     func allAccounts() throws -> [Account]
     /// Sets the status of the account with this email; false when there is none.
+    /// Disabling also ends everything the account was issued — every refresh-token family,
+    /// browser session and unused reset token, and (its credential version goes up) every
+    /// access token and authorization code — so enabling it again revives none of them.
     func setStatus(_ status: Account.Status, email: String) throws -> Bool
     /// Replaces the account's password hash with `newHash` (the same password, hashed with
     /// newer parameters) only if it is still `currentHash`, so it never undoes a concurrent

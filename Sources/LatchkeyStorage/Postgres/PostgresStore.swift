@@ -9,9 +9,9 @@ package import Foundation
 /// serialises on the row: consuming a reset or refresh token is an
 /// `UPDATE … WHERE used_at IS NULL … RETURNING`, leasing mail picks rows with
 /// `FOR UPDATE SKIP LOCKED`. Every transaction that issues, consumes or revokes an
-/// account's tokens locks the account row first (a reset exclusively, a login or refresh
-/// `FOR SHARE`), so a reset racing a login or refresh on another server leaves no live
-/// token behind, and such transactions queue instead of deadlocking.
+/// account's tokens locks the account row first (`FOR NO KEY UPDATE`), so a reset or
+/// revocation racing a login or refresh on another server leaves no live token behind,
+/// and such transactions queue instead of deadlocking.
 /// Migrations take a transaction-scoped advisory lock, so servers starting together
 /// migrate once. The store logic, schema and value encoding are the SQLite store's (see
 /// ``SQLStore`` and ``Migrations``), so both behave identically to the millisecond.

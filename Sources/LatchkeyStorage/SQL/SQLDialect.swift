@@ -23,18 +23,18 @@ enum SQLDialect: Sendable {
         }
     }
 
-    /// The clause, ending a `SELECT`, that locks the rows it reads from `table` (a name or
-    /// alias in its `FROM`) against writers until the transaction ends.
-    func shareLock(of table: String) -> String {
+    /// As ``updateLock``, for the rows read from `table` only (a name or alias in the
+    /// `FROM` of a join), so that the other rows of the join are not locked.
+    func updateLock(of table: String) -> String {
         switch self {
         case .sqlite: ""
-        case .postgres: "FOR SHARE OF \(table)"
+        case .postgres: "FOR NO KEY UPDATE OF \(table)"
         }
     }
 
     /// The clause, ending a `SELECT`, that locks the rows it reads against other writers
-    /// and against ``shareLock(of:)`` until the transaction ends, without blocking foreign
-    /// keys that reference them.
+    /// and other lockers until the transaction ends, without blocking foreign keys that
+    /// reference them.
     var updateLock: String {
         switch self {
         case .sqlite: ""

@@ -39,11 +39,22 @@ extension SQLStore {
     }
 
     package func setStatus(_ status: Account.Status, email: String) throws -> Bool {
-        try database.transaction { connection in
+        let now = SQLValue.integer(StorageEncoding.milliseconds(clock.now()))
+        return try database.transaction { connection -> Bool in
+            guard let accountID = try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id") else {
+                return false
+            }
+            try lockAccount(accountID, using: connection)
             try connection.execute(
-                "UPDATE accounts SET status = ?, updated_at = ? WHERE email = ?",
-                [.text(status.rawValue), .integer(StorageEncoding.milliseconds(clock.now())), .text(email)])
-        } > 0
+                "UPDATE accounts SET status = ?, updated_at = ? WHERE id = ?", [.text(status.rawValue), now, .text(accountID)])
+            // Disabling ends what the account had issued, so enabling it again revives nothing.
+            if status == .disabled {
+                try connection.execute(
+                    "UPDATE accounts SET credential_version = credential_version + 1 WHERE id = ?", [.text(accountID)])
+                try Self.endTokens(ofAccount: accountID, now: now, using: connection)
+            }
+            return true
+        }
     }
 
     package func rehashPassword(accountID: String, currentHash: String, newHash: String, now: Date) throws -> Bool {
@@ -73,13 +84,23 @@ extension SQLStore {
             try connection.execute(
                 "UPDATE accounts SET password_hash = ?, credential_version = credential_version + 1, updated_at = ? WHERE id = ?",
                 [.text(newPasswordHash), now, .text(accountID)])
-            try connection.execute(
-                "UPDATE sessions SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL", [now, .text(accountID)])
-            try connection.execute(
-                "UPDATE reset_tokens SET superseded_at = ? WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL",
-                [now, .text(accountID)])
+            try Self.endTokens(ofAccount: accountID, now: now, using: connection)
             return true
         }
+    }
+
+    /// Revokes every session (refresh-token families and browser sessions) of the account
+    /// and supersedes its unused reset tokens. Run inside the transaction that changed the
+    /// account's credentials, after ``lockAccount(_:using:)``: the statements then see
+    /// every session committed before the lock was granted.
+    static func endTokens(
+        ofAccount accountID: String, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable
+    ) throws {
+        try connection.execute(
+            "UPDATE sessions SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL", [now, .text(accountID)])
+        try connection.execute(
+            "UPDATE reset_tokens SET superseded_at = ? WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL",
+            [now, .text(accountID)])
     }
 
     package func deleteAccount(email: String) throws -> Bool {
@@ -87,10 +108,12 @@ extension SQLStore {
             guard let accountID = try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id") else {
                 return false
             }
-            try lockAccount(accountID, using: connection)
-            // Mail not yet sent holds reset links for tokens that go with the account.
-            try connection.execute("DELETE FROM outbox WHERE recipient = ? AND status = 'pending'", [.text(email)])
+            // Mail not yet sent holds reset links for tokens that go with the account. The
+            // pending requests before the account, in the order the reset worker takes them
+            // (request, then account), so the two queue instead of deadlocking.
             try connection.execute("DELETE FROM reset_requests WHERE email = ?", [.text(email)])
+            try lockAccount(accountID, using: connection)
+            try connection.execute("DELETE FROM outbox WHERE recipient = ? AND status = 'pending'", [.text(email)])
             // Reset tokens, sessions and authorization codes go with it (ON DELETE CASCADE).
             return try connection.execute("DELETE FROM accounts WHERE id = ?", [.text(accountID)]) == 1
         }

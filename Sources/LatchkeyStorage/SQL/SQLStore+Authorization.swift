@@ -28,14 +28,14 @@ extension SQLStore {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
         let digestValue = SQLValue.text(StorageEncoding.hex(digest))
         return try database.transaction { connection -> AuthorizationCodeRedemption in
-            // The account first, locked for share as every writer of its tokens does (see lockAccount):
+            // The account first, locked as every writer of its tokens does (see lockAccount):
             // a racing reset then waits for this redemption and revokes what it issued, or this
             // waits for the reset and finds the credential version changed.
             let owner = try connection.query(
                 """
                 SELECT a.id FROM accounts a JOIN authorization_codes c ON c.account_id = a.id
                 WHERE c.code_digest = ?
-                \(database.dialect.shareLock(of: "a"))
+                \(database.dialect.updateLock(of: "a"))
                 """,
                 [digestValue])
             guard !owner.isEmpty else { return .invalid }
@@ -92,13 +92,13 @@ extension SQLStore {
         throws -> Bool
     {
         let inserted = try database.transaction { connection in
-            // Locked for share, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
+            // The account locked, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
             try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at, credential_version)
                 SELECT ?, id, 'browser', ?, ?, ?, credential_version
                 FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
-                \(database.dialect.shareLock(of: "accounts"))
+                \(database.dialect.updateLock(of: "accounts"))
                 """,
                 [
                     .text(SecureRandom.identifier()), .text(StorageEncoding.hex(digest)),

@@ -118,15 +118,7 @@ extension SQLStore {
                 throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "reset token without account")
             }
             let account = try Self.account(from: row)
-            // This statement sees every session committed before the account lock was granted.
-            try connection.execute(
-                "UPDATE sessions SET revoked_at = ? WHERE account_id = ? AND revoked_at IS NULL", [now, .text(accountID)])
-            try connection.execute(
-                """
-                UPDATE reset_tokens SET superseded_at = ?
-                WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL
-                """,
-                [now, .text(accountID)])
+            try Self.endTokens(ofAccount: accountID, now: now, using: connection)
             try Self.insertMail(try notification(account), now: now, using: connection)
             return account
         }

@@ -9,16 +9,18 @@ extension SQLStore {
     ) throws -> RefreshTokenRecord? {
         let expiresAt = min(idleExpiresAt, absoluteExpiresAt)
         let inserted = try database.transaction { connection in
-            // Conditional on the account as it is now, and the share lock holds it so: a reset
-            // waits for this insert and then revokes the token, or this waits for the reset
-            // and then finds the credential version changed. Either way no live token is left.
+            // Conditional on the account as it is now, and the lock holds it so: a reset waits
+            // for this insert and then revokes the token, or this waits for the reset and then
+            // finds the credential version changed. Either way no live token is left. Logins
+            // to one account queue on the lock, so each counts the families the others
+            // started (the limit below).
             let inserted = try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
                                       family_id, client_id, scope, credential_version, absolute_expires_at)
                 SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, ?, credential_version, ?
                 FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
-                \(database.dialect.shareLock(of: "accounts"))
+                \(database.dialect.updateLock(of: "accounts"))
                 """,
                 [
                     .text(SecureRandom.identifier()), .text(StorageEncoding.hex(digest)),
@@ -132,10 +134,11 @@ extension SQLStore {
     }
 
     /// The refresh token with the hex digest `digest`, in whatever state, with its account
-    /// locked for share first, as every writer of its tokens does (see lockAccount): a racing
-    /// reset then waits for the caller's change and revokes what it made, or the caller waits
-    /// for the reset and finds the credential version changed. Taken before the token row, so
-    /// the two queue instead of deadlocking.
+    /// locked first, as every writer of its tokens does (see lockAccount): a racing reset
+    /// or revocation then waits for the caller's change and revokes what it made (a
+    /// rotation's successor too), or the caller waits for it and finds the credential
+    /// version changed or the token revoked. Taken before the token row, so the two queue
+    /// instead of deadlocking.
     func lockedRefreshToken(_ digest: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws
         -> RefreshTokenRecord?
     {
@@ -144,7 +147,7 @@ extension SQLStore {
             SELECT \(Self.refreshTokenColumns)
             FROM accounts a JOIN sessions s ON s.account_id = a.id
             WHERE s.token_digest = ? AND s.kind = 'refresh_family'
-            \(database.dialect.shareLock(of: "a"))
+            \(database.dialect.updateLock(of: "a"))
             """,
             [digest])
         return try rows.first.map(Self.refreshToken(from:))
@@ -196,12 +199,13 @@ extension SQLStore {
 
     package func revokeFamily(id familyID: String, now: Date) throws {
         try database.transaction { connection in
-            // The account first, as every writer of its tokens does (see lockAccount).
+            // The account first, as every writer of its tokens does (see lockAccount): a
+            // rotation running now commits first, and its successor is revoked too.
             _ = try connection.query(
                 """
                 SELECT a.id FROM accounts a JOIN sessions s ON s.account_id = a.id
                 WHERE s.family_id = ? AND s.kind = 'refresh_family'
-                \(database.dialect.shareLock(of: "a"))
+                \(database.dialect.updateLock(of: "a"))
                 """,
                 [.text(familyID)])
             try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)

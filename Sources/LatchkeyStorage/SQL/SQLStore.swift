@@ -104,8 +104,7 @@ extension SQLStore {
         try connection.execute(statement, [])
     }
 
-    /// Locks the account row against other writers and against token creation (which
-    /// takes it with ``SQLDialect/shareLock(of:)``) until the transaction ends. Every
+    /// Locks the account row against other writers until the transaction ends. Every
     /// transaction that issues, consumes or revokes an account's tokens locks the account
     /// first, before any token or session row, so they queue on the account instead of
     /// deadlocking on each other's rows.
