@@ -27,8 +27,10 @@ OAUTH_CLIENT = "bench-app"
 REDIRECT = "http://127.0.0.1/callback"
 
 # Limits that would otherwise measure the rate limiter instead of the route: the reset
-# routes' budget per IP and the abuse warning (both at their largest allowed values).
-UNLIMITED_RESETS = {"LATCHKEY_RESET_IP_LIMIT": "1000000/1", "LATCHKEY_ABUSE_WARNING_THRESHOLD": "1000000"}
+# routes' budgets per IP (requests and resets, link checks) and the abuse warning (at their
+# largest allowed values).
+UNLIMITED_RESETS = {"LATCHKEY_RESET_IP_LIMIT": "1000000/1", "LATCHKEY_RESET_VALIDATE_IP_LIMIT": "1000000/1",
+                    "LATCHKEY_ABUSE_WARNING_THRESHOLD": "1000000"}
 
 
 def free_port():
