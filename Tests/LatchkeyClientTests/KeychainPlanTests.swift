@@ -18,6 +18,20 @@ import Testing
         #expect(plan.loadQuery == plan.identity + [.returnData, .matchLimitOne])
     }
 
+    @Test("a protection that needs a passcode or enrolled biometrics says so, so a replace checks before deleting")
+    func deviceRequirements() throws {
+        func requirement(_ accessibility: KeychainOptions.Accessibility, _ presence: KeychainOptions.UserPresence) throws
+            -> KeychainQueryPlan.DeviceRequirement?
+        {
+            try KeychainQueryPlan(options: KeychainOptions(accessibility: accessibility, userPresence: presence)).deviceRequirement
+        }
+        #expect(try requirement(.whenUnlockedThisDeviceOnly, .none) == nil)
+        #expect(try requirement(.afterFirstUnlock, .none) == nil)
+        #expect(try requirement(.whenPasscodeSetThisDeviceOnly, .none) == .passcode)
+        #expect(try requirement(.whenUnlockedThisDeviceOnly, .userPresence) == .passcode)
+        #expect(try requirement(.whenPasscodeSetThisDeviceOnly, .biometryCurrentSet) == .enrolledBiometrics)
+    }
+
     @Test("the audit reads attributes only, never the data, and can never show a prompt")
     func audit() throws {
         for presence in KeychainOptions.UserPresence.allCases {

@@ -134,6 +134,28 @@ public struct KeychainQueryPlan: Sendable, Equatable {
             ? .accessible(options.accessibility) : .accessControl(options.accessibility, options.userPresence)
     }
 
+    /// What the device must have set up before an item with this protection can be added.
+    public enum DeviceRequirement: Sendable, Equatable {
+        /// A device passcode (`LAPolicy.deviceOwnerAuthentication` can be evaluated).
+        case passcode
+        /// Enrolled biometrics (`LAPolicy.deviceOwnerAuthenticationWithBiometrics` can be
+        /// evaluated, or fails only for a lockout, which leaves the enrolment in place).
+        case enrolledBiometrics
+    }
+
+    /// What the device must have for ``protection``: enrolled biometrics for
+    /// `biometryCurrentSet`, a passcode for `userPresence` or
+    /// `whenPasscodeSetThisDeviceOnly`; nil when nothing. Replacing an item deletes the old
+    /// one before adding the new (one item per service and account), so the store checks
+    /// this first: an add that cannot succeed must not cost the tokens the old item held.
+    public var deviceRequirement: DeviceRequirement? {
+        switch options.userPresence {
+        case .biometryCurrentSet: .enrolledBiometrics
+        case .userPresence: .passcode
+        case .none: options.accessibility == .whenPasscodeSetThisDeviceOnly ? .passcode : nil
+        }
+    }
+
     /// The tag the item is written with: version, accessibility and user presence, e.g.
     /// `latchkey-protection-1 whenUnlockedThisDeviceOnly none`.
     public var protectionTag: String {

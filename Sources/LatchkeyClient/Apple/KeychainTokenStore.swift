@@ -59,7 +59,9 @@
             if action == .wipe { try clear() }
             markInstalled(marker)
             guard action != .wipe, let data = try readData() else { return nil }
-            if action == .migrate { try replace(with: data) }
+            // A protection the device cannot hold yet (no passcode) leaves the item as it
+            // is; the migration is tried again on a later load.
+            if action == .migrate { try? replace(with: data) }
             guard let tokens = try? JSONDecoder().decode(StoredTokens.self, from: data) else {
                 throw LatchkeyClientError(.tokenStoreCorrupted)
             }
@@ -113,10 +115,32 @@
             return data
         }
 
-        /// Deletes the item (if any) and adds it with `data` and the current protection.
+        /// Deletes the item (if any) and adds it with `data` and the current protection —
+        /// unless the device cannot hold that protection (``KeychainQueryPlan/deviceRequirement``):
+        /// then nothing is deleted and `token_store_failed` (`passcode_not_set` or
+        /// `biometry_not_enrolled`) is thrown.
         private func replace(with data: Data) throws {
+            if let requirement = plan.deviceRequirement { try Self.check(requirement) }
             try clear()
             try add(data)
+        }
+
+        /// Throws unless the device meets `requirement`; never shows a prompt
+        /// (`canEvaluatePolicy` only asks whether the policy could be evaluated).
+        private static func check(_ requirement: KeychainQueryPlan.DeviceRequirement) throws {
+            let context = LAContext()
+            var error: NSError?
+            switch requirement {
+            case .passcode:
+                guard context.canEvaluatePolicy(.deviceOwnerAuthentication, error: &error) else {
+                    throw LatchkeyClientError(.tokenStoreFailed, reasons: ["passcode_not_set"])
+                }
+            case .enrolledBiometrics:
+                let usable = context.canEvaluatePolicy(.deviceOwnerAuthenticationWithBiometrics, error: &error)
+                guard usable || error?.code == LAError.Code.biometryLockout.rawValue else {
+                    throw LatchkeyClientError(.tokenStoreFailed, reasons: ["biometry_not_enrolled"])
+                }
+            }
         }
 
         /// Adds the item; if another writer added one first, replaces that once.
