@@ -53,6 +53,12 @@ final class PostgresConnection: Sendable, SQLConnection {
             ("connect_timeout", String(max(2, connectTimeout))), ("client_encoding", "UTF8"),
             ("application_name", "latchkey"),
             ("options", "-c statement_timeout=\(Int((statementTimeout * 1000).rounded(.up)))"),
+            // statement_timeout is the server's: a database host that vanishes mid-query
+            // (a failover) never answers, and without these the call would wait for the
+            // kernel's defaults (hours). Keepalive probes from 5 s of silence find it in
+            // about 11 s; unacknowledged sends give up after 10 s.
+            ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
+            ("tcp_user_timeout", "10000"),
         ]
         if let user = url.user { parameters.append(("user", user)) }
         if let password = url.password { parameters.append(("password", password.exposed)) }
