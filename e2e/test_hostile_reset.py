@@ -125,10 +125,11 @@ def starved_connection(server):
 
 
 def stalled_count(server, before):
-    """The number of requests handled since `before` once the count has stopped growing."""
+    """The number of requests handled since `before` once the count has stopped growing (for
+    3 s: a loaded machine can pause the server for a second or more without a stall)."""
     count, stable_since = handled_reset_requests(server), time.time()
-    deadline = time.time() + 20
-    while time.time() - stable_since < 1.5:
+    deadline = time.time() + 40
+    while time.time() - stable_since < 3:
         assert time.time() < deadline, "the server never stalled"
         time.sleep(0.1)
         now = handled_reset_requests(server)
