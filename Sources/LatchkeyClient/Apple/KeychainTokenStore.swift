@@ -23,8 +23,10 @@
     ///   item written with other protection is rewritten with the current one, and the
     ///   reinstall wipe happens only once the Keychain has answered for the item — proof
     ///   that protected data is available, never during a prewarm before the first unlock.
-    /// - With ``KeychainOptions/appGroup`` the store is a cross-process ``LockingTokenStore``:
-    ///   an `flock` on a lock file in the group's container, as ``FileTokenStore`` has.
+    /// - The store is a ``LockingTokenStore``: an `flock` on a lock file, as
+    ///   ``FileTokenStore`` has — in the group's container with ``KeychainOptions/appGroup``
+    ///   (app and extensions take turns), else in the app's own (two sessions of the app
+    ///   over one item take turns).
     public struct KeychainTokenStore: LockingTokenStore {
         /// The plan the store follows.
         public let plan: KeychainQueryPlan
@@ -86,11 +88,11 @@
             try check(status)
         }
 
-        /// With ``KeychainOptions/appGroup``: an exclusive `flock` on
-        /// ``KeychainSupportFiles/lockFile`` in the group's container, shared by the app
-        /// and its extensions. Without it, a lock of this process only (nothing to share).
+        /// An exclusive `flock` on ``KeychainSupportFiles/lockFile``: in the group's
+        /// container with ``KeychainOptions/appGroup``, so the app and its extensions take
+        /// turns; else in the app's own container, so two sessions of one process over the
+        /// same item (one replacing the other) do.
         public func acquireExclusiveLock(timeout: Double) async throws -> any TokenStoreLock {
-            guard plan.options.appGroup != nil else { return ProcessLocalLock() }
             try files.prepareDirectory()
             return try await FileLock.acquire(path: files.lockFile.path, timeout: timeout)
         }
@@ -268,11 +270,5 @@
             if let prompt, !prompt.isEmpty { context.localizedReason = prompt }
             return context
         }
-    }
-
-    /// The lock of a store no other process shares: ``AuthSession``'s single flight
-    /// already serialises this process, so there is nothing to take.
-    private final class ProcessLocalLock: TokenStoreLock {
-        func release() {}
     }
 #endif
