@@ -40,6 +40,18 @@ import Testing
         #expect(error.code == .storage)
     }
 
+    @Test("a database whose migration of some number is another change is refused, naming both", arguments: StoreFactory.all)
+    func renumberedMigrationIsRefused(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        try fixture.store.migrate()
+        let last = try #require(Migrations.all.last)
+        try fixture.execute("UPDATE schema_migrations SET name = 'a_development_change' WHERE version = \(last.version)")
+        let error = try #require(throws: LatchkeyError.self) { try fixture.openAnother().migrate() }
+        #expect(error.code == .storage)
+        #expect(error.detail?.contains("'a_development_change'") == true)
+        #expect(error.detail?.contains("'\(last.name)'") == true)
+    }
+
     @Test("a migrated store answers readiness", arguments: StoreFactory.all)
     func readiness(factory: StoreFactory) throws {
         let fixture = try factory.make()

@@ -45,8 +45,17 @@ extension SQLStore {
                 // Checked under the lock: another server may have applied it meanwhile.
                 try lockMigrations(connection)
                 let recorded = try connection.query(
-                    "SELECT 1 AS recorded FROM schema_migrations WHERE version = ?", [.integer(Int64(migration.version))])
-                guard recorded.isEmpty else { return false }
+                    "SELECT name FROM schema_migrations WHERE version = ?", [.integer(Int64(migration.version))])
+                if let name = try recorded.first?.text("name") {
+                    // Same number, other change (a development build's numbering): applying
+                    // the rest on top would fail, or worse, half succeed.
+                    guard name == migration.name else {
+                        throw LatchkeyError(
+                            .storage, "The database's schema is not one this build of Latchkey made.",
+                            detail: "migration \(migration.version) is recorded as '\(name)', this build's is '\(migration.name)'")
+                    }
+                    return false
+                }
                 try connection.executeScript(database.dialect.script(for: migration))
                 try connection.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
