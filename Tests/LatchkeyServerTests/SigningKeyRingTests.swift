@@ -75,6 +75,25 @@ import Testing
         #expect(activeKids(try ring(now: start.addingTimeInterval(61))) == new)
     }
 
+    @Test("the published document lists exactly the published keys, before and after a rotation and once the old keys age out")
+    func publishedDocument() throws {
+        let keys = try ring(now: start)
+        func documentKids(at offset: TimeInterval) throws -> Set<String> {
+            let document = try JSONDecoder().decode(JWKSet.self, from: try keys.publishedKeyDocument(now: start.addingTimeInterval(offset)))
+            #expect(document == keys.publishedKeys(now: start.addingTimeInterval(offset)))
+            return Set(document.keys.compactMap(\.kid))
+        }
+        let old = Set(activeKids(keys).values)
+        #expect(try documentKids(at: 0) == old)
+        #expect(try documentKids(at: 1) == old)
+        try keys.rotate(now: start.addingTimeInterval(60))
+        let new = Set(activeKids(keys).values)
+        #expect(try documentKids(at: 659) == old.union(new))
+        #expect(try documentKids(at: 660) == new)
+        let text = String(decoding: try keys.publishedKeyDocument(now: start.addingTimeInterval(660)), as: UTF8.self)
+        #expect(!text.contains("\\/") && !text.contains("\"d\""))  // no escaped slashes, no private part
+    }
+
     @Test("a ring sharing the file picks up another process's rotation; an unchanged file changes nothing")
     func reload() throws {
         let server = try ring(now: start)

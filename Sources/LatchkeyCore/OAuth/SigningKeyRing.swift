@@ -34,6 +34,8 @@ package final class SigningKeyRing: Sendable {
         let accessTokenVerifiers: [String: VerificationKey]
         /// The file's bytes these keys came from.
         let data: Data
+        /// The last ``publishedKeyDocument(now:)`` and the kids it lists.
+        var document: (kids: [String], body: Data)?
     }
 
     private let file: URL
@@ -86,6 +88,22 @@ package final class SigningKeyRing: Sendable {
     package func publishedKeys(now: Date) -> JWKSet {
         state.withLock { keys in
             JWKSet(keys: keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }.map(\.jwk.publicKey))
+        }
+    }
+
+    /// ``publishedKeys(now:)`` as the JSON document `/.well-known/jwks.json` serves (sorted
+    /// keys, slashes unescaped). Encoded once for each set of published keys — a rotation,
+    /// a reload or a retired key ageing out makes a new one — so a request only filters.
+    package func publishedKeyDocument(now: Date) throws -> Data {
+        try state.withLock { keys in
+            let published = keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
+            let kids = published.compactMap(\.jwk.kid)
+            if let document = keys.document, document.kids == kids { return document.body }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let body = try encoder.encode(JWKSet(keys: published.map(\.jwk.publicKey)))
+            keys.document = (kids, body)
+            return body
         }
     }
 

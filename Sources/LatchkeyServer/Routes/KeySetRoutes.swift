@@ -12,9 +12,7 @@ struct KeySetRoutes {
     var routes: [Route] {
         [
             Route("GET", "/.well-known/jwks.json", name: "jwks", cacheable: true) { _ in
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                let body = try encoder.encode(keyRing.publishedKeys(now: clock.now()))
+                let body = try keyRing.publishedKeyDocument(now: clock.now())
                 return HTTPResponse(status: 200, headers: HTTPHeaders([
                     ("Content-Type", "application/jwk-set+json"),
                     // Short enough that a rotated-in key is seen long before it signs
