@@ -238,6 +238,25 @@ import LatchkeyTestSupport
         #expect(loopback.status == 200)
     }
 
+    @Test("a server-side failure behind the sign-in form shows a page asking to try again later, in the person's language, never the failure's message")
+    func serverFailurePageHidesInternals() throws {
+        // Nothing listens on port 1: every sign-in fails with rate_limiter_unavailable,
+        // whose message names Redis's address.
+        let harness = try Harness(["LATCHKEY_REDIS_URL": "redis://127.0.0.1:1/0"])
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        let fields = hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)]
+        for language in [SupportedLanguage.en, .es] {
+            let response = harness.post(
+                "/oauth/authorize", fields, cookies: setCookies(page), headers: [("Accept-Language", language.rawValue)])
+            #expect(response.status == 503)
+            #expect(response.headers["Retry-After"] == "5")
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(text.contains(language.catalogue.signInPage.tryAgainLater.htmlEscaped))
+            #expect(!text.contains("Redis") && !text.contains("127.0.0.1:1"))
+            #expect(!text.contains(language.catalogue.signInPage.invalidRequest.htmlEscaped))
+        }
+    }
+
     @Test("the sign-in form without its CSRF token, or with another browser's, is refused with 403 and no session")
     func csrf() throws {
         let harness = try Harness()
