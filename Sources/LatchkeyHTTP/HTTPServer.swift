@@ -79,10 +79,10 @@ package final class HTTPServer: Sendable {
                 handler: handler, maxBodyBytes: configuration.maxBodyBytes,
                 clientIPResolver: ClientIPResolver(trustedProxies: configuration.trustedProxies),
                 strictTransportSecurity: configuration.tls != nil,
-                // Behind a proxy every connection comes from the proxy's address.
+                // A proxy carries many clients' connections: only its own address is exempt.
                 admission: ConnectionAdmission(
-                    limit: configuration.connectionLimit,
-                    perNetworkLimit: configuration.trustedProxies.isEmpty ? configuration.perIPConnectionLimit : nil),
+                    limit: configuration.connectionLimit, perNetworkLimit: configuration.perIPConnectionLimit,
+                    unlimitedPeers: Set(configuration.trustedProxies.compactMap { IPAddress($0) })),
                 workers: workers, hashWorkers: hashWorkers, hashWaitLimit: configuration.hashWaitLimit, logger: logger)
             let retainedExchange = Unmanaged.passRetained(exchange)
             // Copies the daemon reads at start; kept until stop, the key wiped then.
