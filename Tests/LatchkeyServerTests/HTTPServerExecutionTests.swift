@@ -7,11 +7,14 @@ import LatchkeyTestSupport
 import Synchronization
 import Testing
 
-/// Routes for the worker-pool tests: `/block` waits until the test releases it, `/quick`
-/// answers at once; both answer errors in Directus's shape, as `/auth/login` does.
+/// Routes for the worker-pool tests: `/block` waits until the test releases it (its
+/// response signals `completed` when it is done with), `/quick` answers at once,
+/// `/unsendable` answers with a header that cannot go on the wire (also signalling
+/// `completed`); they answer errors in Directus's shape, as `/auth/login` does.
 private final class BlockingRoutes: Sendable {
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
+    let completed = DispatchSemaphore(value: 0)
 
     func router() -> Router {
         let ok: @Sendable (HTTPRequest) -> HTTPResponse = { _ in HTTPResponse(status: 200, body: Data("done".utf8)) }
@@ -20,9 +23,16 @@ private final class BlockingRoutes: Sendable {
                 Route("GET", "/block", name: "block", errorShape: .directus) { [self] request in
                     entered.signal()
                     release.wait()
-                    return ok(request)
+                    var response = ok(request)
+                    response.onCompletion = { [completed] in completed.signal() }
+                    return response
                 },
                 Route("GET", "/quick", name: "quick", errorShape: .directus, handler: ok),
+                Route("GET", "/unsendable", name: "unsendable", errorShape: .directus) { [self] _ in
+                    var response = HTTPResponse(status: 200, headers: HTTPHeaders([("X-Broken", "a\r\nSet-Cookie: x=y")]))
+                    response.onCompletion = { [completed] in completed.signal() }
+                    return response
+                },
                 Route("GET", "/hash", name: "hash", errorShape: .directus, lane: .passwordHashing) { [self] request in
                     entered.signal()
                     release.wait()
@@ -158,9 +168,10 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
             #expect(response["Connection"] == "close")
         }
         #expect(stopping.stopped.wait(timeout: .now() + 10) == .success)
+        #expect(stopping.routes.completed.wait(timeout: .now() + 10) == .success)
     }
 
-    @Test("past the grace period stop() closes connections still waiting for a worker and returns once the handler has")
+    @Test("past the grace period stop() closes connections still waiting for a worker and returns once the handler has, whose dropped response still completes")
     func stopAbandonsAfterGracePeriod() throws {
         let stopping = try StoppingWithQueuedRequest(gracePeriod: 1)
         #expect(stopping.queued.waitUntilClosed(milliseconds: 10_000))
@@ -169,6 +180,23 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         #expect(stopping.stopped.wait(timeout: .now()) == .timedOut)
         stopping.routes.release.signal()
         #expect(stopping.stopped.wait(timeout: .now() + 10) == .success)
+        // Its response was never sent (the connection is gone), and its completion ran once.
+        #expect(stopping.routes.completed.wait(timeout: .now()) == .success)
+        #expect(stopping.routes.completed.wait(timeout: .now() + 0.2) == .timedOut)
+    }
+
+    @Test("a response that cannot go on the wire is answered 500 instead, and its completion still runs once")
+    func unsendableResponseCompletes() throws {
+        let routes = BlockingRoutes()
+        let server = try startedServer(HTTPServerConfiguration(port: 0), handler: routes.router())
+        defer { server.stop() }
+        let connection = try RawHTTPConnection(port: server.boundPort)
+        try get("/unsendable", on: connection)
+        let response = try connection.readResponse()
+        #expect(response.status == 500)
+        #expect(response["Set-Cookie"] == nil)
+        #expect(routes.completed.wait(timeout: .now() + 10) == .success)
+        #expect(routes.completed.wait(timeout: .now() + 0.2) == .timedOut)
     }
 
     @Test("a request head dripped a line at a time is cut off at the request deadline, long before the idle timeout")
