@@ -57,7 +57,7 @@ extension LatchkeyError {
         var response =
             switch shape {
             case .latchkey: latchkeyResponse
-            case .oauth: oauthResponse(basicChallenge: requestHeaders["Authorization"]?.lowercased().hasPrefix("basic ") ?? false)
+            case .oauth: oauthResponse(basicChallenge: ClientAuthenticator.usesBasic(authorization: requestHeaders["Authorization"]))
             case .directus: directusResponse
             case .latchkeyAndDirectus: HTTPResponse.json(LatchkeyAndDirectusBody(error: latchkeyDetail, errors: [directusEntry]), status: httpStatus)
             case .bearer: bearerResponse

@@ -142,11 +142,6 @@ package final class HTTPServer: Sendable {
         ])
     }
 
-    /// Complete requests waiting for a worker thread of either pool (0 when not running).
-    package var waitingRequests: Int {
-        running.withLock { $0.map { $0.workers.waiting + $0.hashWorkers.waiting } } ?? 0
-    }
-
     /// The port the server listens on: the one the system picked when the configured
     /// port is 0. While the server is not running, its listener's port, else the configured one.
     package var boundPort: Int {

@@ -43,6 +43,24 @@ private final class BlockingRoutes: Sendable {
     }
 }
 
+/// A handler that signals `laned` whenever the server picks a worker pool for a request: the
+/// request has been read whole and is being handed to a worker (or refused as busy).
+private struct LaneSignalling: HTTPHandler {
+    let inner: Router
+    let laned = DispatchSemaphore(value: 0)
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse { inner.handle(request) }
+
+    func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
+        inner.rejection(error, method: method, path: path, headers: headers)
+    }
+
+    func lane(method: String, path: String) -> RequestLane {
+        defer { laned.signal() }
+        return inner.lane(method: method, path: path)
+    }
+}
+
 private func startedServer(_ configuration: HTTPServerConfiguration, handler: any HTTPHandler) throws -> HTTPServer {
     let server = HTTPServer(configuration: configuration, handler: handler, logger: nil)
     try server.start()
@@ -138,18 +156,18 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         let stopped = DispatchSemaphore(value: 0)
 
         init(gracePeriod: Int) throws {
+            let handler = LaneSignalling(inner: routes.router())
             let server = try startedServer(
                 HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 4, shutdownGracePeriod: gracePeriod),
-                handler: routes.router())
+                handler: handler)
             running = try RawHTTPConnection(port: server.boundPort)
             try get("/block", on: running)
             try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+            try #require(handler.laned.wait(timeout: .now()) == .success)
             queued = try RawHTTPConnection(port: server.boundPort)
             try get("/quick", on: queued)
-            // Stop only once the request was read and waits for the busy worker.
-            let deadline = ContinuousClock.now + .seconds(30)
-            while server.waitingRequests == 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            try #require(server.waitingRequests == 1)
+            // Stop only once the request was read and is being handed to the busy worker.
+            try #require(handler.laned.wait(timeout: .now() + 30) == .success)
             Thread.detachNewThread { [stopped] in
                 server.stop()
                 stopped.signal()
