@@ -79,9 +79,13 @@ final class ConnectionRecord: Sendable {
     }
 
     /// The worker's response: kept for the event thread and the connection resumed, unless
-    /// the server has abandoned the connection meanwhile. Any thread.
+    /// the server has abandoned the connection meanwhile — then the response is dropped and
+    /// its ``HTTPResponse/onCompletion`` called here, the connection having ended before it
+    /// was sent. Any thread.
     func deliver(_ response: HTTPResponse) {
-        resume(as: .answered(response))
+        if !resume(as: .answered(response)) {
+            response.onCompletion?()
+        }
     }
 
     /// The response a worker delivered, once the resumed connection is back on its event
@@ -105,14 +109,16 @@ final class ConnectionRecord: Sendable {
     /// no longer waits. Exactly one of ``deliver(_:)`` and ``abandon()`` resumes it. The resume
     /// happens outside the lock — the event thread it wakes takes the lock at once — which is
     /// safe because a suspended connection stays open until it is resumed, and the server
-    /// stops libmicrohttpd only after every worker has ended.
-    private func resume(as next: Phase) {
+    /// stops libmicrohttpd only after every worker has ended. Returns whether it resumed it.
+    @discardableResult
+    private func resume(as next: Phase) -> Bool {
         let waited = phase.withLock { phase in
             guard case .awaitingWorker = phase else { return false }
             phase = next
             return true
         }
         if waited { MHD_resume_connection(connection) }
+        return waited
     }
 
     /// The response was sent (or the request failed); the connection is between requests.

@@ -15,7 +15,8 @@ package enum ErrorShape: Sendable {
     /// "errors": [{"message", "extensions": {"code"[, "field"]}}]}`, for routes that Latchkey's
     /// clients and Directus SDKs both call (the password reset routes).
     case latchkeyAndDirectus
-    /// A protected resource's (RFC 6750 §3): OAuth's body with `WWW-Authenticate: Bearer`.
+    /// A protected resource's (RFC 6750 §3): OAuth's body, with `WWW-Authenticate: Bearer` on
+    /// the errors about the request's credentials (400, 401, 403).
     case bearer
     /// An HTML page rendered by the application (the sign-in pages), for the error and the
     /// request's headers (which say the language).
@@ -56,7 +57,7 @@ extension LatchkeyError {
         var response =
             switch shape {
             case .latchkey: latchkeyResponse
-            case .oauth: oauthResponse(basicChallenge: requestHeaders["Authorization"]?.lowercased().hasPrefix("basic ") ?? false)
+            case .oauth: oauthResponse(basicChallenge: ClientAuthenticator.usesBasic(authorization: requestHeaders["Authorization"]))
             case .directus: directusResponse
             case .latchkeyAndDirectus: HTTPResponse.json(LatchkeyAndDirectusBody(error: latchkeyDetail, errors: [directusEntry]), status: httpStatus)
             case .bearer: bearerResponse
@@ -133,21 +134,36 @@ extension LatchkeyError {
     /// A protected resource's error (RFC 6750 §3.1): 401 `invalid_token`, 403
     /// `insufficient_scope`, 400 `invalid_request`, each in `WWW-Authenticate: Bearer` too; a
     /// request without any credentials gets a bare `401` with `WWW-Authenticate: Bearer` and
-    /// no error code or body.
+    /// no error code or body. Failures that are not about the credentials keep their status
+    /// and carry no challenge: 413 and 429 `invalid_request`, 503 `temporarily_unavailable`
+    /// (both with `Retry-After`), 500 `server_error`.
     private var bearerResponse: HTTPResponse {
         if code == .authenticationRequired {
             return HTTPResponse(status: 401, headers: HTTPHeaders([("WWW-Authenticate", "Bearer")]))
         }
-        let (status, bearerCode): (Int, String) =
+        let (status, bearerCode, challenges): (Int, String, Bool) =
             switch code {
-            case .invalidToken: (401, "invalid_token")
-            case .insufficientScope: (403, "insufficient_scope")
-            case _ where isClientError: (400, "invalid_request")
-            default: (500, "server_error")
+            case .invalidToken: (401, "invalid_token", true)
+            case .insufficientScope: (403, "insufficient_scope", true)
+            case _ where code.kind == .payloadTooLarge || code.kind == .tooManyRequests: (httpStatus, "invalid_request", false)
+            case _ where isClientError: (400, "invalid_request", true)
+            case _ where code.kind == .unavailable: (503, "temporarily_unavailable", false)
+            default: (500, "server_error", false)
             }
         var response = OAuthErrorBody(error: bearerCode, error_description: publicMessage).response(status: status)
-        response.headers.set("WWW-Authenticate", "Bearer error=\"\(bearerCode)\", error_description=\"\(publicMessage)\"")
+        if challenges {
+            response.headers.set("WWW-Authenticate", Self.bearerChallenge(error: bearerCode, description: publicMessage))
+        }
         return response
+    }
+
+    /// `Bearer error="…", error_description="…"`; the description is left out when it holds a
+    /// character RFC 6750 §3 does not allow in it (anything but printable ASCII other than `"`
+    /// and `\`; a message may quote a parameter name the client chose), so the header is
+    /// always a well-formed challenge. The body carries the description either way.
+    private static func bearerChallenge(error: String, description: String) -> String {
+        let allowed = description.utf8.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C }
+        return allowed ? "Bearer error=\"\(error)\", error_description=\"\(description)\"" : "Bearer error=\"\(error)\""
     }
 }
 

@@ -94,8 +94,10 @@ package struct HTTPResponse: Sendable {
     /// The response body.
     package var body: Data
     /// Called once the response has been sent in full, or the connection ended before (it is
-    /// called either way, once): for work that must not compete with sending the answer.
-    /// It runs on the server's connection thread, so it must return at once.
+    /// called either way, once; also when the server sends a 500 instead because the response
+    /// cannot go on the wire, or drops it because a stop closed the connection first): for
+    /// work that must not compete with sending the answer. It runs on a server thread (the
+    /// connection's, or the worker's whose response was dropped), so it must return at once.
     package var onCompletion: (@Sendable () -> Void)?
 
     /// Creates a response.

@@ -79,10 +79,10 @@ package final class HTTPServer: Sendable {
                 handler: handler, maxBodyBytes: configuration.maxBodyBytes,
                 clientIPResolver: ClientIPResolver(trustedProxies: configuration.trustedProxies),
                 strictTransportSecurity: configuration.tls != nil,
-                // Behind a proxy every connection comes from the proxy's address.
+                // A proxy carries many clients' connections: only its own address is exempt.
                 admission: ConnectionAdmission(
-                    limit: configuration.connectionLimit,
-                    perNetworkLimit: configuration.trustedProxies.isEmpty ? configuration.perIPConnectionLimit : nil),
+                    limit: configuration.connectionLimit, perNetworkLimit: configuration.perIPConnectionLimit,
+                    unlimitedPeers: Set(configuration.trustedProxies.compactMap { IPAddress($0) })),
                 workers: workers, hashWorkers: hashWorkers, hashWaitLimit: configuration.hashWaitLimit, logger: logger)
             let retainedExchange = Unmanaged.passRetained(exchange)
             // Copies the daemon reads at start; kept until stop, the key wiped then.
@@ -140,11 +140,6 @@ package final class HTTPServer: Sendable {
             "host": .string(host.description), "port": .int(port), "tls": .bool(configuration.tls != nil),
             "event_threads": .int(eventThreads), "worker_threads": .int(configuration.workerThreads),
         ])
-    }
-
-    /// Complete requests waiting for a worker thread of either pool (0 when not running).
-    package var waitingRequests: Int {
-        running.withLock { $0.map { $0.workers.waiting + $0.hashWorkers.waiting } } ?? 0
     }
 
     /// The port the server listens on: the one the system picked when the configured

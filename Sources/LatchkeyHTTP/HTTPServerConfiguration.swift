@@ -18,7 +18,7 @@ package struct HTTPServerConfiguration: Sendable {
     /// not in by then is closed, however steadily it trickles in.
     package var requestTimeout: Int
     /// The most connections open at once from one client: an IPv4 address or an IPv6 /64.
-    /// More are closed on accept. Not applied behind ``trustedProxies``.
+    /// More are closed on accept. The ``trustedProxies`` themselves are exempt.
     package var perIPConnectionLimit: Int
     /// The most connections open at once in total; more are closed on accept. An idle
     /// connection costs a socket and its ``connectionMemoryLimit``, never a thread.

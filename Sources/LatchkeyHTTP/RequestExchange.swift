@@ -194,12 +194,15 @@ final class RequestExchange: Sendable {
             consumed: { uploadSize.pointee = 0 })
     }
 
-    /// Called when a request ends (answered, failed or cut off); frees its state.
+    /// Called when a request ends (answered, failed or cut off); frees its state and calls
+    /// the completion of its response — also of a worker's response the connection closed
+    /// before sending.
     static let requestCompleted: MHD_RequestCompletedCallback = { cls, _, slot, _ in
         guard let cls, let slot, let pending = slot.pointee else { return }
         slot.pointee = nil
         let request = Unmanaged<PendingRequest>.fromOpaque(pending).takeRetainedValue()
-        request.onCompletion?()
+        let unsent = request.dispatched && request.onCompletion == nil ? request.connection?.takeResponse() : nil
+        (request.onCompletion ?? unsent?.onCompletion)?()
         request.connection?.requestCompleted()
         if request.countedInFlight {
             Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue().inFlight.leave()
@@ -295,13 +298,21 @@ final class RequestExchange: Sendable {
     private func sendable(_ response: HTTPResponse) -> HTTPResponse {
         guard (100...599).contains(response.status) else {
             logger?.error("http_response_invalid", ["reason": "status", "status": .int(response.status)])
-            return RequestRejection.unsendableResponse.response
+            return Self.unsendable(replacing: response)
         }
         for (name, value) in response.headers where !Self.isValidHeader(name: name, value: value) {
             logger?.error("http_response_invalid", ["reason": "header", "header": .string(name)])
-            return RequestRejection.unsendableResponse.response
+            return Self.unsendable(replacing: response)
         }
         return response
+    }
+
+    /// The 500 sent instead of `response`, which cannot go on the wire; it takes over the
+    /// response's ``HTTPResponse/onCompletion``, so that is still called once.
+    private static func unsendable(replacing response: HTTPResponse) -> HTTPResponse {
+        var replacement = RequestRejection.unsendableResponse.response
+        replacement.onCompletion = response.onCompletion
+        return replacement
     }
 
     /// The characters besides letters and digits allowed in a header name (RFC 9110 `tchar`).

@@ -78,11 +78,6 @@ final class RequestWorkerPool: Sendable {
         return queued
     }
 
-    /// Jobs queued that no thread has taken yet.
-    var waiting: Int {
-        queue.withLock { $0.count }
-    }
-
     /// Refuses further jobs and drops the queued ones no thread has taken; each thread ends
     /// after the job it is running.
     func close() {

@@ -83,6 +83,20 @@ import Testing
         #expect(error?.message.hasPrefix("\(name) \(expected)") == true, "\(String(describing: error?.message))")
     }
 
+    @Test("a bad URL setting's error says what is wrong and never quotes the value, which may hold a user and password", arguments: [
+        ("submission://mailer:hunter2secret@mail.example.com:587", "(the value has another scheme)"),
+        ("smtp://mailer:hunter2secret@", "(the URL has no host)"),
+        ("mailer:hunter2secret@mail.example.com", "(the value has another scheme)"),
+        ("//mailer:hunter2secret@mail.example.com:587", "(the value is not an absolute URL)"),
+    ])
+    func urlErrorsNeverQuoteTheValue(value: String, problem: String) {
+        let environment = ["LATCHKEY_MAIL_TRANSPORT": "smtp", "LATCHKEY_SMTP_URL": value]
+        let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: environment) }
+        let message = error?.message ?? ""
+        #expect(message == "LATCHKEY_SMTP_URL must be an absolute smtp or smtps URL \(problem)")
+        #expect(!message.contains("hunter2") && !message.contains("mailer"))
+    }
+
     @Test("the login lifetime may not be shorter than the idle lifetime; the error gives the lowest allowed value")
     func absoluteLifetimeFollowsIdleLifetime() throws {
         let error = #expect(throws: LatchkeyError.self) {

@@ -107,6 +107,7 @@ import Testing
             renderer.consent(request: request, account: harness.account, formToken: "f", language: language),
             renderer.error(text.invalidRequest, detail: "The client is not registered.", language: language, status: 400),
             renderer.error(text.expiredForm, language: language, status: 403),
+            renderer.error(text.tryAgainLater, language: language, status: 503),
         ]
         for page in pages {
             #expect(page.language == language)

@@ -238,6 +238,25 @@ import LatchkeyTestSupport
         #expect(loopback.status == 200)
     }
 
+    @Test("a server-side failure behind the sign-in form shows a page asking to try again later, in the person's language, never the failure's message")
+    func serverFailurePageHidesInternals() throws {
+        // Nothing listens on port 1: every sign-in fails with rate_limiter_unavailable,
+        // whose message names Redis's address.
+        let harness = try Harness(["LATCHKEY_REDIS_URL": "redis://127.0.0.1:1/0"])
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        let fields = hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)]
+        for language in [SupportedLanguage.en, .es] {
+            let response = harness.post(
+                "/oauth/authorize", fields, cookies: setCookies(page), headers: [("Accept-Language", language.rawValue)])
+            #expect(response.status == 503)
+            #expect(response.headers["Retry-After"] == "5")
+            let text = String(decoding: response.body, as: UTF8.self)
+            #expect(text.contains(language.catalogue.signInPage.tryAgainLater.htmlEscaped))
+            #expect(!text.contains("Redis") && !text.contains("127.0.0.1:1"))
+            #expect(!text.contains(language.catalogue.signInPage.invalidRequest.htmlEscaped))
+        }
+    }
+
     @Test("the sign-in form without its CSRF token, or with another browser's, is refused with 403 and no session")
     func csrf() throws {
         let harness = try Harness()
@@ -517,6 +536,66 @@ import LatchkeyTestSupport
         let wrong = send("POST", headers: [form], body: formEncode([("access_token", "garbage")]))
         #expect(wrong.status == 401)
         #expect(wrong.headers["WWW-Authenticate"]?.contains(#"error="invalid_token""#) == true)
+    }
+
+    @Test("/userinfo: a parameter name with a quote or backslash never breaks the WWW-Authenticate challenge; the body still says which")
+    func userInfoChallengeStaysWellFormed() throws {
+        let harness = try Harness()
+        for body in [#"a"x=1&a"x=2"#, #"a\x=1&a\x=2"#] {
+            let response = harness.app.router.handle(HTTPRequest(
+                method: "POST", path: "/userinfo", headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded")]),
+                body: Data(body.utf8)))
+            #expect(response.status == 400)
+            #expect(response.headers["WWW-Authenticate"] == #"Bearer error="invalid_request""#)
+            let json = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: String])
+            #expect(json["error_description"]?.contains(String(body.prefix(3))) == true)
+        }
+        // A description with nothing to escape stays in the challenge.
+        let both = harness.app.router.handle(HTTPRequest(
+            method: "POST", path: "/userinfo",
+            headers: HTTPHeaders([("Content-Type", "application/x-www-form-urlencoded"), ("Authorization", "Bearer x")]),
+            body: Data("access_token=x".utf8)))
+        #expect(both.headers["WWW-Authenticate"]
+            == #"Bearer error="invalid_request", error_description="Present the access token in one place only.""#)
+    }
+
+    @Test("/userinfo: a POST body over the limit is 413, not a credentials error")
+    func userInfoBodyTooLarge() throws {
+        let harness = try Harness(["LATCHKEY_MAX_BODY_BYTES": "1024"])
+        try harness.app.start()
+        defer { harness.app.stop() }
+        let body = "access_token=" + String(repeating: "a", count: 2000)
+        let connection = try RawHTTPConnection(port: harness.app.boundPort)
+        try connection.send(
+            "POST /userinfo HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response["WWW-Authenticate"] == nil)
+        #expect(try JSONSerialization.jsonObject(with: response.body) as? [String: String] == [
+            "error": "invalid_request", "error_description": "The request body must not exceed 1024 bytes.",
+        ])
+    }
+
+    @Test("in the bearer shape a busy server is 503 and too many requests 429, each with Retry-After; a fault is 500 without its message")
+    func bearerShapeStatuses() throws {
+        func render(_ error: LatchkeyError) throws -> (HTTPResponse, [String: String]) {
+            let response = error.response(in: .bearer, requestHeaders: HTTPHeaders())
+            return (response, try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: String]))
+        }
+        let (busy, busyBody) = try render(RequestRejection.serverBusy.error)
+        #expect(busy.status == 503 && busy.headers["Retry-After"] == "1")
+        #expect(busyBody["error"] == "temporarily_unavailable")
+        let (redis, _) = try render(.rateLimiterUnavailable("Cannot connect to Redis at 10.0.0.5:6379."))
+        #expect(redis.status == 503 && redis.headers["Retry-After"] == "5")
+        #expect(!String(decoding: redis.body, as: UTF8.self).contains("10.0.0.5"))
+        let (limited, limitedBody) = try render(.rateLimited(retryAfter: 90))
+        #expect(limited.status == 429 && limited.headers["Retry-After"] == "90")
+        #expect(limitedBody["error"] == "invalid_request")
+        let (fault, faultBody) = try render(LatchkeyError(.storage, "The database at /srv/db failed."))
+        #expect(fault.status == 500 && faultBody["error"] == "server_error")
+        #expect(!String(decoding: fault.body, as: UTF8.self).contains("/srv/db"))
+        #expect([busy, redis, limited, fault].allSatisfy { $0.headers["WWW-Authenticate"] == nil })
     }
 
     @Test("hostile input to the OAuth endpoints gets a 4xx, never a 5xx")

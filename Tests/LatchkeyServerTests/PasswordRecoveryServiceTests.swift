@@ -221,6 +221,32 @@ struct RecoveryHarness {
         }
     }
 
+    @Test("an Accept-Language header with a control character or non-ASCII text is not stored with the request, and the mail falls back to English")
+    func acceptLanguageWithControlCharacterIsAbsent() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "jane@example.com", password: password)
+        let cases: [(header: String, stored: String?, mailed: String)] = [
+            ("pt-BR, es;q=0.5", "pt-BR, es;q=0.5", "pt"),
+            ("pt-BR,\u{1}", nil, "en"),
+            ("pt-BR\r\nX-Injected: 1", nil, "en"),
+            ("pt-BR\u{0}", nil, "en"),
+            ("pt-BR, é", nil, "en"),
+        ]
+        for item in cases {
+            h.clock.advance(by: 3600)  // past the per-address limit
+            let receipt = try h.service.requestReset(
+                email: "jane@example.com", resetURL: nil, locale: nil, acceptLanguage: item.header, clientIP: "192.0.2.1")
+            let stored = try h.store.database.withConnection { connection in
+                try connection.query("SELECT accept_language FROM reset_requests WHERE id = ?", [.text(receipt.requestID)])
+                    .map { try $0.optionalText("accept_language") }
+            }
+            #expect(stored == [item.stored], "\(item)")
+            h.service.release(receipt)
+            #expect(h.service.processPendingRequests() == 1)
+            #expect(try h.outboxLocales().last == item.mailed, "\(item)")
+        }
+    }
+
     @Test("opening a link again and again never uses up the reset: link checks count against their own, larger budget")
     func linkChecksHaveTheirOwnBudget() throws {
         let h = try RecoveryHarness()

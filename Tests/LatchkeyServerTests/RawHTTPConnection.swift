@@ -28,13 +28,23 @@ final class RawHTTPConnection {
     private let socketFD: Int32
     private var buffered = Data()
 
-    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`.
-    init(host: String = "127.0.0.1", port: Int, receiveTimeoutSeconds: Int = 10) throws {
+    /// Connects to `host` (an IPv4 or IPv6 literal) on `port`, from the IPv4 address `source`
+    /// when given (any loopback address, such as 127.0.0.2, on Linux).
+    init(host: String = "127.0.0.1", port: Int, source: String? = nil, receiveTimeoutSeconds: Int = 10) throws {
         let isIPv6 = host.contains(":")
         socketFD = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw RawHTTPError(description: "socket() failed: \(errno)") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw RawHTTPError(description: "bind to \(source) failed: \(String(cString: strerror(errno)))") }
+        }
         let result: Int32
         if isIPv6 {
             var address = sockaddr_in6()

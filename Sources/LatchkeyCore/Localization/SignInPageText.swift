@@ -40,4 +40,7 @@ package struct SignInPageText: Sendable {
     package let invalidRequest: String
     /// The form's CSRF token is missing, expired or not this browser's.
     package let expiredForm: String
+    /// The server failed or is briefly unavailable: nothing the app or the person did wrong;
+    /// try again later.
+    package let tryAgainLater: String
 }

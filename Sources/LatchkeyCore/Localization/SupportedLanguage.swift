@@ -23,6 +23,18 @@ package enum SupportedLanguage: String, CaseIterable, Sendable {
     /// ignored, so a huge header costs no more than a normal one.
     static let acceptLanguageEntryLimit = 32
 
+    /// The most characters of an `Accept-Language` header that are kept (with a pending reset
+    /// request) and looked at.
+    static let acceptLanguageLength = 256
+
+    /// An `Accept-Language` header as the server uses and keeps it: its first
+    /// ``acceptLanguageLength`` characters; nil, as if absent, when it holds anything but
+    /// printable ASCII (a control character, or non-ASCII text, which no language range has).
+    package static func acceptLanguage(_ header: String?) -> String? {
+        guard let header, header.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil }
+        return String(header.prefix(acceptLanguageLength))
+    }
+
     /// Every text of every surface in this language, and its direction.
     package var catalogue: TextCatalogue {
         switch self {
@@ -61,11 +73,12 @@ package enum SupportedLanguage: String, CaseIterable, Sendable {
     ///
     /// The first that names a supported language wins: the `explicit` choice (a request's
     /// `locale` field), then the account's stored locale, then the best `Accept-Language`
-    /// entry by q-value (ties keep header order; `q=0` means "not this one"), else English.
+    /// entry by q-value (ties keep header order; `q=0` means "not this one"; a header
+    /// ``acceptLanguage(_:)`` refuses counts as absent), else English.
     package static func negotiate(explicit: String?, acceptLanguage: String?, accountLocale: String?) -> SupportedLanguage {
         if let explicit, let language = SupportedLanguage(tag: explicit.trimmingCharacters(in: .whitespaces)) { return language }
         if let accountLocale, let language = SupportedLanguage(tag: accountLocale.trimmingCharacters(in: .whitespaces)) { return language }
-        if let acceptLanguage, let language = preferred(acceptLanguage: acceptLanguage) { return language }
+        if let header = Self.acceptLanguage(acceptLanguage), let language = preferred(acceptLanguage: header) { return language }
         return .en
     }
 

@@ -161,7 +161,7 @@ package final class PasswordRecoveryService: Sendable {
         }
         let request = PendingResetRequest(
             id: SecureRandom.identifier(), email: address.normalized, resetURL: resetURL,
-            locale: locale.map { String($0.prefix(35)) }, acceptLanguage: acceptLanguage.map { String($0.prefix(256)) },
+            locale: locale.map { String($0.prefix(35)) }, acceptLanguage: SupportedLanguage.acceptLanguage(acceptLanguage),
             acceptedAt: now)
         try store.acceptResetRequest(request)
         return Receipt(requestID: request.id)

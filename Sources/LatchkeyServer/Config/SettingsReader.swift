@@ -184,11 +184,19 @@ struct SettingsReader {
         return URL(string: text) ?? url
     }
 
+    /// `text` as an absolute URL with one of the entry's schemes and a host. The error says
+    /// what is wrong and never quotes the value: a URL may carry a password (`smtp://user:pw@host`).
     private func checkedURL(_ setting: Setting, _ text: String) throws -> URL {
         guard case .url(let schemes) = setting.kind else { Self.misread(setting, as: "a URL") }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), schemes.contains(scheme),
-              let host = url.host, !host.isEmpty else {
-            throw Self.mismatch(setting, text)
+        let expected = "must be \(setting.kind.expectation)"
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
+            throw Self.invalid(setting, "\(expected) (the value is not an absolute URL)")
+        }
+        guard schemes.contains(scheme) else {
+            throw Self.invalid(setting, "\(expected) (the value has another scheme)")
+        }
+        guard let host = url.host, !host.isEmpty else {
+            throw Self.invalid(setting, "\(expected) (the URL has no host)")
         }
         return url
     }

@@ -210,8 +210,8 @@ extension Setting {
         meaning: "The most connections open at once; more are closed on accept. Each idle one costs about 13 KiB.")
     static let perIPConnections = Setting(
         "LATCHKEY_PER_IP_CONNECTIONS", .integer(1...100_000, .count), default: "32",
-        meaning: "Concurrent connections per client IP (not applied when `LATCHKEY_TRUSTED_PROXIES` is set: "
-            + "every connection then comes from the proxy).")
+        meaning: "Concurrent connections per client IP (the addresses in `LATCHKEY_TRUSTED_PROXIES` are exempt: "
+            + "every client's connection comes from them).")
     static let trustedProxies = Setting(
         "LATCHKEY_TRUSTED_PROXIES", .list(.ipAddress),
         meaning: "The proxies whose `X-Forwarded-For` is believed.")

@@ -52,10 +52,15 @@ struct AuthorizeRoutes {
         ]
     }
 
-    /// The error page for `error`: the generic sentence in the person's language, and the
-    /// error's own (English) message as the detail for the app's developer.
+    /// The error page for `error`, in the person's language: for a client error the generic
+    /// sentence with the error's own (English) message as the detail for the app's developer;
+    /// for a server-side failure only a sentence asking to try again later (its message may
+    /// name internals, such as Redis's address). `Retry-After` is added by the error shape.
     private func errorPage(_ error: LatchkeyError, language: SupportedLanguage) -> HTTPResponse {
         let text = language.catalogue.signInPage
+        guard error.isClientError else {
+            return HTTPResponse(pages.error(text.tryAgainLater, language: language, status: error.httpStatus))
+        }
         return HTTPResponse(pages.error(text.invalidRequest, detail: error.message, language: language, status: error.httpStatus))
     }
 

@@ -343,7 +343,8 @@ enum OpenAPIDocument {
               "200": {"description": "Claims.", "content": {"application/json": {}}},
               "400": {"description": "invalid_request: the token in both places, or a malformed body (WWW-Authenticate: Bearer).", "content": {"application/json": {}}},
               "401": {"description": "invalid_token: WWW-Authenticate: Bearer error=... and a JSON body {error, error_description}; without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1)."},
-              "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}}
+              "403": {"description": "insufficient_scope: the token lacks openid.", "content": {"application/json": {}}},
+              "413": {"description": "invalid_request: the body is larger than LATCHKEY_MAX_BODY_BYTES (no WWW-Authenticate).", "content": {"application/json": {}}}
             }
           }
         },

@@ -63,7 +63,8 @@ extension TextCatalogue {
             useAnotherAccount: "Sign in with another account",
             errorTitle: "This sign-in link does not work",
             invalidRequest: "The app sent an invalid sign-in request. Go back to the app and try again.",
-            expiredForm: "This page has expired. Go back to the app and start signing in again."),
+            expiredForm: "This page has expired. Go back to the app and start signing in again.",
+            tryAgainLater: "Sign-in is not available right now because of a problem on our side. Please try again in a few minutes."),
         rateLimit: RateLimitText(
             tooMany: "Too many attempts.",
             tryAgainIn: { wait in

@@ -63,7 +63,8 @@ extension TextCatalogue {
             useAnotherAccount: "Entrar com outra conta",
             errorTitle: "Este link de acesso não funciona",
             invalidRequest: "O aplicativo enviou um pedido de acesso inválido. Volte ao aplicativo e tente novamente.",
-            expiredForm: "Esta página expirou. Volte ao aplicativo e comece a entrar novamente."),
+            expiredForm: "Esta página expirou. Volte ao aplicativo e comece a entrar novamente.",
+            tryAgainLater: "O acesso não está disponível agora por um problema do nosso lado. Tente novamente em alguns minutos."),
         rateLimit: RateLimitText(
             tooMany: "Muitas tentativas.",
             tryAgainIn: { wait in

@@ -63,7 +63,8 @@ extension TextCatalogue {
             useAnotherAccount: "Iniciar sesión con otra cuenta",
             errorTitle: "Este enlace de inicio de sesión no funciona",
             invalidRequest: "La aplicación envió una solicitud de inicio de sesión no válida. Vuelve a la aplicación e inténtalo de nuevo.",
-            expiredForm: "Esta página ha caducado. Vuelve a la aplicación y empieza de nuevo."),
+            expiredForm: "Esta página ha caducado. Vuelve a la aplicación y empieza de nuevo.",
+            tryAgainLater: "El inicio de sesión no está disponible ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos."),
         rateLimit: RateLimitText(
             tooMany: "Demasiados intentos.",
             tryAgainIn: { wait in
