@@ -46,6 +46,25 @@ struct SignedInFixture {
         AuthSession(store: store, refresher: .firstParty(login))
     }
 
+    /// A session on a ``controlledStore()`` whose background time runs out right after the
+    /// store's read number `read`, and whether the store's lock could be taken by another
+    /// holder just before and just after that.
+    func expiringBackgroundTime(afterRead read: Int) throws
+        -> (ControlledTokenStore, RecordingBackgroundActivity, AuthSession, (freeBeforeExpiry: Flag, freeAfterExpiry: Flag))
+    {
+        let store = try controlledStore()
+        let activity = RecordingBackgroundActivity()
+        let session = AuthSession(store: store, refresher: .firstParty(login), backgroundActivity: activity)
+        let lockFile = directory.url.appendingPathComponent(FileTokenStore.lockFileName).path
+        let lock = (freeBeforeExpiry: Flag(), freeAfterExpiry: Flag())
+        store.afterRead(read) {
+            lock.freeBeforeExpiry.set(canTakeLock(at: lockFile))
+            activity.expireRunning()
+            lock.freeAfterExpiry.set(canTakeLock(at: lockFile))
+        }
+        return (store, activity, session, lock)
+    }
+
     /// How many refreshes the server answered with new tokens, and how many it refused.
     func refreshes() async throws -> (succeeded: Int, refused: Int) {
         (try await server.requestCount(route: "directus_refresh", status: 200),
@@ -314,23 +333,14 @@ actor EventLog {
     func backgroundExpirationBeforeRequest() async throws {
         let fixture = try await SignedInFixture.start()
         defer { fixture.stop() }
-        let store = try fixture.controlledStore()
-        let activity = RecordingBackgroundActivity()
-        let session = AuthSession(store: store, refresher: .firstParty(fixture.login), backgroundActivity: activity)
-        let lockFile = fixture.directory.url.appendingPathComponent(FileTokenStore.lockFileName).path
-        let lockFreeBeforeExpiry = Flag(), lockFreeAfterExpiry = Flag()
         // Read 2 runs holding the lock, just before the refresh request.
-        store.afterRead(2) {
-            lockFreeBeforeExpiry.set(canTakeLock(at: lockFile))
-            activity.expireRunning()
-            lockFreeAfterExpiry.set(canTakeLock(at: lockFile))
-        }
+        let (store, activity, session, lock) = try fixture.expiringBackgroundTime(afterRead: 2)
 
         let error = await #expect(throws: LatchkeyClientError.self) { try await session.validAccessToken() }
         #expect(error?.code == .tokenStoreLocked)
         #expect(error?.reasons == ["background_time_expired"])
-        #expect(!lockFreeBeforeExpiry.value)
-        #expect(lockFreeAfterExpiry.value)
+        #expect(!lock.freeBeforeExpiry.value)
+        #expect(lock.freeAfterExpiry.value)
         #expect(try store.load() == fixture.tokens)
         #expect(await !session.hasUnsavedTokens)
         #expect(activity.running == 0)
@@ -345,21 +355,12 @@ actor EventLog {
     func backgroundExpiration() async throws {
         let fixture = try await SignedInFixture.start()
         defer { fixture.stop() }
-        let store = try fixture.controlledStore()
-        let activity = RecordingBackgroundActivity()
-        let session = AuthSession(store: store, refresher: .firstParty(fixture.login), backgroundActivity: activity)
-        let lockFile = fixture.directory.url.appendingPathComponent(FileTokenStore.lockFileName).path
-        let lockFreeBeforeExpiry = Flag(), lockFreeAfterExpiry = Flag()
         // Read 3 runs holding the lock, once the refresh reply has come.
-        store.afterRead(3) {
-            lockFreeBeforeExpiry.set(canTakeLock(at: lockFile))
-            activity.expireRunning()
-            lockFreeAfterExpiry.set(canTakeLock(at: lockFile))
-        }
+        let (store, activity, session, lock) = try fixture.expiringBackgroundTime(afterRead: 3)
 
         let renewed = try await session.validAccessToken()
-        #expect(!lockFreeBeforeExpiry.value)
-        #expect(lockFreeAfterExpiry.value)
+        #expect(!lock.freeBeforeExpiry.value)
+        #expect(lock.freeAfterExpiry.value)
         #expect(renewed != fixture.tokens.accessToken)
         #expect(try store.load() == fixture.tokens)  // not written without the lock
         #expect(await session.hasUnsavedTokens)
