@@ -140,4 +140,10 @@ package enum RequestLane: Sendable {
     /// requests wait at most a deadline; so a flood of sign-ins bounds memory and never
     /// starves cheap routes.
     case passwordHashing
+    /// No worker: the event thread that read the request answers it at once, without
+    /// suspending the connection — for routes that only read memory and never block (a
+    /// constant, a document built once), so they cost no hand-over and are answered even
+    /// while every worker is busy. Such requests are counted in the metrics but not logged
+    /// one by one: a log write may block, and the event thread must not.
+    case eventThread
 }

@@ -261,6 +261,9 @@ final class RequestExchange: Sendable {
             body: request.body, clientIP: clientIP.description)
         request.body = Data()
         let lane = handler.lane(method: method, path: target.path)
+        if lane == .eventThread {
+            return queue(sendable(handler.handle(complete)), on: connection)
+        }
         let pool = lane == .passwordHashing ? hashWorkers : workers
         guard pool.reserve() else {
             busyResponses.add(1, ordering: .relaxed)

@@ -29,8 +29,8 @@ package struct Route: Sendable {
     /// The shape of this route's error responses, also for requests the server refuses
     /// before the route runs (a body over the limit).
     package let errorShape: ErrorShape
-    /// The worker pool that runs it: ``RequestLane/passwordHashing`` for routes that may
-    /// compute a password hash.
+    /// Where it runs: ``RequestLane/passwordHashing`` for routes that may compute a password
+    /// hash, ``RequestLane/eventThread`` for routes that only read memory.
     package let lane: RequestLane
     /// Answers a request; a thrown ``LatchkeyError`` becomes its response in ``errorShape``.
     package let handler: @Sendable (HTTPRequest) throws -> HTTPResponse

@@ -20,6 +20,8 @@ package final class Router: HTTPHandler {
         self.clock = clock
     }
 
+    /// Answers `request` through its route, with the security headers; counts it in the
+    /// metrics and logs it (`http_request`), except on routes answered on the event thread.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = clock.now()
         let (name, cacheable, raw) = dispatch(request)
@@ -27,6 +29,8 @@ package final class Router: HTTPHandler {
         Self.addSecurityHeaders(to: &response, cacheable: cacheable)
         metrics.recordRequest(route: name, status: response.status)
         if response.status == 429 { metrics.limitedRequests.increment() }
+        // Answered on the event thread, which a blocked log write must never hold up.
+        if lane(method: request.method, path: request.path) == .eventThread { return response }
         logger.info("http_request", [
             "method": .string(String(request.method.prefix(16))), "route": .string(name),
             "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),

@@ -8,13 +8,16 @@ import Synchronization
 import Testing
 
 /// Routes for the worker-pool tests: `/block` waits until the test releases it (its
-/// response signals `completed` when it is done with), `/quick` answers at once,
+/// response signals `completed` when it is done with), `/quick` answers at once, `/instant`
+/// answers on the event thread,
 /// `/unsendable` answers with a header that cannot go on the wire (also signalling
 /// `completed`); they answer errors in Directus's shape, as `/auth/login` does.
 private final class BlockingRoutes: Sendable {
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let completed = DispatchSemaphore(value: 0)
+    let logs = MemoryLogSink()
+    let metrics = ServerMetrics()
 
     func router() -> Router {
         let ok: @Sendable (HTTPRequest) -> HTTPResponse = { _ in HTTPResponse(status: 200, body: Data("done".utf8)) }
@@ -28,6 +31,7 @@ private final class BlockingRoutes: Sendable {
                     return response
                 },
                 Route("GET", "/quick", name: "quick", errorShape: .directus, handler: ok),
+                Route("GET", "/instant", name: "instant", lane: .eventThread, handler: ok),
                 Route("GET", "/unsendable", name: "unsendable", errorShape: .directus) { [self] _ in
                     var response = HTTPResponse(status: 200, headers: HTTPHeaders([("X-Broken", "a\r\nSet-Cookie: x=y")]))
                     response.onCompletion = { [completed] in completed.signal() }
@@ -39,7 +43,7 @@ private final class BlockingRoutes: Sendable {
                     return ok(request)
                 },
             ],
-            metrics: ServerMetrics(), logger: Logger(sink: MemoryLogSink()))
+            metrics: metrics, logger: Logger(sink: logs))
     }
 }
 
@@ -117,6 +121,39 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         // The refused client may simply come back.
         try get("/quick", on: contenders[refusedIndex])
         #expect(try contenders[refusedIndex].readResponse().status == 200)
+    }
+
+    @Test("a route on the event thread is answered while every worker is busy and the queue full; counted, not logged")
+    func eventThreadLane() throws {
+        let routes = BlockingRoutes()
+        let server = try startedServer(
+            HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1), handler: routes.router())
+        defer { server.stop() }
+        let running = try RawHTTPConnection(port: server.boundPort)
+        try get("/block", on: running)
+        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+        let queued = try RawHTTPConnection(port: server.boundPort)
+        try get("/quick", on: queued)
+        // The queue holds /quick: a further worker request is refused, the event thread's is not.
+        let refused = try RawHTTPConnection(port: server.boundPort)
+        try get("/quick", on: refused)
+        #expect(try refused.readResponse().status == 503)
+        let instant = try RawHTTPConnection(port: server.boundPort)
+        for _ in 0..<3 {
+            try get("/instant", on: instant)
+            let answer = try instant.readResponse()
+            #expect(answer.status == 200)
+            #expect(answer.text == "done")
+            #expect(answer["X-Content-Type-Options"] == "nosniff")
+        }
+
+        routes.release.signal()
+        #expect(try running.readResponse().status == 200)
+        #expect(try queued.readResponse().status == 200)
+        #expect(routes.metrics.requestCount(route: "instant", status: 200) == 3)
+        let logged = routes.logs.lines.filter { $0.contains("\"http_request\"") }
+        #expect(logged.contains { $0.contains("\"route\":\"quick\"") })
+        #expect(!logged.contains { $0.contains("\"route\":\"instant\"") })
     }
 
     @Test("password hashing runs on its own threads: cheap routes are answered while they are busy, and a request that waited past the limit gets 503")

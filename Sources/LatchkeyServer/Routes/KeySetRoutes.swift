@@ -11,7 +11,9 @@ struct KeySetRoutes {
 
     var routes: [Route] {
         [
-            Route("GET", "/.well-known/jwks.json", name: "jwks", cacheable: true) { _ in
+            // On the event thread: filtering the keys and, after a change, encoding them once
+            // are memory-only and short.
+            Route("GET", "/.well-known/jwks.json", name: "jwks", cacheable: true, lane: .eventThread) { _ in
                 let body = try keyRing.publishedKeyDocument(now: clock.now())
                 return HTTPResponse(status: 200, headers: HTTPHeaders([
                     ("Content-Type", "application/jwk-set+json"),

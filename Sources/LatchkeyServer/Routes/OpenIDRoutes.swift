@@ -19,10 +19,10 @@ struct OpenIDRoutes {
         var metadata = HTTPResponse.json(ServerMetadata(issuer: issuer))
         metadata.headers.set("Cache-Control", "public, max-age=3600")
         return [
-            Route("GET", "/.well-known/oauth-authorization-server", name: "oauth_metadata", cacheable: true) { [metadata] _ in
+            Route("GET", "/.well-known/oauth-authorization-server", name: "oauth_metadata", cacheable: true, lane: .eventThread) { [metadata] _ in
                 metadata
             },
-            Route("GET", "/.well-known/openid-configuration", name: "openid_configuration", cacheable: true) { [metadata] _ in
+            Route("GET", "/.well-known/openid-configuration", name: "openid_configuration", cacheable: true, lane: .eventThread) { [metadata] _ in
                 metadata
             },
             Route("GET", "/userinfo", name: "userinfo", errorShape: .bearer) { request in

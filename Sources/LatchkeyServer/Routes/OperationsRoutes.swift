@@ -18,7 +18,7 @@ struct OperationsRoutes {
         let unavailable = HTTPResponse.json(Status(status: "unavailable"), status: 503)
         let allowed = metricsClients.compactMap { IPAddress($0) }
         return [
-            Route("GET", "/healthz", name: "healthz") { _ in healthy },
+            Route("GET", "/healthz", name: "healthz", lane: .eventThread) { _ in healthy },
             Route("GET", "/readyz", name: "readyz") { _ in status.isReady ? ready : unavailable },
             Route("GET", "/metrics", name: "metrics") { request in
                 guard let client = IPAddress(request.clientIP), allowed.contains(client) else {
