@@ -3,6 +3,7 @@ client's name and what each scope allows instead of ids, lists that follow the p
 "Not you?", errors tied to their fields, English details isolated, rate limits that say how long."""
 import pytest
 import requests
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -92,7 +93,9 @@ def test_not_you_signs_the_browser_out_and_asks_who_is_signing_in(notes, phone):
     assert button.text == "Sign in with another account"
     assert phone.find_element(By.CSS_SELECTOR, ".not-you").text.startswith("Not you?")
     button.click()
-    WebDriverWait(phone, 15).until(lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sign in")
+    # The consent page's heading goes stale as the sign-in page replaces it: looked up again.
+    WebDriverWait(phone, 15, ignored_exceptions=[StaleElementReferenceException]).until(
+        lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sign in")
     assert phone.find_element(By.ID, "email").get_attribute("value") == ""
     assert "latchkey_session" not in {cookie["name"] for cookie in phone.get_cookies()}
     # The session ended on the server too: its old cookie no longer skips the sign-in.
