@@ -43,7 +43,9 @@ package struct HTTPHeaders: Sendable, Sequence {
     /// Whether two field names are the same: equal but for the case of ASCII letters (names
     /// are ASCII tokens; no locale or Unicode folding on the request path).
     package static func isSameName(_ first: String, _ second: String) -> Bool {
-        first.utf8.elementsEqual(second.utf8) { a, b in
+        // Most names differ in length, which a native string knows without a scan.
+        guard first.utf8.count == second.utf8.count else { return false }
+        return first.utf8.elementsEqual(second.utf8) { a, b in
             a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(a | 0x20))
         }
     }

@@ -318,13 +318,21 @@ final class RequestExchange: Sendable {
         return replacement
     }
 
-    /// The characters besides letters and digits allowed in a header name (RFC 9110 `tchar`).
-    private static let tokenSymbols = Set("!#$%&'*+-.^_`|~".utf8)
+    /// Whether `byte` may be in a header name (RFC 9110 `tchar`): letters, digits and
+    /// ``!#$%&'*+-.^_`|~``.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
+            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default: false
+        }
+    }
 
     private static func isValidHeader(name: String, value: String) -> Bool {
-        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy {
-            (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || tokenSymbols.contains($0)
-        }
+        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy(isTokenCharacter)
         return nameIsToken && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }
 
