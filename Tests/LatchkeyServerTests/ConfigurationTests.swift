@@ -97,6 +97,19 @@ import Testing
         #expect(!message.contains("hunter2") && !message.contains("mailer"))
     }
 
+    @Test("a bad entry of a URL list is quoted, unless it may hold a user and password", arguments: [
+        ("LATCHKEY_AUTH_COOKIE_ORIGINS", "https://admin:hunter2secret@app.example.com"),
+        ("LATCHKEY_RESET_URL_ALLOW_LIST", "https://admin:hunter2secret@app.example.com/reset?x=1"),
+    ])
+    func urlListEntriesWithCredentialsAreNotQuoted(name: String, value: String) {
+        let withCredentials = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: [name: value]) }
+        #expect(withCredentials?.message.hasPrefix("\(name) an entry with '@' (not shown") == true)
+        #expect(withCredentials?.message.contains("hunter2") == false)
+        #expect(withCredentials?.message.contains("admin") == false)
+        let plain = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: [name: "ftp://app.example.com?x"]) }
+        #expect(plain?.message.hasPrefix("\(name) entry 'ftp://app.example.com?x'") == true)
+    }
+
     @Test("the login lifetime may not be shorter than the idle lifetime; the error gives the lowest allowed value")
     func absoluteLifetimeFollowsIdleLifetime() throws {
         let error = #expect(throws: LatchkeyError.self) {

@@ -219,6 +219,12 @@ struct SettingsReader {
         return try list.map { try Self.check(entryKind, $0, of: setting) }
     }
 
+    /// How a URL entry is named in an error: quoted, unless it may hold a user and password
+    /// (it has an `@`), which an error must never print.
+    private static func described(_ entry: String) -> String {
+        entry.contains("@") ? "an entry with '@' (not shown: it may hold a password)" : "entry '\(entry)'"
+    }
+
     private static func check(_ kind: Setting.ListEntry, _ entry: String, of setting: Setting) throws -> String {
         switch kind {
         case .ipAddress:
@@ -245,20 +251,20 @@ struct SettingsReader {
         case .origin:
             guard let url = URL(string: entry), ["http", "https"].contains(url.scheme?.lowercased()), url.user == nil,
                   url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, let origin = url.webOrigin
-            else { throw invalid(setting, "entry '\(entry)' is not an origin (http(s)://host[:port], nothing after it)") }
+            else { throw invalid(setting, "\(described(entry)) is not an origin (http(s)://host[:port], nothing after it)") }
             return origin
         case .linkBase:
             guard let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty, url.fragment == nil, url.query == nil else {
-                throw invalid(setting, "entry '\(entry)' is not an absolute URL without query or fragment")
+                throw invalid(setting, "\(described(entry)) is not an absolute URL without query or fragment")
             }
             if scheme == "http" || scheme == "https", url.host?.isEmpty ?? true {
-                throw invalid(setting, "entry '\(entry)' has no host")
+                throw invalid(setting, "\(described(entry)) has no host")
             }
             do {
                 try MailTemplates.checkLink(entry, name: "link")
             } catch {
                 throw invalid(
-                    setting, "entry '\(entry)' cannot be a mail link (needs scheme:/path or scheme://host/path, "
+                    setting, "\(described(entry)) cannot be a mail link (needs scheme:/path or scheme://host/path, "
                         + "and no javascript:, data:, vbscript: or file:)")
             }
             return entry
