@@ -98,6 +98,8 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         let server = try startedServer(
             HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1), handler: routes.router())
         defer { server.stop() }
+        // Runs before the stop even when an expectation throws: a blocked worker would hold it up.
+        defer { routes.release.signal() }
         let running = try RawHTTPConnection(port: server.boundPort)
         try get("/block", on: running)
         try #require(routes.entered.wait(timeout: .now() + 10) == .success)
@@ -168,6 +170,8 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
             HTTPServerConfiguration(port: 0, workerThreads: 1, hashThreads: 1, hashQueueLimit: 4, hashWaitLimit: .milliseconds(200)),
             handler: routes.router())
         defer { server.stop() }
+        // Runs before the stop even when an expectation throws: a blocked worker would hold it up.
+        defer { routes.release.signal() }
         let hashing = try RawHTTPConnection(port: server.boundPort)
         try get("/hash", on: hashing)
         try #require(routes.entered.wait(timeout: .now() + 10) == .success)
