@@ -24,13 +24,13 @@ package final class Router: HTTPHandler {
     /// metrics and logs it (`http_request`), except on routes answered on the event thread.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = clock.now()
-        let (name, cacheable, raw) = dispatch(request)
+        let (name, cacheable, lane, raw) = dispatch(request)
         var response = raw
         Self.addSecurityHeaders(to: &response, cacheable: cacheable)
         metrics.recordRequest(route: name, status: response.status)
         if response.status == 429 { metrics.limitedRequests.increment() }
         // Answered on the event thread, which a blocked log write must never hold up.
-        if lane(method: request.method, path: request.path) == .eventThread { return response }
+        if lane == .eventThread { return response }
         logger.info("http_request", [
             "method": .string(String(request.method.prefix(16))), "route": .string(name),
             "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
@@ -39,25 +39,27 @@ package final class Router: HTTPHandler {
         return response
     }
 
-    private func dispatch(_ request: HTTPRequest) -> (name: String, cacheable: Bool, response: HTTPResponse) {
+    /// The route's answer to `request`, with what ``handle(_:)`` needs of the route: its
+    /// name, whether the answer may be cached, and its lane.
+    private func dispatch(_ request: HTTPRequest) -> (name: String, cacheable: Bool, lane: RequestLane, response: HTTPResponse) {
         let candidates = routes.filter { $0.path == request.path }
         guard !candidates.isEmpty else {
-            return ("not_found", false, LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers))
+            return ("not_found", false, .standard, LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers))
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         guard let route = candidates.first(where: { $0.method == method }) else {
             var response = LatchkeyError(.methodNotAllowed, "This method is not allowed here.")
                 .response(in: .latchkey, requestHeaders: request.headers)
             response.headers.set("Allow", candidates.map(\.method).joined(separator: ", "))
-            return (candidates[0].name, false, response)
+            return (candidates[0].name, false, .standard, response)
         }
         let needsJSON = route.body == .json || (route.body == .jsonOrEmpty && !request.body.isEmpty)
         if needsJSON, !Self.isJSON(request.headers["Content-Type"]) {
             let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
-            return (route.name, false, error.response(in: route.errorShape, requestHeaders: request.headers))
+            return (route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
         }
         do {
-            return (route.name, route.cacheable, try route.handler(request))
+            return (route.name, route.cacheable, route.lane, try route.handler(request))
         } catch let error as LatchkeyError {
             if !error.isClientError {
                 logger.error("request_failed", ["route": .string(route.name), "error": .string(error.description)])
@@ -67,11 +69,11 @@ package final class Router: HTTPHandler {
                     "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
                 ])
             }
-            return (route.name, false, error.response(in: route.errorShape, requestHeaders: request.headers))
+            return (route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
         } catch {
             logger.error("request_failed", ["route": .string(route.name), "error": .string(String(describing: type(of: error)))])
             let failure = LatchkeyError(.internalError, "Unexpected failure.")
-            return (route.name, false, failure.response(in: route.errorShape, requestHeaders: request.headers))
+            return (route.name, false, route.lane, failure.response(in: route.errorShape, requestHeaders: request.headers))
         }
     }
 
