@@ -805,7 +805,7 @@ private func redirectParameters(_ response: HTTPResponse) throws -> [String: Str
 
 /// The header and claims of a compact JWS, verified against the application's published keys.
 private func payload(_ token: String, _ harness: OAuthFlowTests.Harness) throws -> (header: JWSHeader, claims: [String: Any]) {
-    let keys = try harness.app.keyRing.publishedKeys(now: harness.clock.now()).keys.map { try VerificationKey(jwk: $0) }
+    let keys = try harness.app.keyRing.servedKeySet(now: harness.clock.now()).keys.map { try VerificationKey(jwk: $0) }
     let verified = try JWS.verify(compact: token, keys: keys)
     return (verified.header, try #require(try JSONSerialization.jsonObject(with: verified.payload) as? [String: Any]))
 }

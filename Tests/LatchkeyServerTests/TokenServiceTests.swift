@@ -35,7 +35,7 @@ import LatchkeyTestSupport
 
         /// Verifies `token` against the published keys and returns its claims.
         func claims(of token: Redacted<String>) throws -> (header: JWSHeader, claims: TokenService.AccessTokenClaims) {
-            let keys = try keyRing.publishedKeys(now: fixture.clock.now()).keys.map { try VerificationKey(jwk: $0) }
+            let keys = try keyRing.servedKeySet(now: fixture.clock.now()).keys.map { try VerificationKey(jwk: $0) }
             let verified = try JWS.verify(compact: token.exposed, keys: keys)
             return (verified.header, try JSONDecoder().decode(TokenService.AccessTokenClaims.self, from: verified.payload))
         }

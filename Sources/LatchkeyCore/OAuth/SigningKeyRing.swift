@@ -11,7 +11,7 @@ import Synchronization
 /// starting at once on one file exactly one creates them; a file written before an algorithm
 /// was offered gets its key added once (under a lock, re-read inside it); ``rotate(now:)``
 /// adds a new active key for every algorithm and keeps every older key published
-/// (``publishedKeys(now:)``) until every token it can have signed has expired
+/// (``publishedKeyDocument(now:)``) until every token it can have signed has expired
 /// (`retiredAt + maximumTokenLifetime`), then drops it; ``reloadIfChanged()`` picks up a
 /// rotation made by another process. Only public parts are ever published.
 package final class SigningKeyRing: Sendable {
@@ -83,20 +83,14 @@ package final class SigningKeyRing: Sendable {
         }
     }
 
-    /// The public keys a verifier needs at `now`: the active keys and retired keys whose
-    /// tokens may still be valid, of every algorithm.
-    package func publishedKeys(now: Date) -> JWKSet {
-        state.withLock { keys in
-            JWKSet(keys: keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }.map(\.jwk.publicKey))
-        }
-    }
-
-    /// ``publishedKeys(now:)`` as the JSON document `/.well-known/jwks.json` serves (sorted
-    /// keys, slashes unescaped). Encoded once for each set of published keys — a rotation,
-    /// a reload or a retired key ageing out makes a new one — so a request only filters.
+    /// The public keys a verifier needs at `now` — the active keys and retired keys whose
+    /// tokens may still be valid, of every algorithm — as the JWK Set document
+    /// `/.well-known/jwks.json` serves (sorted keys, slashes unescaped). Encoded once for
+    /// each set of published keys (a rotation, a reload or a retired key ageing out makes a
+    /// new one), so a request only filters.
     package func publishedKeyDocument(now: Date) throws -> Data {
         try state.withLock { keys in
-            let published = keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
+            let published = publishedEntries(of: keys, at: now)
             let kids = published.compactMap(\.jwk.kid)
             if let document = keys.document, document.kids == kids { return document.body }
             let encoder = JSONEncoder()
@@ -108,11 +102,10 @@ package final class SigningKeyRing: Sendable {
     }
 
     /// The keys that verify this server's access tokens at `now`: the ES256 keys that
-    /// ``publishedKeys(now:)`` lists, each allowing ES256 only.
+    /// ``publishedKeyDocument(now:)`` lists, each allowing ES256 only.
     package func verificationKeys(now: Date) -> [VerificationKey] {
         state.withLock { keys in
-            keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
-                .compactMap { $0.jwk.kid.flatMap { keys.accessTokenVerifiers[$0] } }
+            publishedEntries(of: keys, at: now).compactMap { $0.jwk.kid.flatMap { keys.accessTokenVerifiers[$0] } }
         }
     }
 
@@ -148,6 +141,11 @@ package final class SigningKeyRing: Sendable {
     /// Every stored key's `kid`, algorithm, creation time and retirement time, oldest first.
     package func describe() -> [(kid: String, algorithm: String, createdAt: Date, retiredAt: Date?)] {
         state.withLock { $0.entries.map { ($0.jwk.kid ?? "", $0.jwk.alg ?? "", $0.createdAt, $0.retiredAt) } }
+    }
+
+    /// The entries of `keys` published at `now` (see ``isPublished(_:now:lifetime:)``).
+    private func publishedEntries(of keys: Keys, at now: Date) -> [Entry] {
+        keys.entries.filter { Self.isPublished($0, now: now, lifetime: maximumTokenLifetime) }
     }
 
     private static func isPublished(_ entry: Entry, now: Date, lifetime: TimeInterval) -> Bool {
