@@ -75,6 +75,25 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
     try connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
 }
 
+/// Fills a server with one worker and a queue of one (`routes`' server): `/block` runs on
+/// the worker, then two `/quick` requests race for the queue. Returns the `/block`
+/// connection, the `/quick` one that found the queue full (its answer not yet read) and the
+/// one waiting in it.
+private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes) throws
+    -> (running: RawHTTPConnection, refused: RawHTTPConnection, queued: RawHTTPConnection)
+{
+    let running = try RawHTTPConnection(port: server.boundPort)
+    try get("/block", on: running)
+    try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+    // The only worker is busy: one of these two waits in the queue, the other finds it full.
+    let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
+    for connection in contenders {
+        try get("/quick", on: connection)
+    }
+    let refusedIndex = try #require(RawHTTPConnection.firstReadable(contenders, milliseconds: 5000))
+    return (running, contenders[refusedIndex], contenders[1 - refusedIndex])
+}
+
 /// How the server runs requests: event-driven connections, a bounded worker pool that
 /// answers 503 when its queue is full, the request deadline and the per-client limits.
 @Suite struct HTTPServerExecutionTests {
@@ -100,17 +119,8 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         defer { server.stop() }
         // Runs before the stop even when an expectation throws: a blocked worker would hold it up.
         defer { routes.release.signal() }
-        let running = try RawHTTPConnection(port: server.boundPort)
-        try get("/block", on: running)
-        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-
-        // The only worker is busy: one of these two waits in the queue, the other finds it full.
-        let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
-        for connection in contenders {
-            try get("/quick", on: connection)
-        }
-        let refusedIndex = try #require(RawHTTPConnection.firstReadable(contenders, milliseconds: 5000))
-        let refused = try contenders[refusedIndex].readResponse()
+        let (running, refusedConnection, queuedConnection) = try fillWorkerAndQueue(of: server, routes)
+        let refused = try refusedConnection.readResponse()
         #expect(refused.status == 503)
         #expect(refused["Retry-After"] == "1")
         #expect(refused.text == #"{"errors":[{"extensions":{"code":"SERVICE_UNAVAILABLE"},"message":"The service is busy or briefly unavailable. Please try again in a moment."}]}"#)
@@ -118,11 +128,11 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
 
         routes.release.signal()
         #expect(try running.readResponse().text == "done")
-        let queued = try contenders[1 - refusedIndex].readResponse()
+        let queued = try queuedConnection.readResponse()
         #expect(queued.status == 200)
         // The refused client may simply come back.
-        try get("/quick", on: contenders[refusedIndex])
-        #expect(try contenders[refusedIndex].readResponse().status == 200)
+        try get("/quick", on: refusedConnection)
+        #expect(try refusedConnection.readResponse().status == 200)
     }
 
     @Test("a route on the event thread is answered while every worker is busy and the queue full; counted, not logged")
@@ -133,17 +143,8 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
         defer { server.stop() }
         // Runs before the stop even when an expectation throws: a blocked worker would hold it up.
         defer { routes.release.signal() }
-        let running = try RawHTTPConnection(port: server.boundPort)
-        try get("/block", on: running)
-        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-        // The only worker is busy: one of these waits in the queue, the other finds it full.
-        let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
-        for connection in contenders {
-            try get("/quick", on: connection)
-        }
-        let refusedIndex = try #require(RawHTTPConnection.firstReadable(contenders, milliseconds: 5000))
-        #expect(try contenders[refusedIndex].readResponse().status == 503)
-        let queued = contenders[1 - refusedIndex]
+        let (running, refused, queued) = try fillWorkerAndQueue(of: server, routes)
+        #expect(try refused.readResponse().status == 503)
         // Workers and queue full: the event thread's route is still answered.
         let instant = try RawHTTPConnection(port: server.boundPort)
         for _ in 0..<3 {
