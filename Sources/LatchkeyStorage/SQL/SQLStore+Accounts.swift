@@ -41,18 +41,15 @@ extension SQLStore {
     package func setStatus(_ status: Account.Status, email: String) throws -> Bool {
         let now = SQLValue.integer(StorageEncoding.milliseconds(clock.now()))
         return try database.transaction { connection -> Bool in
-            guard let accountID = try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id") else {
-                return false
-            }
+            guard let accountID = try Self.accountID(email: email, using: connection) else { return false }
             try lockAccount(accountID, using: connection)
+            // Disabling ends what the account had issued (a new credential version and every
+            // token ended), so enabling it again revives nothing.
+            let disabling = status == .disabled
             try connection.execute(
-                "UPDATE accounts SET status = ?, updated_at = ? WHERE id = ?", [.text(status.rawValue), now, .text(accountID)])
-            // Disabling ends what the account had issued, so enabling it again revives nothing.
-            if status == .disabled {
-                try connection.execute(
-                    "UPDATE accounts SET credential_version = credential_version + 1 WHERE id = ?", [.text(accountID)])
-                try Self.endTokens(ofAccount: accountID, now: now, using: connection)
-            }
+                "UPDATE accounts SET status = ?, credential_version = credential_version + ?, updated_at = ? WHERE id = ?",
+                [.text(status.rawValue), .integer(disabling ? 1 : 0), now, .text(accountID)])
+            if disabling { try Self.endTokens(ofAccount: accountID, now: now, using: connection) }
             return true
         }
     }
@@ -76,9 +73,7 @@ extension SQLStore {
     package func replacePassword(email: String, newPasswordHash: String, now: Date) throws -> Bool {
         let now = SQLValue.integer(StorageEncoding.milliseconds(now))
         return try database.transaction { connection -> Bool in
-            guard let accountID = try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id") else {
-                return false
-            }
+            guard let accountID = try Self.accountID(email: email, using: connection) else { return false }
             // As a completed reset (``completeReset``): the account first, then its tokens.
             try lockAccount(accountID, using: connection)
             try connection.execute(
@@ -87,6 +82,11 @@ extension SQLStore {
             try Self.endTokens(ofAccount: accountID, now: now, using: connection)
             return true
         }
+    }
+
+    /// The id of the account with the normalised email `email`, if any.
+    static func accountID(email: String, using connection: borrowing any SQLConnection & ~Copyable) throws -> String? {
+        try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id")
     }
 
     /// Revokes every session (refresh-token families and browser sessions) of the account
@@ -105,9 +105,7 @@ extension SQLStore {
 
     package func deleteAccount(email: String) throws -> Bool {
         try database.transaction { connection -> Bool in
-            guard let accountID = try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id") else {
-                return false
-            }
+            guard let accountID = try Self.accountID(email: email, using: connection) else { return false }
             // Mail not yet sent holds reset links for tokens that go with the account. The
             // pending requests before the account, in the order the reset worker takes them
             // (request, then account), so the two queue instead of deadlocking.
