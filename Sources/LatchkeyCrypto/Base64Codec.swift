@@ -32,12 +32,15 @@ struct Base64Codec: Sendable {
         output.reserveCapacity((data.count * 4 + 2) / 3)
         var accumulator: UInt32 = 0
         var bits = 0
-        for byte in data {
-            accumulator = (accumulator << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                output.append(symbols[Int((accumulator >> UInt32(bits)) & 0x3F)])
+        // Through the buffer, not Data's iterator, which costs a call per byte.
+        data.withUnsafeBytes { bytes in
+            for byte in bytes {
+                accumulator = (accumulator << 8) | UInt32(byte)
+                bits += 8
+                while bits >= 6 {
+                    bits -= 6
+                    output.append(symbols[Int((accumulator >> UInt32(bits)) & 0x3F)])
+                }
             }
         }
         if bits > 0 {
@@ -47,7 +50,8 @@ struct Base64Codec: Sendable {
     }
 
     func decode(_ text: String) -> Data? {
-        var output = Data()
+        // Bytes collect in an array (Data appends one byte at a time slowly) and become Data once.
+        var output = [UInt8]()
         output.reserveCapacity(text.utf8.count * 3 / 4)
         var accumulator: UInt32 = 0
         var bits = 0
@@ -63,6 +67,6 @@ struct Base64Codec: Sendable {
         }
         // 6 leftover bits means a length of 4n+1; other leftovers must be zero padding bits.
         guard bits < 6, accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return output
+        return Data(output)
     }
 }

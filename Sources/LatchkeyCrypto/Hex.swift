@@ -5,14 +5,20 @@ package import Foundation
 package enum Hex {
     /// `bytes` as lowercase hexadecimal.
     package static func encode(_ bytes: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+        bytes.withUnsafeBytes { buffer in
+            String(unsafeUninitializedCapacity: buffer.count * 2) { text in
+                for (offset, byte) in buffer.enumerated() {
+                    text[2 * offset] = digit(byte >> 4)
+                    text[2 * offset + 1] = digit(byte & 0x0f)
+                }
+                return buffer.count * 2
+            }
         }
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The lowercase hexadecimal digit of `nibble` (0–15).
+    static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 
     /// The bytes that lowercase hexadecimal `text` spells; nil for anything else (odd
@@ -27,11 +33,12 @@ package enum Hex {
             default: nil
             }
         }
-        var bytes = Data(capacity: characters.count / 2)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(characters.count / 2)
         for index in stride(from: 0, to: characters.count, by: 2) {
             guard let high = nibble(characters[index]), let low = nibble(characters[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
         }
-        return bytes
+        return Data(bytes)
     }
 }

@@ -24,9 +24,19 @@ package enum SecureRandom {
         var bytes = [UInt8](bytes(16))
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
-        let hex = Hex.encode(Data(bytes))
-        let characters = Array(hex)
-        return String(characters[0..<8]) + "-" + String(characters[8..<12]) + "-" + String(characters[12..<16]) + "-"
-            + String(characters[16..<20]) + "-" + String(characters[20..<32])
+        // 8-4-4-4-12 hex digits: a hyphen before bytes 4, 6, 8 and 10.
+        return String(unsafeUninitializedCapacity: 36) { text in
+            var length = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                    text[length] = UInt8(ascii: "-")
+                    length += 1
+                }
+                text[length] = Hex.digit(byte >> 4)
+                text[length + 1] = Hex.digit(byte & 0x0F)
+                length += 2
+            }
+            return length
+        }
     }
 }

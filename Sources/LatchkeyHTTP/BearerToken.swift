@@ -24,7 +24,7 @@ extension HTTPRequest {
             }
         }
         var body: Redacted<String>?
-        if method == "POST", Self.isForm(headers["Content-Type"]) {
+        if method == "POST", headers.contentTypeIs("application/x-www-form-urlencoded") {
             body = try FormParameters(body: self).optionalSecret("access_token", maxLength: Self.maximumBearerTokenLength)
         }
         switch (header, body) {
@@ -35,10 +35,5 @@ extension HTTPRequest {
         case (nil, nil):
             throw LatchkeyError(.authenticationRequired, "This resource needs an access token.")
         }
-    }
-
-    private static func isForm(_ contentType: String?) -> Bool {
-        contentType?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
-            == "application/x-www-form-urlencoded"
     }
 }

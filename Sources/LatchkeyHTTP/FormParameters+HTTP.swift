@@ -5,9 +5,7 @@ extension FormParameters {
     /// Reads the body of `request`, which must be `application/x-www-form-urlencoded`; a
     /// repeated parameter is refused at once.
     package init(body request: HTTPRequest) throws {
-        let mediaType = request.headers["Content-Type"]?.split(separator: ";", maxSplits: 1).first?
-            .trimmingCharacters(in: .whitespaces).lowercased()
-        guard mediaType == "application/x-www-form-urlencoded" else {
+        guard request.headers.contentTypeIs("application/x-www-form-urlencoded") else {
             throw LatchkeyError(.invalidRequest, "Send the parameters as application/x-www-form-urlencoded.")
         }
         guard let text = String(data: request.body, encoding: .utf8),

@@ -40,6 +40,17 @@ package struct HTTPHeaders: Sendable, Sequence {
         fields.makeIterator()
     }
 
+    /// Whether the `Content-Type` names `mediaType` (given in lower case, e.g.
+    /// `application/json`): its part before any `;`, without surrounding spaces and tabs,
+    /// equal but for the case of ASCII letters. Parameters such as `charset` are not judged.
+    package func contentTypeIs(_ mediaType: String) -> Bool {
+        guard let value = self["Content-Type"] else { return false }
+        let essence = value.utf8.prefix { $0 != UInt8(ascii: ";") }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let trimmed = essence.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+        return trimmed.elementsEqual(mediaType.utf8) { a, b in a == b || (a | 0x20 == b && (0x61...0x7A).contains(b)) }
+    }
+
     /// Whether two field names are the same: equal but for the case of ASCII letters (names
     /// are ASCII tokens; no locale or Unicode folding on the request path).
     package static func isSameName(_ first: String, _ second: String) -> Bool {

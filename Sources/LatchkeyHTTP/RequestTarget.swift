@@ -14,15 +14,19 @@ package struct RequestTarget: Sendable {
     /// Splits `rawTarget`; nil when the query is not validly encoded.
     package init?(_ rawTarget: String) {
         var target = Substring(rawTarget)
-        if let fragment = target.firstIndex(of: "#") {
+        // Byte searches: the characters looked for are ASCII, and UTF-8 indices are String indices.
+        if let fragment = target.utf8.firstIndex(of: UInt8(ascii: "#")) {
             target = target[..<fragment]
         }
-        // Absolute form (`http://host/path`), which HTTP/1.1 servers must accept.
-        if let schemeEnd = target.firstRange(of: "://"), target[..<schemeEnd.lowerBound].allSatisfy(\.isLetter) {
+        // Absolute form (`http://host/path`), which HTTP/1.1 servers must accept; the usual
+        // origin form starts with `/` and skips the search.
+        if target.utf8.first != UInt8(ascii: "/"), let schemeEnd = target.firstRange(of: "://"),
+            target[..<schemeEnd.lowerBound].allSatisfy(\.isLetter)
+        {
             let afterScheme = target[schemeEnd.upperBound...]
             target = afterScheme.firstIndex { $0 == "/" || $0 == "?" }.map { afterScheme[$0...] } ?? ""
         }
-        let pathEnd = target.firstIndex(of: "?") ?? target.endIndex
+        let pathEnd = target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
         let path = target[..<pathEnd]
         self.path = path.isEmpty ? "/" : String(path)
 

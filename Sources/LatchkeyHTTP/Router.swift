@@ -54,7 +54,7 @@ package final class Router: HTTPHandler {
             return (candidates[0].name, false, .standard, response)
         }
         let needsJSON = route.body == .json || (route.body == .jsonOrEmpty && !request.body.isEmpty)
-        if needsJSON, !Self.isJSON(request.headers["Content-Type"]) {
+        if needsJSON, !request.headers.contentTypeIs("application/json") {
             let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
             return (route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
         }
@@ -90,12 +90,6 @@ package final class Router: HTTPHandler {
         var response = error.response(in: shape, requestHeaders: headers)
         Self.addSecurityHeaders(to: &response, cacheable: false)
         return response
-    }
-
-    private static func isJSON(_ contentType: String?) -> Bool {
-        guard let contentType else { return false }
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?.trimmingCharacters(in: .whitespaces).lowercased()
-        return mediaType == "application/json"
     }
 
     /// Sets the headers every response carries; `no-store` unless `cacheable` and successful.

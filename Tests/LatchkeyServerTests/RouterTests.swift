@@ -96,6 +96,11 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         let app = try makeApplication()
         #expect(app.router.handle(jsonRequest("/auth/password/request", "email=a", contentType: "application/x-www-form-urlencoded")).status == 415)
         #expect(app.router.handle(jsonRequest("/auth/password/request", "{}", contentType: "application/json; charset=utf-8")).status == 400)
+        // The media type is judged without parameters, surrounding spaces or tabs, or letter case.
+        #expect(app.router.handle(jsonRequest("/auth/password/request", "{}", contentType: " Application/JSON\t;charset=utf-8")).status == 400)
+        for notJSON in ["application/jsonx", "application/json-seq", "xapplication/json", "application/js on", "", ";application/json"] {
+            #expect(app.router.handle(jsonRequest("/auth/password/request", "{}", contentType: notJSON)).status == 415, "\(notJSON)")
+        }
         #expect(app.router.handle(HTTPRequest(method: "GET", path: "/nope")).status == 404)
         let wrongMethod = app.router.handle(HTTPRequest(method: "GET", path: "/auth/password/reset"))
         #expect(wrongMethod.status == 405)

@@ -32,7 +32,7 @@ package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// - Throws: ``LatchkeyError`` with code `invalid_email` and a message saying what is
     ///   wrong; the message never repeats the input.
     package init(_ input: String) throws {
-        let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = Self.trimmingWhitespace(input)
         guard !trimmed.isEmpty else { throw Self.invalid("Enter an email address.") }
         guard trimmed.utf8.count <= Self.maximumLength else {
             throw Self.invalid("The email address is longer than \(Self.maximumLength) characters.")
@@ -53,6 +53,17 @@ package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         try Self.validateDomain(domain)
         self.localPart = localPart
         self.domain = domain
+    }
+
+    /// `input` without surrounding whitespace and line breaks. An address that starts and
+    /// ends with a visible ASCII character (every stored one) is returned as it is, without
+    /// Foundation's Unicode-aware trimming.
+    private static func trimmingWhitespace(_ input: String) -> String {
+        let isVisibleASCII = { (byte: UInt8) in byte > 0x20 && byte < 0x7F }
+        if let first = input.utf8.first, let last = input.utf8.last, isVisibleASCII(first), isVisibleASCII(last) {
+            return input
+        }
+        return input.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// The normalised address, `local@domain`, all lowercase.

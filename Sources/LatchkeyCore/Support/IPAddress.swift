@@ -48,11 +48,14 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     package var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
 
     package var description: String {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        bytes.withUnsafeBytes { raw in
-            _ = inet_ntop(isIPv6 ? AF_INET6 : AF_INET, raw.baseAddress, &text, socklen_t(text.count))
+        // Formatted on the stack: this runs for every request.
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { text in
+            text.initialize(repeating: 0)
+            let written = bytes.withUnsafeBytes { raw in
+                inet_ntop(isIPv6 ? AF_INET6 : AF_INET, raw.baseAddress, text.baseAddress, socklen_t(text.count))
+            }
+            return written.map { String(cString: $0) } ?? ""
         }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// The network part only, for logs: IPv4 keeps the /24 (`203.0.113.0`), IPv6 the /48
