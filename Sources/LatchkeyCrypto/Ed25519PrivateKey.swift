@@ -6,6 +6,8 @@ package struct Ed25519PrivateKey: Sendable {
     package let publicKey: Ed25519PublicKey
     /// The 32-byte private seed (the JWK `d` member).
     package let seed: Redacted<Data>
+    /// The key pair as libcrypto uses it, built once from `seed`.
+    private let key: LibCrypto.KeyHandle
 
     /// Generates a new key from the operating system's CSPRNG.
     package static func generate() -> Ed25519PrivateKey {
@@ -19,15 +21,16 @@ package struct Ed25519PrivateKey: Sendable {
     /// Restores a key from its seed; throws ``LatchkeyCryptoError/Code/invalidKey`` unless it
     /// is 32 bytes.
     package init(seed: Redacted<Data>) throws {
-        guard let publicKey = LibCrypto.ed25519PublicKey(seed: seed.exposed) else {
+        guard let (key, publicKey) = LibCrypto.ed25519PrivateKey(seed: seed.exposed) else {
             throw LatchkeyCryptoError(.invalidKey, "An Ed25519 private key is a 32-byte seed.")
         }
         self.publicKey = try Ed25519PublicKey(rawRepresentation: publicKey)
         self.seed = seed
+        self.key = key
     }
 
     /// Signs `message`; Ed25519 is deterministic, so equal messages give equal signatures.
     package func signature(for message: Data) -> Data {
-        LibCrypto.ed25519Sign(seed: seed.exposed, message: message)
+        LibCrypto.ed25519Sign(key, message: message)
     }
 }

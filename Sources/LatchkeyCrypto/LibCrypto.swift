@@ -1,8 +1,11 @@
 import COpenSSL
 import Foundation
 
-/// The one place that calls OpenSSL's libcrypto. Everything here is one-shot and holds no
-/// handle, so no C type or pointer leaves a function body.
+/// The one place that calls OpenSSL's libcrypto. Digests, MACs and random bytes are one-shot.
+/// Two things are kept: SHA-256 is fetched from the provider once, for the life of the
+/// process (``sha256Digest``), and each asymmetric key holds the EVP_PKEY built when it was
+/// created, in a ``KeyHandle``. Both pointers are private to this file, so no C type or
+/// pointer leaves it.
 ///
 /// The digest and MAC functions can only fail if libcrypto itself is unusable (no default
 /// provider, out of memory); the process cannot do anything safe without them, so they trap.
@@ -10,11 +13,24 @@ enum LibCrypto {
     /// The size of a SHA-256 digest in bytes.
     static let sha256Length = 32
 
+    /// SHA-256, fetched once from the default provider and never freed; used wherever a
+    /// SHA-256 EVP_MD is passed. With the legacy `EVP_sha256()`, OpenSSL 3 fetches the
+    /// provider's implementation again on every EVP_Digest. (Signature and HMAC calls use only
+    /// the digest's name: the provider fetches by name itself, whichever EVP_MD is passed.)
+    /// A fetched EVP_MD is immutable (only its reference count changes, atomically), so every
+    /// thread may use this one at once.
+    private nonisolated(unsafe) static let sha256Digest: OpaquePointer = {
+        guard let digest = EVP_MD_fetch(nil, "SHA256", nil) else {
+            preconditionFailure("libcrypto has no SHA-256 implementation")
+        }
+        return digest
+    }()
+
     static func sha256(_ message: Data) -> Data {
         var digest = [UInt8](repeating: 0, count: sha256Length)
         var written: UInt32 = 0
         let status = message.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &written, EVP_sha256(), nil)
+            EVP_Digest(input.baseAddress, input.count, &digest, &written, sha256Digest, nil)
         }
         precondition(status == 1 && written == sha256Length, "libcrypto could not compute SHA-256")
         return Data(digest)
@@ -24,11 +40,13 @@ enum LibCrypto {
         var mac = [UInt8](repeating: 0, count: sha256Length)
         var written: UInt32 = 0
         // Always pass a valid key pointer: what HMAC() does with a NULL key differs between versions.
+        // OpenSSL 3's HMAC() only reads the digest's name and fetches HMAC and SHA-256 by it
+        // (EVP_Q_mac), so the fetched digest saves no work here.
         let keyBytes = key.isEmpty ? [0] : [UInt8](key)
         let result = keyBytes.withUnsafeBytes { keyBuffer in
             message.withUnsafeBytes { input in
                 HMAC(
-                    EVP_sha256(), keyBuffer.baseAddress, Int32(key.count),
+                    sha256Digest, keyBuffer.baseAddress, Int32(key.count),
                     input.bindMemory(to: UInt8.self).baseAddress, input.count, &mac, &written)
             }
         }
@@ -58,10 +76,33 @@ enum LibCrypto {
 
 // MARK: - Asymmetric signatures
 //
-// Keys cross this boundary only as raw bytes (big-endian coordinates and scalars, raw
-// Ed25519 keys); each operation builds its EVP_PKEY, uses it and frees it.
+// Keys cross this boundary as raw bytes (big-endian coordinates and scalars, raw Ed25519
+// keys) once, when a key value is created: its EVP_PKEY is built and checked then and kept
+// in a KeyHandle, which every later signature or verification with that key uses.
 
 extension LibCrypto {
+    /// One EVP_PKEY, built when a key value is created and freed with the handle. The pointer
+    /// never leaves this file, and nothing modifies the key after it is built.
+    ///
+    /// Sendable, so that one key signs or verifies on many threads at once: OpenSSL objects may
+    /// be used from several threads concurrently as long as the calls made do not modify them
+    /// (openssl-threads(7)). Signing and verifying only read an EVP_PKEY: each operation makes
+    /// its own EVP_MD_CTX and EVP_PKEY_CTX (which take a reference, counted atomically), and
+    /// what OpenSSL caches inside a key on first use (RSA Montgomery values and blinding) it
+    /// sets under the key's own lock.
+    final class KeyHandle: @unchecked Sendable {
+        fileprivate let pkey: OpaquePointer
+
+        /// Takes ownership of `pkey`.
+        fileprivate init(taking pkey: OpaquePointer) {
+            self.pkey = pkey
+        }
+
+        deinit {
+            EVP_PKEY_free(pkey)
+        }
+    }
+
     /// The byte length of a P-256 coordinate, scalar, and of each half of a raw signature.
     static let p256ScalarLength = 32
     /// The byte length of Ed25519 package keys and private seeds.
@@ -97,60 +138,28 @@ extension LibCrypto {
         return P256Components(x: Data(point[1...32]), y: Data(point[33...]), d: d)
     }
 
-    /// Whether `x`, `y` (and `d`, if not empty) form a valid P-256 key: the point is on the
-    /// curve and, for a private key, is `d` times the generator.
-    static func p256IsValid(_ key: P256Components) -> Bool {
-        withP256Key(key) { pkey in
-            guard !key.d.isEmpty else { return true }
-            let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil)
-            defer { EVP_PKEY_CTX_free(ctx) }
-            return ctx != nil && EVP_PKEY_pairwise_check(ctx) == 1
-        } ?? false
+    /// The key `x`, `y` — a key pair with `d` unless `d` is empty — or nil unless it is a valid
+    /// P-256 key: the point is on the curve and, for a key pair, is `d` times the generator.
+    static func p256Key(_ key: P256Components) -> KeyHandle? {
+        guard let pkey = p256PKey(key) else { return nil }
+        let handle = KeyHandle(taking: pkey)
+        guard !key.d.isEmpty else { return handle }
+        return isPairwiseConsistent(pkey) ? handle : nil
     }
 
-    /// Signs SHA-256(`message`) with ECDSA and returns the raw 64-byte `r || s`.
-    static func p256Sign(_ key: P256Components, message: Data) -> Data {
-        let signature = withP256Key(key) { pkey -> Data? in
-            guard let der = digestSign(pkey, digest: EVP_sha256(), message: message) else { return nil }
-            return der.withUnsafeBytes { buffer -> Data? in
-                var cursor = buffer.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
-                guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { return nil }
-                defer { ECDSA_SIG_free(sig) }
-                guard let r = unpaddedBignum(ECDSA_SIG_get0_r(sig)),
-                    let s = unpaddedBignum(ECDSA_SIG_get0_s(sig))
-                else { return nil }
-                return r + s
-            }
-        }
-        guard let signature = signature ?? nil else {
-            preconditionFailure("libcrypto could not sign with a validated P-256 key")
-        }
+    /// Signs SHA-256(`message`) with ECDSA under the P-256 key pair `key` and returns the raw
+    /// 64-byte `r || s`.
+    static func p256Sign(_ key: KeyHandle, message: Data) -> Data {
+        guard let der = digestSign(key.pkey, digest: sha256Digest, message: message),
+            let signature = rawECDSASignature(der)
+        else { preconditionFailure("libcrypto could not sign with a validated P-256 key") }
         return signature
     }
 
-    /// Verifies a raw 64-byte `r || s` ECDSA signature over SHA-256(`message`).
-    static func p256Verify(_ key: P256Components, message: Data, signature: Data) -> Bool {
-        guard signature.count == 2 * p256ScalarLength else { return false }
-        guard let sig = ECDSA_SIG_new() else { return false }
-        defer { ECDSA_SIG_free(sig) }
-        let r = bignum(signature.prefix(p256ScalarLength))
-        let s = bignum(signature.suffix(p256ScalarLength))
-        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else {
-            BN_free(r)
-            BN_free(s)
-            return false
-        }
-        let length = i2d_ECDSA_SIG(sig, nil)
-        guard length > 0 else { return false }
-        var der = [UInt8](repeating: 0, count: Int(length))
-        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            var cursor = buffer.baseAddress
-            return i2d_ECDSA_SIG(sig, &cursor)
-        }
-        guard written == length else { return false }
-        return withP256Key(P256Components(x: key.x, y: key.y, d: Data())) { pkey in
-            digestVerify(pkey, digest: EVP_sha256(), message: message, signature: Data(der))
-        } ?? false
+    /// Verifies a raw 64-byte `r || s` ECDSA signature over SHA-256(`message`) under `key`.
+    static func p256Verify(_ key: KeyHandle, message: Data, signature: Data) -> Bool {
+        guard let der = derECDSASignature(signature) else { return false }
+        return digestVerify(key.pkey, digest: sha256Digest, message: message, signature: der)
     }
 
     /// Generates an Ed25519 key and returns its 32-byte private seed.
@@ -170,36 +179,46 @@ extension LibCrypto {
         return Data(seed)
     }
 
-    /// The package key of an Ed25519 seed, or nil if the seed is not 32 bytes.
-    static func ed25519PublicKey(seed: Data) -> Data? {
-        withEd25519PrivateKey(seed) { pkey in
-            var key = [UInt8](repeating: 0, count: ed25519KeyLength)
-            var length = key.count
-            guard EVP_PKEY_get_raw_public_key(pkey, &key, &length) == 1, length == ed25519KeyLength else {
-                return nil
-            }
-            return Data(key)
-        } ?? nil
+    /// The Ed25519 key pair of `seed` with its 32-byte package key, or nil if the seed is not
+    /// 32 bytes.
+    static func ed25519PrivateKey(seed: Data) -> (key: KeyHandle, publicKey: Data)? {
+        guard seed.count == ed25519KeyLength else { return nil }
+        let pkey = seed.withUnsafeBytes { buffer in
+            EVP_PKEY_new_raw_private_key_ex(
+                nil, "ED25519", nil, buffer.bindMemory(to: UInt8.self).baseAddress, buffer.count)
+        }
+        guard let pkey else { return nil }
+        let handle = KeyHandle(taking: pkey)
+        var publicKey = [UInt8](repeating: 0, count: ed25519KeyLength)
+        var length = publicKey.count
+        guard EVP_PKEY_get_raw_public_key(pkey, &publicKey, &length) == 1, length == ed25519KeyLength else {
+            return nil
+        }
+        return (handle, Data(publicKey))
     }
 
-    /// Signs `message` with Ed25519 (RFC 8032, deterministic).
-    static func ed25519Sign(seed: Data, message: Data) -> Data {
-        guard let signature = withEd25519PrivateKey(seed, { digestSign($0, digest: nil, message: message) }) ?? nil,
+    /// The Ed25519 package key `rawRepresentation`, or nil if it is not 32 bytes.
+    static func ed25519PublicKey(_ rawRepresentation: Data) -> KeyHandle? {
+        guard rawRepresentation.count == ed25519KeyLength else { return nil }
+        let pkey = rawRepresentation.withUnsafeBytes { buffer in
+            EVP_PKEY_new_raw_public_key_ex(
+                nil, "ED25519", nil, buffer.bindMemory(to: UInt8.self).baseAddress, buffer.count)
+        }
+        return pkey.map(KeyHandle.init(taking:))
+    }
+
+    /// Signs `message` with the Ed25519 key pair `key` (RFC 8032, deterministic).
+    static func ed25519Sign(_ key: KeyHandle, message: Data) -> Data {
+        guard let signature = digestSign(key.pkey, digest: nil, message: message),
             signature.count == ed25519SignatureLength
         else { preconditionFailure("libcrypto could not sign with a validated Ed25519 key") }
         return signature
     }
 
-    /// Verifies an Ed25519 signature.
-    static func ed25519Verify(publicKey: Data, message: Data, signature: Data) -> Bool {
-        guard publicKey.count == ed25519KeyLength, signature.count == ed25519SignatureLength else { return false }
-        let pkey = publicKey.withUnsafeBytes { buffer in
-            EVP_PKEY_new_raw_public_key_ex(
-                nil, "ED25519", nil, buffer.bindMemory(to: UInt8.self).baseAddress, buffer.count)
-        }
-        guard let pkey else { return false }
-        defer { EVP_PKEY_free(pkey) }
-        return digestVerify(pkey, digest: nil, message: message, signature: signature)
+    /// Verifies an Ed25519 signature under `key`.
+    static func ed25519Verify(_ key: KeyHandle, message: Data, signature: Data) -> Bool {
+        guard signature.count == ed25519SignatureLength else { return false }
+        return digestVerify(key.pkey, digest: nil, message: message, signature: signature)
     }
 
     /// The bit length of an RSA modulus given as big-endian bytes.
@@ -244,32 +263,28 @@ extension LibCrypto {
         return RSAComponents(n: n, e: e, d: d, p: p, q: q, dp: dp, dq: dq, qi: qi)
     }
 
-    /// Whether the private `key` is consistent: its primes multiply to `n`, `d` inverts `e`
-    /// and the CRT values belong to them (OpenSSL's pairwise check).
-    static func rsaIsValidPrivateKey(_ key: RSAComponents) -> Bool {
-        guard key.isPrivate else { return false }
-        return withRSAKey(key) { pkey in
-            let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil)
-            defer { EVP_PKEY_CTX_free(ctx) }
-            let valid = ctx != nil && EVP_PKEY_pairwise_check(ctx) == 1
-            ERR_clear_error()
-            return valid
-        } ?? false
+    /// The RSA key `key` — a key pair when it has `d` — or nil if OpenSSL refuses the values or,
+    /// for a key pair, they are not consistent: its primes multiply to `n`, `d` inverts `e` and
+    /// the CRT values belong to them (OpenSSL's pairwise check).
+    static func rsaKey(_ key: RSAComponents) -> KeyHandle? {
+        guard let pkey = rsaPKey(key) else { return nil }
+        let handle = KeyHandle(taking: pkey)
+        guard key.isPrivate else { return handle }
+        return isPairwiseConsistent(pkey) ? handle : nil
     }
 
-    /// Signs SHA-256(`message`) with RSASSA-PKCS1-v1_5 (deterministic); the signature is as
-    /// long as the modulus.
-    static func rsaSignSHA256(_ key: RSAComponents, message: Data) -> Data {
-        guard key.isPrivate, let signature = withRSAKey(key, { digestSign($0, digest: EVP_sha256(), message: message) }) ?? nil
-        else { preconditionFailure("libcrypto could not sign with a validated RSA key") }
+    /// Signs SHA-256(`message`) with RSASSA-PKCS1-v1_5 (deterministic) under the RSA key pair
+    /// `key`; the signature is as long as the modulus.
+    static func rsaSignSHA256(_ key: KeyHandle, message: Data) -> Data {
+        guard let signature = digestSign(key.pkey, digest: sha256Digest, message: message) else {
+            preconditionFailure("libcrypto could not sign with a validated RSA key")
+        }
         return signature
     }
 
-    /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature under the public key (`n`, `e`).
-    static func rsaVerifySHA256(modulus: Data, exponent: Data, message: Data, signature: Data) -> Bool {
-        withRSAKey(RSAComponents(n: modulus, e: exponent)) { pkey in
-            digestVerify(pkey, digest: EVP_sha256(), message: message, signature: signature)
-        } ?? false
+    /// Verifies an RSASSA-PKCS1-v1_5 SHA-256 signature under `key`.
+    static func rsaVerifySHA256(_ key: KeyHandle, message: Data, signature: Data) -> Bool {
+        digestVerify(key.pkey, digest: sha256Digest, message: message, signature: signature)
     }
 
     // MARK: Helpers that keep EVP_PKEY, BIGNUM and OSSL_PARAM inside this file
@@ -310,6 +325,42 @@ extension LibCrypto {
         return unpaddedBignum(number)
     }
 
+    /// The raw `r || s` of a DER-encoded ECDSA-Sig-Value, each half 32 bytes.
+    private static func rawECDSASignature(_ der: Data) -> Data? {
+        der.withUnsafeBytes { buffer -> Data? in
+            var cursor = buffer.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
+            guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { return nil }
+            defer { ECDSA_SIG_free(sig) }
+            guard let r = unpaddedBignum(ECDSA_SIG_get0_r(sig)), let s = unpaddedBignum(ECDSA_SIG_get0_s(sig)) else {
+                return nil
+            }
+            return r + s
+        }
+    }
+
+    /// The DER-encoded ECDSA-Sig-Value of a raw 64-byte `r || s`; nil for any other length.
+    private static func derECDSASignature(_ signature: Data) -> Data? {
+        guard signature.count == 2 * p256ScalarLength else { return nil }
+        guard let sig = ECDSA_SIG_new() else { return nil }
+        defer { ECDSA_SIG_free(sig) }
+        let r = bignum(signature.prefix(p256ScalarLength))
+        let s = bignum(signature.suffix(p256ScalarLength))
+        guard let r, let s, ECDSA_SIG_set0(sig, r, s) == 1 else {
+            BN_free(r)
+            BN_free(s)
+            return nil
+        }
+        let length = i2d_ECDSA_SIG(sig, nil)
+        guard length > 0 else { return nil }
+        var der = [UInt8](repeating: 0, count: Int(length))
+        let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            var cursor = buffer.baseAddress
+            return i2d_ECDSA_SIG(sig, &cursor)
+        }
+        guard written == length else { return nil }
+        return Data(der)
+    }
+
     private static func withParameters<Result>(
         _ build: (OpaquePointer) -> Bool, _ body: (UnsafeMutablePointer<OSSL_PARAM>) -> Result
     ) -> Result? {
@@ -335,6 +386,16 @@ extension LibCrypto {
         return pkey
     }
 
+    /// Whether the key pair `pkey` passes OpenSSL's pairwise check (its public key belongs to
+    /// its private key).
+    private static func isPairwiseConsistent(_ pkey: OpaquePointer) -> Bool {
+        let ctx = EVP_PKEY_CTX_new_from_pkey(nil, pkey, nil)
+        defer { EVP_PKEY_CTX_free(ctx) }
+        let valid = ctx != nil && EVP_PKEY_pairwise_check(ctx) == 1
+        ERR_clear_error()
+        return valid
+    }
+
     /// A BIGNUM parameter of `pkey` as unpadded big-endian bytes (cleared from memory after copying).
     private static func bignumParameter(_ pkey: OpaquePointer?, _ name: UnsafePointer<CChar>) -> Data? {
         var number: OpaquePointer?
@@ -346,9 +407,9 @@ extension LibCrypto {
         return Data(bytes)
     }
 
-    /// Builds the EVP_PKEY for the RSA `key` (a key pair when it has `d`), lends it to `body`
-    /// and frees it; nil if OpenSSL refuses the values.
-    private static func withRSAKey<Result>(_ key: RSAComponents, _ body: (OpaquePointer) -> Result) -> Result? {
+    /// Builds the EVP_PKEY for the RSA `key` (a key pair when it has `d`, whose private values
+    /// go through the secure heap); the caller owns it. Nil if OpenSSL refuses the values.
+    private static func rsaPKey(_ key: RSAComponents) -> OpaquePointer? {
         let publicNumbers = [bignum(key.n), bignum(key.e)]
         defer { publicNumbers.forEach { BN_free($0) } }
         let privateNumbers = key.isPrivate ? [key.d, key.p, key.q, key.dp, key.dq, key.qi].map(secretBignum) : []
@@ -369,13 +430,13 @@ extension LibCrypto {
                 algorithm: "RSA", selection: key.isPrivate ? latchkey_selection_keypair() : latchkey_selection_public_key(),
                 params: params)
         }
-        guard let pkey = pkey ?? nil else { return nil }
-        defer { EVP_PKEY_free(pkey) }
-        return body(pkey)
+        return pkey ?? nil
     }
 
-    /// Builds the EVP_PKEY for `key`, lends it to `body` and frees it; nil if the key is invalid.
-    private static func withP256Key<Result>(_ key: P256Components, _ body: (OpaquePointer) -> Result) -> Result? {
+    /// Builds the EVP_PKEY for the P-256 `key` (a key pair when `d` is not empty; `d` goes
+    /// through the secure heap); the caller owns it. Nil if a length is wrong or OpenSSL
+    /// refuses the values (a point that is not on the curve).
+    private static func p256PKey(_ key: P256Components) -> OpaquePointer? {
         guard key.x.count == p256ScalarLength, key.y.count == p256ScalarLength,
             key.d.isEmpty || key.d.count == p256ScalarLength
         else { return nil }
@@ -401,20 +462,7 @@ extension LibCrypto {
                 }
             }
         }
-        guard let pkey = pkey ?? nil else { return nil }
-        defer { EVP_PKEY_free(pkey) }
-        return body(pkey)
-    }
-
-    private static func withEd25519PrivateKey<Result>(_ seed: Data, _ body: (OpaquePointer) -> Result) -> Result? {
-        guard seed.count == ed25519KeyLength else { return nil }
-        let pkey = seed.withUnsafeBytes { buffer in
-            EVP_PKEY_new_raw_private_key_ex(
-                nil, "ED25519", nil, buffer.bindMemory(to: UInt8.self).baseAddress, buffer.count)
-        }
-        guard let pkey else { return nil }
-        defer { EVP_PKEY_free(pkey) }
-        return body(pkey)
+        return pkey ?? nil
     }
 
     /// One-shot EVP_DigestSign; `digest` is nil for Ed25519, which hashes internally.

@@ -6,32 +6,36 @@ package struct P256PrivateKey: Sendable {
     package let publicKey: P256PublicKey
     /// The 32-byte big-endian private scalar.
     package let scalar: Redacted<Data>
+    /// The key pair as libcrypto uses it, built once from `scalar` and the package key.
+    private let key: LibCrypto.KeyHandle
 
     /// Generates a new key from the operating system's CSPRNG.
     package static func generate() -> P256PrivateKey {
         let key = LibCrypto.p256Generate()
-        return P256PrivateKey(publicKey: P256PublicKey(validatedX: key.x, y: key.y), scalar: Redacted(key.d))
+        do {
+            return try P256PrivateKey(scalar: Redacted(key.d), x: key.x, y: key.y)
+        } catch {
+            preconditionFailure("libcrypto generated an unusable P-256 key")
+        }
     }
 
     /// Restores a key from its scalar `d` and package coordinates; throws
     /// ``LatchkeyCryptoError/Code/invalidKey`` unless the point is on the curve and equals
     /// `d` times the generator.
     package init(scalar: Redacted<Data>, x: Data, y: Data) throws {
-        guard LibCrypto.p256IsValid(.init(x: x, y: y, d: scalar.exposed)), !scalar.exposed.isEmpty else {
+        guard !scalar.exposed.isEmpty, let key = LibCrypto.p256Key(.init(x: x, y: y, d: scalar.exposed)),
+            let publicKey = LibCrypto.p256Key(.init(x: x, y: y, d: Data()))
+        else {
             throw LatchkeyCryptoError(.invalidKey, "The P-256 private key does not match its package key.")
         }
-        self.publicKey = P256PublicKey(validatedX: x, y: y)
+        self.publicKey = P256PublicKey(x: x, y: y, key: publicKey)
         self.scalar = scalar
-    }
-
-    private init(publicKey: P256PublicKey, scalar: Redacted<Data>) {
-        self.publicKey = publicKey
-        self.scalar = scalar
+        self.key = key
     }
 
     /// Signs SHA-256(`message`) and returns the raw 64-byte `r || s` signature. ECDSA is
     /// randomised: two signatures of one message differ.
     package func signature(for message: Data) -> Data {
-        LibCrypto.p256Sign(.init(x: publicKey.x, y: publicKey.y, d: scalar.exposed), message: message)
+        LibCrypto.p256Sign(key, message: message)
     }
 }

@@ -22,6 +22,8 @@ package struct RSAPrivateKey: Sendable {
     package let secondExponent: Redacted<Data>
     /// The CRT coefficient `qi` = `q`⁻¹ mod `p`.
     package let coefficient: Redacted<Data>
+    /// The key pair as libcrypto uses it, built once from the members above.
+    private let key: LibCrypto.KeyHandle
 
     /// Generates a key with a `modulusBits`-bit modulus (2048 to 8192) and the exponent 65537,
     /// from the operating system's CSPRNG.
@@ -51,7 +53,7 @@ package struct RSAPrivateKey: Sendable {
 
     private init(_ components: LibCrypto.RSAComponents) throws {
         let publicKey = try RSAPublicKey(modulus: components.n, exponent: components.e)
-        guard LibCrypto.rsaIsValidPrivateKey(components) else {
+        guard components.isPrivate, let key = LibCrypto.rsaKey(components) else {
             throw LatchkeyCryptoError(.invalidKey, "The RSA private key does not match its public key.")
         }
         self.publicKey = publicKey
@@ -61,15 +63,12 @@ package struct RSAPrivateKey: Sendable {
         firstExponent = Redacted(components.dp)
         secondExponent = Redacted(components.dq)
         coefficient = Redacted(components.qi)
+        self.key = key
     }
 
     /// Signs SHA-256(`message`) with RSASSA-PKCS1-v1_5. The scheme is deterministic: equal
     /// messages give equal signatures, each as long as the modulus.
     package func signature(for message: Data) -> Data {
-        LibCrypto.rsaSignSHA256(
-            .init(
-                n: publicKey.modulus, e: publicKey.exponent, d: privateExponent.exposed, p: firstPrime.exposed,
-                q: secondPrime.exposed, dp: firstExponent.exposed, dq: secondExponent.exposed, qi: coefficient.exposed),
-            message: message)
+        LibCrypto.rsaSignSHA256(key, message: message)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyCrypto
 import LatchkeyJOSE
+import Synchronization
 import Testing
 
 @Suite struct JWSRoundTripTests {
@@ -54,6 +55,55 @@ import Testing
         for member in [rsa.d, rsa.p, rsa.q, rsa.dp, rsa.dq, rsa.qi] {
             #expect(!rsaText.contains(try #require(member?.exposed)))
         }
+    }
+
+    @Test("One P-256 key signs on many threads at once, and its shared public key verifies every signature")
+    func concurrentP256Signing() throws {
+        let key = P256PrivateKey.generate()
+        let results = Self.signConcurrently(sign: key.signature(for:), verify: key.publicKey.isValidSignature(_:for:))
+        #expect(results.count == Self.concurrentMessageCount)
+        #expect(Set(results.map(\.signature)).count == results.count)
+        #expect(results.allSatisfy { $0.signature.count == 64 && $0.valid && !$0.tamperedValid })
+        let restored = try P256PublicKey(x: key.publicKey.x, y: key.publicKey.y)
+        #expect(restored == key.publicKey)
+        #expect(results.allSatisfy { restored.isValidSignature($0.signature, for: $0.message) })
+    }
+
+    @Test("One Ed25519 or RSA key signs on many threads at once, and its shared public key verifies every signature")
+    func concurrentEd25519AndRSASigning() {
+        let ed25519 = Ed25519PrivateKey.generate()
+        let rsa = RSAPrivateKey.generate(modulusBits: RSAPublicKey.minimumModulusBits)
+        for results in [
+            Self.signConcurrently(sign: ed25519.signature(for:), verify: ed25519.publicKey.isValidSignature(_:for:)),
+            Self.signConcurrently(sign: rsa.signature(for:), verify: rsa.publicKey.isValidSignature(_:for:)),
+        ] {
+            #expect(results.count == Self.concurrentMessageCount)
+            #expect(Set(results.map(\.signature)).count == results.count)
+            #expect(results.allSatisfy { $0.valid && !$0.tamperedValid })
+        }
+    }
+
+    /// How many messages ``signConcurrently(sign:verify:)`` signs: 8 in each of 64 iterations.
+    private static let concurrentMessageCount = 64 * 8
+
+    /// Signs distinct messages with one key from as many threads as Dispatch runs at once; each
+    /// thread checks its signature with `verify`, over the message and over the message with
+    /// one byte changed.
+    private static func signConcurrently(
+        sign: @Sendable (Data) -> Data, verify: @Sendable (Data, Data) -> Bool
+    ) -> [(message: Data, signature: Data, valid: Bool, tamperedValid: Bool)] {
+        let results = Mutex<[(message: Data, signature: Data, valid: Bool, tamperedValid: Bool)]>([])
+        DispatchQueue.concurrentPerform(iterations: 64) { iteration in
+            for index in 0..<8 {
+                let message = Data("header.payload-\(iteration)-\(index)".utf8)
+                let signature = sign(message)
+                var tampered = message
+                tampered[tampered.startIndex] ^= 1
+                let result = (message, signature, verify(signature, message), verify(signature, tampered))
+                results.withLock { $0.append(result) }
+            }
+        }
+        return results.withLock { $0 }
     }
 
     @Test("Short RSA moduli are refused")
