@@ -87,7 +87,11 @@ package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         guard localPart.utf8.allSatisfy({ isAlphanumeric($0) || localPartSymbols.contains($0) }) else {
             throw invalid("The part before the @ contains a character that is not allowed.")
         }
-        guard !localPart.hasPrefix("."), !localPart.hasSuffix("."), !localPart.contains("..") else {
+        // Byte compares: Foundation's `contains` of a string searches through NSString.
+        let dot = UInt8(ascii: ".")
+        guard localPart.utf8.first != dot, localPart.utf8.last != dot,
+            !zip(localPart.utf8, localPart.utf8.dropFirst()).contains(where: { $0 == dot && $1 == dot })
+        else {
             throw invalid("The part before the @ must not start or end with a dot or contain two dots in a row.")
         }
     }
