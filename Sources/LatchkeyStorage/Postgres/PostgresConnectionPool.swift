@@ -5,8 +5,9 @@ import Synchronization
 
 /// A bounded set of ``PostgresConnection``s shared by every thread of one store.
 ///
-/// At most ``size`` connections exist at once; a caller that finds them all in use waits
-/// up to ``acquireTimeout`` and then fails with `storage_error` instead of hanging.
+/// At most ``size`` connections exist at once; a caller that finds them all in use waits,
+/// behind earlier callers (see ``FairSemaphore``), up to ``acquireTimeout`` and then fails
+/// with `storage_error` instead of hanging.
 /// Connections are opened on demand and kept for reuse; one that broke (the server
 /// restarted, its backend was terminated) or was left inside a transaction is dropped and
 /// replaced, so the first call after the database comes back simply reconnects.
@@ -27,7 +28,7 @@ final class PostgresConnectionPool: SQLDatabase {
     private let url: PostgresURL
     private let statementTimeout: TimeInterval
     private let connectTimeout: Int
-    private let slots: DispatchSemaphore
+    private let slots: FairSemaphore
     private let idle = Mutex<[PostgresConnection]>([])
 
     /// A pool of at most `size` connections to `url`, each with `statementTimeout` seconds
@@ -39,7 +40,7 @@ final class PostgresConnectionPool: SQLDatabase {
         self.statementTimeout = statementTimeout
         self.connectTimeout = connectTimeout
         self.acquireTimeout = acquireTimeout
-        slots = DispatchSemaphore(value: size)
+        slots = FairSemaphore(permits: size)
     }
 
     var dialect: SQLDialect { .postgres }
@@ -115,7 +116,7 @@ final class PostgresConnectionPool: SQLDatabase {
 
     /// Runs `body` holding one of the ``size`` slots, waiting up to ``acquireTimeout`` for one.
     private func withSlot<Output>(_ body: () throws -> Output) throws -> Output {
-        guard slots.wait(timeout: .now() + acquireTimeout) == .success else {
+        guard slots.wait(timeout: .milliseconds(Int(acquireTimeout * 1000))) else {
             throw LatchkeyError(
                 .storage, "The database is busy.",
                 detail: "all \(size) connections to \(url) stayed in use for \(acquireTimeout) s")

@@ -4,9 +4,9 @@ import Synchronization
 
 /// A bounded set of ``SQLiteConnection``s of one role, each lent to one caller at a time.
 ///
-/// At most ``limit`` connections exist at once. A caller that finds them all in use waits
-/// up to ``waitMilliseconds`` and then fails with `storage_error` ("The database is busy.")
-/// instead of hanging. Connections are opened on demand and kept for reuse; one returned
+/// At most ``limit`` connections exist at once. A caller that finds them all in use waits,
+/// behind earlier callers (see ``FairSemaphore``), up to ``waitMilliseconds`` and then fails
+/// with `storage_error` ("The database is busy.") instead of hanging. Connections are opened on demand and kept for reuse; one returned
 /// inside a transaction is rolled back, and dropped (closed) when even that fails, so the
 /// next caller never inherits someone else's transaction.
 final class SQLiteConnectionPool: Sendable {
@@ -16,7 +16,7 @@ final class SQLiteConnectionPool: Sendable {
     let waitMilliseconds: Int
     private let role: SQLiteConnection.Role
     private let open: @Sendable () throws -> SQLiteConnection
-    private let slots: DispatchSemaphore
+    private let slots: FairSemaphore
     private let idle: Mutex<[SQLiteConnection]>
     private let openCount: Atomic<Int>
 
@@ -31,7 +31,7 @@ final class SQLiteConnectionPool: Sendable {
         self.limit = limit
         self.waitMilliseconds = waitMilliseconds
         self.open = open
-        slots = DispatchSemaphore(value: limit)
+        slots = FairSemaphore(permits: limit)
         idle = Mutex(initial)
         openCount = Atomic(initial.count)
     }
@@ -43,7 +43,7 @@ final class SQLiteConnectionPool: Sendable {
 
     /// Runs `body` with a connection of its own, waiting up to ``waitMilliseconds`` for one.
     func withConnection<Output>(_ body: (SQLiteConnection) throws -> Output) throws -> Output {
-        guard slots.wait(timeout: .now() + .milliseconds(waitMilliseconds)) == .success else {
+        guard slots.wait(timeout: .milliseconds(waitMilliseconds)) else {
             throw LatchkeyError(
                 .storage, "The database is busy.",
                 detail: "all \(limit) \(role) connections stayed in use for \(waitMilliseconds) ms")
