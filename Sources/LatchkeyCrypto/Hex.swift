@@ -17,7 +17,7 @@ package enum Hex {
     }
 
     /// The lowercase hexadecimal digit of `nibble` (0–15).
-    static func digit(_ nibble: UInt8) -> UInt8 {
+    package static func digit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
     }
 

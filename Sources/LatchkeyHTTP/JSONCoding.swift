@@ -65,11 +65,9 @@ extension KeyedDecodingContainer {
 }
 
 extension HTTPResponse {
-    /// `value` as a JSON response (keys sorted, slashes not escaped).
+    /// `value` as a JSON response (keys sorted, slashes not escaped: ``CompactJSON``).
     package static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        let data = (try? CompactJSON.encode(value)) ?? Data("{}".utf8)
         return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: data)
     }
 }

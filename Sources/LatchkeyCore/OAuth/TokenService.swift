@@ -314,9 +314,7 @@ package final class TokenService: Sendable {
     }
 
     private func sign(_ claims: some Encodable, type: String, key: SigningKey) throws -> Redacted<String> {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Redacted(try JWS.sign(header: JWSHeader(alg: key.algorithm, typ: type), payload: try encoder.encode(claims), key: key))
+        Redacted(try JWS.sign(header: JWSHeader(alg: key.algorithm, typ: type), payload: try CompactJSON.encode(claims), key: key))
     }
 
     private static func seconds(_ date: Date) -> Int64 {

@@ -1,0 +1,291 @@
+package import Foundation
+import LatchkeyCrypto
+
+/// JSON for Latchkey's replies and tokens: keys sorted, slashes not escaped — byte for byte
+/// what `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` writes, without its cost
+/// on every request.
+///
+/// Objects, arrays, strings, integers, booleans and null are written directly. A value that
+/// holds anything else (floating point, `Date`, `Data`, `URL`, `Decimal`, or a value encoded
+/// through a `superEncoder`) goes through `JSONEncoder` instead, whole, so the output is the
+/// same either way.
+package enum CompactJSON {
+    /// `value` as JSON (see the type's description); throws what `JSONEncoder` throws.
+    package static func encode(_ value: some Encodable) throws -> Data {
+        let encoder = TreeEncoder(codingPath: [])
+        do {
+            try value.encode(to: encoder)
+        } catch is Unsupported {
+            return try fallback(value)
+        }
+        // JSONEncoder refuses a top-level value that encodes nothing; so does the fallback.
+        guard let root = encoder.root else { return try fallback(value) }
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        root.write(to: &output)
+        return Data(output)
+    }
+
+    private static func fallback(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+
+    /// A value this encoder leaves to `JSONEncoder`.
+    fileprivate struct Unsupported: Error {}
+}
+
+/// One JSON value being built; objects and arrays are shared with the containers filling them.
+private final class Node {
+    enum Content {
+        case object([String: Node])
+        case array([Node])
+        case string(String)
+        /// A number, `true`, `false` or `null`, as written.
+        case literal(String)
+    }
+
+    var content: Content
+
+    init(_ content: Content) {
+        self.content = content
+    }
+
+    func write(to output: inout [UInt8]) {
+        switch content {
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Self.write(string: key, to: &output)
+                output.append(UInt8(ascii: ":"))
+                members[key]!.write(to: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .string(let text):
+            Self.write(string: text, to: &output)
+        case .literal(let text):
+            output.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// `text` quoted: `"` and `\` escaped, control characters as `\b \t \n \f \r` or `\u00xx`,
+    /// everything else (`/`, DEL, non-ASCII) as it is.
+    private static func write(string text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x00..<0x20:
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                output.append(Hex.digit(byte >> 4))
+                output.append(Hex.digit(byte & 0x0F))
+            default: output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+}
+
+/// The `Encoder` that builds a ``Node`` tree.
+private final class TreeEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+    /// What was encoded; nil while nothing was.
+    var root: Node?
+
+    init(codingPath: [any CodingKey]) {
+        self.codingPath = codingPath
+    }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(KeyedContainer<Key>(object: node(.object([:])), codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        UnkeyedContainer(array: node(.array([])), codingPath: codingPath)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueContainer(encoder: self)
+    }
+
+    /// The root, created as `content` the first time a container asks for it.
+    private func node(_ content: Node.Content) -> Node {
+        if let root { return root }
+        let created = Node(content)
+        root = created
+        return created
+    }
+
+    /// `value` as a node: directly for the kinds written here, by its own `encode(to:)` for
+    /// other `Encodable` types; throws ``CompactJSON/Unsupported`` for everything else.
+    static func node(for value: some Encodable, at codingPath: [any CodingKey]) throws -> Node {
+        switch value {
+        case let text as String: return Node(.string(text))
+        case let flag as Bool: return Node(.literal(flag ? "true" : "false"))
+        case let number as Int: return Node(.literal(String(number)))
+        case let number as Int64: return Node(.literal(String(number)))
+        case let number as any BinaryInteger: return Node(.literal(String(describing: number)))
+        case is any BinaryFloatingPoint, is Date, is Data, is URL, is Decimal: throw CompactJSON.Unsupported()
+        default:
+            let encoder = TreeEncoder(codingPath: codingPath)
+            try value.encode(to: encoder)
+            // JSONEncoder writes a nested value that encoded nothing as an empty object.
+            return encoder.root ?? Node(.object([:]))
+        }
+    }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let object: Node
+    let codingPath: [any CodingKey]
+
+    private func set(_ node: Node, for key: Key) {
+        guard case .object(var members) = object.content else { return }
+        object.content = .literal("")  // drop the reference so the dictionary is not copied
+        members[key.stringValue] = node
+        object.content = .object(members)
+    }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        set(Node(.literal("null")), for: key)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        set(try TreeEncoder.node(for: value, at: codingPath + [key]), for: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let nested = Node(.object([:]))
+        set(nested, for: key)
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let nested = Node(.array([]))
+        set(nested, for: key)
+        return UnkeyedContainer(array: nested, codingPath: codingPath + [key])
+    }
+
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder(codingPath: codingPath + [key]) }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let array: Node
+    let codingPath: [any CodingKey]
+
+    var count: Int {
+        guard case .array(let elements) = array.content else { return 0 }
+        return elements.count
+    }
+
+    private func append(_ node: Node) {
+        guard case .array(var elements) = array.content else { return }
+        array.content = .literal("")  // drop the reference so the array is not copied
+        elements.append(node)
+        array.content = .array(elements)
+    }
+
+    mutating func encodeNil() throws {
+        append(Node(.literal("null")))
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        append(try TreeEncoder.node(for: value, at: codingPath))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let nested = Node(.object([:]))
+        append(nested)
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nested = Node(.array([]))
+        append(nested)
+        return UnkeyedContainer(array: nested, codingPath: codingPath)
+    }
+
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let encoder: TreeEncoder
+    var codingPath: [any CodingKey] { encoder.codingPath }
+
+    mutating func encodeNil() throws {
+        encoder.root = Node(.literal("null"))
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        encoder.root = try TreeEncoder.node(for: value, at: codingPath)
+    }
+}
+
+/// What `superEncoder()` returns: encoding anything through it sends the whole value to
+/// `JSONEncoder`.
+private struct UnsupportedEncoder: Encoder {
+    let codingPath: [any CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(UnsupportedKeyed<Key>(codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { UnsupportedSingle(codingPath: codingPath) }
+}
+
+private struct UnsupportedKeyed<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let codingPath: [any CodingKey]
+    mutating func encodeNil(forKey key: Key) throws { throw CompactJSON.Unsupported() }
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { throw CompactJSON.Unsupported() }
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(UnsupportedKeyed<NestedKey>(codingPath: codingPath))
+    }
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        UnsupportedUnkeyed(codingPath: codingPath)
+    }
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+    mutating func superEncoder(forKey key: Key) -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+}
+
+private struct UnsupportedUnkeyed: UnkeyedEncodingContainer {
+    let codingPath: [any CodingKey]
+    var count: Int { 0 }
+    mutating func encodeNil() throws { throw CompactJSON.Unsupported() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw CompactJSON.Unsupported() }
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        KeyedEncodingContainer(UnsupportedKeyed<NestedKey>(codingPath: codingPath))
+    }
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { UnsupportedUnkeyed(codingPath: codingPath) }
+    mutating func superEncoder() -> any Encoder { UnsupportedEncoder(codingPath: codingPath) }
+}
+
+private struct UnsupportedSingle: SingleValueEncodingContainer {
+    let codingPath: [any CodingKey]
+    mutating func encodeNil() throws { throw CompactJSON.Unsupported() }
+    mutating func encode<T: Encodable>(_ value: T) throws { throw CompactJSON.Unsupported() }
+}
