@@ -89,9 +89,11 @@ def ceiling(args):
 
 def routes(args, store, settings):
     """Each route on one fresh server; returns (rows (label, WrkResult, target), idle RSS)."""
-    # Each refresh chain starts with a sign-in from this one address: more than the sign-in limit allows.
+    # Each refresh chain starts with a sign-in from this one address, for one account: more
+    # than the sign-in limit allows, and more live logins than an account keeps by default
+    # (beyond it the oldest chains would be ended, and their rotations fail).
     server = BenchServer(args.server_cpu, LATCHKEY_PER_IP_CONNECTIONS=str(max(32, 4 * args.connections)),
-                         LATCHKEY_LOGIN_IP_LIMIT="1000000/1", **settings)
+                         LATCHKEY_LOGIN_IP_LIMIT="1000000/1", LATCHKEY_MAX_SESSIONS_PER_ACCOUNT="100000", **settings)
     server.create_user(EMAIL)
     server.create_oauth_client()
     introspector = "bench-api"
