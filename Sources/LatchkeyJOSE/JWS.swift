@@ -1,5 +1,6 @@
 package import Foundation
 import LatchkeyCrypto
+import Synchronization
 
 /// JWS compact serialization (RFC 7515 §7.1): signing and verification.
 package enum JWS {
@@ -27,16 +28,32 @@ package enum JWS {
         }
         var header = header
         header.kid = header.kid ?? key.kid
+        let signingInput = try encodedHeader(header) + "." + Base64URL.encode(payload)
+        return signingInput + "." + Base64URL.encode(key.signature(for: Data(signingInput.utf8)))
+    }
+
+    /// The most encoded headers kept: a server signs with a few keys and token types at a time.
+    private static let headerCacheLimit = 64
+    private static let encodedHeaders = Mutex<[JWSHeader: String]>([:])
+
+    /// `header` as JSON (sorted keys), base64url: encoded once per distinct header, since a
+    /// server signs every token of a kind with the same one.
+    private static func encodedHeader(_ header: JWSHeader) throws -> String {
+        if let cached = encodedHeaders.withLock({ $0[header] }) { return cached }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let headerJSON: Data
+        let encoded: String
         do {
-            headerJSON = try encoder.encode(header)
+            encoded = Base64URL.encode(try encoder.encode(header))
         } catch {
             throw JOSEError(.malformed, "The header could not be encoded.", detail: "\(error)")
         }
-        let signingInput = Base64URL.encode(headerJSON) + "." + Base64URL.encode(payload)
-        return signingInput + "." + Base64URL.encode(key.signature(for: Data(signingInput.utf8)))
+        encodedHeaders.withLock { headers in
+            // Full only after many key rotations: start over, so the keys in use are kept.
+            if headers.count >= headerCacheLimit { headers.removeAll() }
+            headers[header] = encoded
+        }
+        return encoded
     }
 
     /// Verifies a compact token against `keys` and returns its header and payload.
