@@ -27,10 +27,12 @@ package struct Ed25519PublicKey: Sendable, Hashable {
         LibCrypto.ed25519Verify(key, message: message, signature: signature)
     }
 
+    /// Whether both keys have the same key bytes (the OpenSSL key built from them is not compared).
     package static func == (lhs: Ed25519PublicKey, rhs: Ed25519PublicKey) -> Bool {
         lhs.rawRepresentation == rhs.rawRepresentation
     }
 
+    /// Hashes the key bytes, as ``==`` compares them.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(rawRepresentation)
     }

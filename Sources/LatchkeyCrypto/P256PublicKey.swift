@@ -32,10 +32,12 @@ package struct P256PublicKey: Sendable, Hashable {
         LibCrypto.p256Verify(key, message: message, signature: signature)
     }
 
+    /// Whether both keys have the same coordinates (the OpenSSL key built from them is not compared).
     package static func == (lhs: P256PublicKey, rhs: P256PublicKey) -> Bool {
         lhs.x == rhs.x && lhs.y == rhs.y
     }
 
+    /// Hashes the coordinates, as ``==`` compares them.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(x)
         hasher.combine(y)

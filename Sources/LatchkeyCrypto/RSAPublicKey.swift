@@ -42,10 +42,12 @@ package struct RSAPublicKey: Sendable, Hashable {
         LibCrypto.rsaVerifySHA256(key, message: message, signature: signature)
     }
 
+    /// Whether both keys have the same modulus and exponent (the OpenSSL key built from them is not compared).
     package static func == (lhs: RSAPublicKey, rhs: RSAPublicKey) -> Bool {
         lhs.modulus == rhs.modulus && lhs.exponent == rhs.exponent
     }
 
+    /// Hashes the modulus and exponent, as ``==`` compares them.
     package func hash(into hasher: inout Hasher) {
         hasher.combine(modulus)
         hasher.combine(exponent)
