@@ -20,7 +20,8 @@ import time
 import urllib.parse
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-BINARY = ROOT / ".build" / "release" / "latchkey"
+# The binary measured: LATCHKEY_BENCH_BINARY, else the release build.
+BINARY = pathlib.Path(os.environ.get("LATCHKEY_BENCH_BINARY", ROOT / ".build" / "release" / "latchkey"))
 PASSWORD = "correct horse battery staple"
 EMAIL = "bench@example.com"
 OAUTH_CLIENT = "bench-app"

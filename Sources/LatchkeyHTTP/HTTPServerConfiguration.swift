@@ -30,7 +30,10 @@ package struct HTTPServerConfiguration: Sendable {
     /// 10 000 idle connections take about 130 MiB.
     package var connectionMemoryLimit: Int
     /// Threads that run the handler; a complete request waits for one with its connection
-    /// suspended. Defaults to the processors this process may use.
+    /// suspended. Defaults to 4 per processor this process may use: a handler spends part
+    /// of its time waiting (for a PostgreSQL or Redis answer, for SQLite's one writer), and
+    /// the writes of the handlers waiting together are committed together (see
+    /// `SQLiteGroupCommit`).
     package var workerThreads: Int
     /// Complete requests that may wait for a worker thread; past this, requests are answered
     /// `503` with `Retry-After` at once.
@@ -63,7 +66,7 @@ package struct HTTPServerConfiguration: Sendable {
         perIPConnectionLimit: Int = 32,
         connectionLimit: Int = 10_000,
         connectionMemoryLimit: Int = 12_288,
-        workerThreads: Int = AvailableProcessors.count,
+        workerThreads: Int = 4 * AvailableProcessors.count,
         workerQueueLimit: Int = 1024,
         hashThreads: Int = AvailableProcessors.count,
         hashQueueLimit: Int = 64,

@@ -143,7 +143,7 @@ import Testing
 
 /// A write transaction held open on a thread of its own: it has inserted one note and
 /// waits (at most 10 s) for ``commit()``.
-private final class HeldWriteTransaction: Sendable {
+final class HeldWriteTransaction: Sendable {
     private let release = DispatchSemaphore(value: 0)
     private let committed = DispatchSemaphore(value: 0)
 
@@ -170,7 +170,7 @@ private final class HeldWriteTransaction: Sendable {
 }
 
 /// A fresh database file with one table, `notes (body TEXT NOT NULL)`, removed afterwards.
-private struct ScratchDatabase {
+struct ScratchDatabase {
     let directory: TemporaryDirectory
     let database: SQLiteDatabase
 

@@ -27,6 +27,7 @@ final class SQLiteDatabase: Sendable {
 
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteConnectionPool
+    private let groupCommit: SQLiteGroupCommit
 
     /// Opens (creating if needed) the database file at `path`, with at most `readers`
     /// reader connections (opened when first needed) and one writer, opened now: it
@@ -40,6 +41,7 @@ final class SQLiteDatabase: Sendable {
         writer = SQLiteConnectionPool(role: .writer, limit: 1, waitMilliseconds: wait, initial: [first]) {
             try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
+        groupCommit = SQLiteGroupCommit(writer: writer, waitMilliseconds: wait)
         self.readers = SQLiteConnectionPool(role: .reader, limit: readers, waitMilliseconds: wait) {
             try SQLiteConnection(path: path, role: .reader, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
@@ -50,6 +52,12 @@ final class SQLiteDatabase: Sendable {
 
     /// How many reader connections are open now; never more than ``readerLimit``.
     var openReaders: Int { readers.openConnections }
+
+    /// How many batches of write transactions have run so far (see ``SQLiteGroupCommit``).
+    var writeBatches: Int { groupCommit.batches }
+
+    /// How many write transactions wait for a batch now.
+    var queuedWriteTransactions: Int { groupCommit.queued }
 
     /// Runs `body` with the writer connection, outside any explicit transaction (each
     /// statement commits on its own). `body` must not call back into this database's writer.
@@ -78,27 +86,20 @@ extension SQLiteDatabase: SQLDatabase {
         }
     }
 
-    /// Runs `body` on the writer in one write transaction: `BEGIN IMMEDIATE`, then `COMMIT`
-    /// when `body` returns, or `ROLLBACK` when it (or the commit) throws; the error is
-    /// rethrown. Runs `body` once. `body` must not call back into this database's writer.
+    /// Runs `body` on the writer in a write transaction (`BEGIN IMMEDIATE`), shared with
+    /// the transactions that queued beside it (see ``SQLiteGroupCommit``): returns once that
+    /// transaction has committed; when `body` throws, only its own changes are undone and
+    /// its error is rethrown. Runs `body` once. `body` must not call back into this
+    /// database's writer.
     @discardableResult
     func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
-        try writer.withConnection { writer in
+        var output: Output?
+        try groupCommit.run { writer in
             let connection: any SQLConnection & ~Copyable = Connection(writer)
-            try connection.execute("BEGIN IMMEDIATE", [])
-            do {
-                let result = try body(connection)
-                try connection.execute("COMMIT", [])
-                return result
-            } catch {
-                // SQLite rolls back by itself after some errors; a second ROLLBACK would only
-                // fail with "no transaction is active" and hide the error that matters.
-                if writer.isInsideTransaction {
-                    _ = try? connection.execute("ROLLBACK", [])
-                }
-                throw error
-            }
+            output = try body(connection)
         }
+        guard let output else { preconditionFailure("a committed transaction has its output") }
+        return output
     }
 }
 
