@@ -50,6 +50,26 @@ import Testing
         } throws: { ($0 as? LatchkeyError)?.code == .invalidEmail }
     }
 
+    @Test("each kind of mistake gets the message that names it, checked in this order", arguments: [
+        (" ", "Enter an email address."),
+        ("jané@exa mple.com", "The email address may contain only ASCII letters, digits and punctuation."),
+        ("ja ne@@example.com", "The email address must not contain spaces, line breaks or control characters."),
+        ("plainaddress", "The email address must contain exactly one @."),
+        ("..@@example.com", "The email address must contain exactly one @."),
+        ("@", "The email address needs a name before the @."),
+        ("ja(ne@", "The part before the @ contains a character that is not allowed."),
+        ("Jane.@", "The part before the @ must not start or end with a dot or contain two dots in a row."),
+        ("jane@", "The email address needs a domain after the @."),
+        ("jane@LOCALHOST", "The domain of the email address must contain a dot."),
+        ("jane@example.123", "The domain of the email address is not valid."),
+        ("jane@ex-.com", "The domain of the email address is not valid."),
+    ])
+    func messages(input: String, message: String) {
+        #expect {
+            try EmailAddress(input)
+        } throws: { ($0 as? LatchkeyError)?.message == message }
+    }
+
     @Test("254 bytes is accepted, 255 is rejected")
     func lengthLimit() throws {
         let label = String(repeating: "a", count: 63)

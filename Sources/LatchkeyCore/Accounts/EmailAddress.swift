@@ -37,22 +37,31 @@ package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         guard trimmed.utf8.count <= Self.maximumLength else {
             throw Self.invalid("The email address is longer than \(Self.maximumLength) characters.")
         }
-        guard trimmed.utf8.allSatisfy({ $0 < 0x80 }) else {
+        // One pass over the bytes, lowercased in place (the address is ASCII by then).
+        var bytes = Array(trimmed.utf8)
+        guard bytes.allSatisfy({ $0 < 0x80 }) else {
             throw Self.invalid("The email address may contain only ASCII letters, digits and punctuation.")
         }
-        guard trimmed.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+        guard bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw Self.invalid("The email address must not contain spaces, line breaks or control characters.")
         }
-        let parts = trimmed.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
-            throw Self.invalid("The email address must contain exactly one @.")
+        var at: Int?
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "@"):
+                guard at == nil else { throw Self.invalid("The email address must contain exactly one @.") }
+                at = index
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                bytes[index] |= 0x20
+            default:
+                break
+            }
         }
-        let localPart = parts[0].lowercased()
-        let domain = parts[1].lowercased()
-        try Self.validateLocalPart(localPart)
-        try Self.validateDomain(domain)
-        self.localPart = localPart
-        self.domain = domain
+        guard let at else { throw Self.invalid("The email address must contain exactly one @.") }
+        try Self.validateLocalPart(bytes[..<at])
+        try Self.validateDomain(bytes[(at + 1)...])
+        localPart = String(decoding: bytes[..<at], as: UTF8.self)
+        domain = String(decoding: bytes[(at + 1)...], as: UTF8.self)
     }
 
     /// `input` without surrounding whitespace and line breaks. An address that starts and
@@ -77,38 +86,37 @@ package struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// The ``hint``, so that an address interpolated into a log line or error is masked.
     package var description: String { hint }
 
-    private static let localPartSymbols = Set("!#$%&'*+/=?^_`{|}~-.".utf8)
+    private static let localPartSymbols: [UInt8] = Array("!#$%&'*+/=?^_`{|}~-.".utf8)
 
-    private static func validateLocalPart(_ localPart: String) throws {
+    private static func validateLocalPart(_ localPart: ArraySlice<UInt8>) throws {
         guard !localPart.isEmpty else { throw invalid("The email address needs a name before the @.") }
-        guard localPart.utf8.count <= 64 else {
+        guard localPart.count <= 64 else {
             throw invalid("The part before the @ is longer than 64 characters.")
         }
-        guard localPart.utf8.allSatisfy({ isAlphanumeric($0) || localPartSymbols.contains($0) }) else {
+        guard localPart.allSatisfy({ isAlphanumeric($0) || localPartSymbols.contains($0) }) else {
             throw invalid("The part before the @ contains a character that is not allowed.")
         }
-        // Byte compares: Foundation's `contains` of a string searches through NSString.
         let dot = UInt8(ascii: ".")
-        guard localPart.utf8.first != dot, localPart.utf8.last != dot,
-            !zip(localPart.utf8, localPart.utf8.dropFirst()).contains(where: { $0 == dot && $1 == dot })
+        guard localPart.first != dot, localPart.last != dot,
+            !zip(localPart, localPart.dropFirst()).contains(where: { $0 == dot && $1 == dot })
         else {
             throw invalid("The part before the @ must not start or end with a dot or contain two dots in a row.")
         }
     }
 
-    private static func validateDomain(_ domain: String) throws {
+    private static func validateDomain(_ domain: ArraySlice<UInt8>) throws {
         guard !domain.isEmpty else { throw invalid("The email address needs a domain after the @.") }
-        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        let labels = domain.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard labels.count >= 2 else {
             throw invalid("The domain of the email address must contain a dot.")
         }
+        let hyphen = UInt8(ascii: "-")
         for label in labels {
-            guard (1...63).contains(label.utf8.count),
-                label.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") }),
-                !label.hasPrefix("-"), !label.hasSuffix("-")
+            guard (1...63).contains(label.count), label.allSatisfy({ isAlphanumeric($0) || $0 == hyphen }),
+                label.first != hyphen, label.last != hyphen
             else { throw invalid("The domain of the email address is not valid.") }
         }
-        guard let topLevel = labels.last, !topLevel.utf8.allSatisfy({ isDigit($0) }) else {
+        guard let topLevel = labels.last, !topLevel.allSatisfy({ isDigit($0) }) else {
             throw invalid("The domain of the email address is not valid.")
         }
     }
