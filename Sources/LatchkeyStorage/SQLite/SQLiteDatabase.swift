@@ -10,7 +10,9 @@ import LatchkeyCore
 /// also excludes writers of other instances and processes opening the same file. The one
 /// writer connection is used by one thread at a time: a caller waits for it (or for a free
 /// reader) at most the busy timeout, then fails with `storage_error` ("The database is
-/// busy."). Every statement is prepared once per connection and reused.
+/// busy."). Write transactions that queue for the writer while it is busy run next as one
+/// batch and one commit (``SQLiteGroupCommit``). Every statement is prepared once per
+/// connection and reused.
 ///
 /// Every failure is thrown as ``LatchkeyError`` with code `storage_error`, a message
 /// safe for clients, and SQLite's own error text in `detail`.
