@@ -9,7 +9,9 @@ import Synchronization
 /// A commit costs more than a small transaction's statements (the WAL frames of every page
 /// it changed, a checkpoint now and then), and the writes of concurrent callers share pages
 /// (a table's last leaf, the inner pages of its indexes), so under load one commit for many
-/// callers does the work of many commits. The outcome is that of running the transactions
+/// callers does the work of many commits. And a queue that forms is drained in one go,
+/// where handing the writer to one waiter at a time kept the queue (and a context switch
+/// per transaction) going once it had formed. The outcome is that of running the transactions
 /// one after another, in arrival order:
 /// - each sees what the ones before it in its batch wrote, as it would after their commits;
 /// - one that throws is rolled back to its savepoint, alone, and gets its error; the others
