@@ -1,4 +1,5 @@
 """The `latchkey` command line: help, exit codes, configuration errors, account commands."""
+import json
 import os
 import subprocess
 
@@ -79,3 +80,15 @@ def test_settings_are_listed_and_typos_are_named(tmp_path):
     bad = latchkey("serve", env={"LATCHKEY_LOG_LEVEL": "loud"}, data_dir=tmp_path)
     assert bad.returncode == 1
     assert "LATCHKEY_LOG_LEVEL must be one of debug, info, warning, error" in bad.stderr
+
+
+def test_worker_threads_setting_sizes_the_request_workers(make_server):
+    """LATCHKEY_WORKER_THREADS reaches the HTTP server (its start line says how many workers run),
+    and the server still answers with a single worker."""
+    server = make_server(LATCHKEY_WORKER_THREADS="1")
+    started = [json.loads(line) for line in server.log().splitlines() if '"http_server_started"' in line]
+    assert [event["worker_threads"] for event in started] == [1]
+    server.create_user("one-worker@example.com")
+    for _ in range(3):
+        response = server.post("/auth/password/request", {"email": "one-worker@example.com"})
+        assert response.status_code == 200

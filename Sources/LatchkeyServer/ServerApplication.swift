@@ -122,7 +122,8 @@ package final class ServerApplication: Sendable {
                 host: configuration.listenHost, port: configuration.listenPort,
                 maxBodyBytes: configuration.maxBodyBytes, connectionTimeout: configuration.connectionTimeout,
                 requestTimeout: configuration.requestTimeout, perIPConnectionLimit: configuration.perIPConnectionLimit,
-                connectionLimit: configuration.maxConnections, hashThreads: configuration.hashConcurrency,
+                connectionLimit: configuration.maxConnections, workerThreads: configuration.workerThreads,
+                hashThreads: configuration.hashConcurrency,
                 trustedProxies: configuration.trustedProxies,
                 tls: configuration.tls),
             handler: router, logger: logger, listener: listener)

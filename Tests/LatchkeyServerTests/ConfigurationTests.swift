@@ -14,6 +14,7 @@ import Testing
         #expect(configuration.resetTokenTTL == 1200)
         #expect(configuration.maxBodyBytes == 65_536)
         #expect(configuration.perIPConnectionLimit == 32)
+        #expect(configuration.workerThreads == 4 * AvailableProcessors.count)
         #expect(configuration.defaultResetURL == "http://127.0.0.1:8080/reset-password")
         #expect(configuration.dataDirectory.lastPathComponent == "data")
         #expect(!configuration.productionAdvice.isEmpty)
@@ -25,7 +26,8 @@ import Testing
         ("LATCHKEY_PUBLIC_URL", "example.com"), ("LATCHKEY_PUBLIC_URL", "https://x.example/?a=b"),
         ("LATCHKEY_MAIL_TRANSPORT", "carrier-pigeon"), ("LATCHKEY_APPLE_APP_IDS", "com.example.app"),
         ("LATCHKEY_ANDROID_APPS", "com.example:AB:CD"), ("LATCHKEY_RESET_URL_ALLOW_LIST", "/relative"), ("LATCHKEY_RESET_URL_ALLOW_LIST", "myapp:reset"), ("LATCHKEY_METRICS_ALLOW", "monitoring.local"),
-        ("LATCHKEY_RESET_IP_LIMIT", "lots"), ("LATCHKEY_ARGON2_MEMORY_KIB", "1024"), ("LATCHKEY_TRUSTED_PROXIES", "proxy.local"),
+        ("LATCHKEY_RESET_IP_LIMIT", "lots"), ("LATCHKEY_ARGON2_MEMORY_KIB", "1024"),
+        ("LATCHKEY_WORKER_THREADS", "0"), ("LATCHKEY_WORKER_THREADS", "1025"), ("LATCHKEY_TRUSTED_PROXIES", "proxy.local"),
         ("LATCHKEY_MAIL_FROM", "not an address"), ("LATCHKEY_MAIL_FROM_NAME", "Evil\r\nBcc: x@y.z"),
         ("LATCHKEY_AUTH_COOKIE_ORIGINS", "app.example.com"), ("LATCHKEY_AUTH_COOKIE_ORIGINS", "https://app.example.com/auth"),
         ("LATCHKEY_AUTH_COOKIE_ORIGINS", "ftp://app.example.com"), ("LATCHKEY_AUTH_COOKIE_ORIGINS", "https://app.example.com?x=1"),

@@ -122,6 +122,8 @@ package struct Configuration: Sendable {
     package var trustedProxies: [String]
     /// Argon2id cost for new password hashes (`LATCHKEY_ARGON2_MEMORY_KIB`, `_ITERATIONS`, `_PARALLELISM`).
     package var argon2: Argon2Parameters
+    /// Threads that run the request handlers (`LATCHKEY_WORKER_THREADS`; default 4 per usable core).
+    package var workerThreads: Int
     /// Password hashes computed at once (`LATCHKEY_HASH_CONCURRENCY`; default the usable cores).
     package var hashConcurrency: Int
     /// The zxcvbn score (0–4) a new password must reach (`LATCHKEY_PASSWORD_MIN_SCORE`).
@@ -209,6 +211,7 @@ package struct Configuration: Sendable {
         maxConnections = try reader.integer(.maxConnections)
         perIPConnectionLimit = try reader.integer(.perIPConnections)
         trustedProxies = try reader.list(.trustedProxies)
+        workerThreads = try reader.integer(.workerThreads, derived: HTTPServerConfiguration.defaultWorkerThreads)
         hashConcurrency = try reader.integer(.hashConcurrency, derived: AvailableProcessors.count)
         let memory = try reader.integer(.argon2Memory)
         let iterations = try reader.integer(.argon2Iterations)

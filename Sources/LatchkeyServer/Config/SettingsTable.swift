@@ -25,7 +25,7 @@ extension Setting {
         authCookieOrigins,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
-        argon2Memory, argon2Iterations, argon2Parallelism, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
+        argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
         issuer,
     ]
 
@@ -227,6 +227,12 @@ extension Setting {
     static let argon2Parallelism = Setting(
         "LATCHKEY_ARGON2_PARALLELISM", .integer(1...16, .count), default: "1",
         meaning: "Argon2id lanes per new password hash.")
+    static let workerThreads = Setting(
+        "LATCHKEY_WORKER_THREADS", .integer(1...1024, .count), default: .derived("4 per core the process may use"),
+        meaning: "Threads that run the request handlers (all but password hashing); a complete request waits for one "
+            + "with its connection suspended, and past 1024 waiting the answer is `503` with `Retry-After`. More than one "
+            + "per core, because a handler waits for the database part of its time; raise it when the database is on "
+            + "another machine.")
     static let hashConcurrency = Setting(
         "LATCHKEY_HASH_CONCURRENCY", .integer(1...256, .count), default: .derived("the cores the process may use"),
         meaning: "Password hashes computed at once (sign-in, the sign-in form, reset), on threads of their own at low "
