@@ -94,7 +94,7 @@ final class SQLiteGroupCommit: Sendable {
                 return true
             }
             if try leads || waitForTurn(of: transaction) {
-                lead()
+                lead(as: transaction)
             }
             if let failure = transaction.failure { throw failure }
         }
@@ -122,8 +122,9 @@ final class SQLiteGroupCommit: Sendable {
         return state.withLock { _ in transaction.promoted }
     }
 
-    /// Runs one batch from the head of the queue, wakes its callers, and hands the lead on.
-    private func lead() {
+    /// Runs one batch from the head of the queue (where `leader`, the caller's own
+    /// transaction, is), wakes the other callers in it, and hands the lead on.
+    private func lead(as leader: Transaction) {
         let batch = state.withLock { state in
             let batch = Array(state.queue.prefix(Self.batchLimit))
             state.queue.removeFirst(batch.count)
@@ -145,7 +146,7 @@ final class SQLiteGroupCommit: Sendable {
             next.promoted = true
             return next
         }
-        for transaction in batch.dropFirst() { transaction.settled.signal() }
+        for transaction in batch where transaction !== leader { transaction.settled.signal() }
         next?.settled.signal()
     }
 
