@@ -107,6 +107,60 @@ import Testing
         // The newest key is still tracked (limited), so eviction removed old keys only.
         #expect(limiter.consume("k999", policy: policy, now: start) != .allowed)
     }
+
+    @Test("a key holding hundreds of events decides as a plain list of its events would, refunds and late instants included")
+    func longEventLogStaysExact() {
+        let limiter = LocalRateLimiter()
+        let policy = RateLimitPolicy(windows: [.init(limit: 50, seconds: 1), .init(limit: 400, seconds: 10)])
+        var reference = ReferenceWindows(policy: policy)
+        var random = SplitMix64(seed: 10)
+        var now = start
+        var decisions: [RateLimitDecision] = []
+        for step in 0..<30_000 {
+            // Arrivals around 100 a second, in bursts and lulls; one in 20 read the clock a
+            // little earlier than the one before (threads racing); one in 50 is refunded.
+            now = now.addingTimeInterval(Double(random.next() % 20_000) / 1_000_000)
+            let instant = random.next() % 20 == 0 ? now.addingTimeInterval(-Double(random.next() % 5_000) / 1_000_000) : now
+            if step % 50 == 49 {
+                limiter.refund("ip", policy: policy, now: instant)
+                reference.refund(now: instant)
+            } else {
+                let decision = limiter.consume("ip", policy: policy, now: instant)
+                #expect(decision == reference.consume(now: instant), "step \(step)")
+                decisions.append(decision)
+            }
+        }
+        // Both kinds of answer were exercised, many times over.
+        #expect(decisions.count(where: { $0 == .allowed }) > 1_000)
+        #expect(decisions.count(where: { $0 != .allowed }) > 1_000)
+    }
+}
+
+/// What ``LocalRateLimiter`` promises for a policy without penalties, written as plainly as
+/// possible: every counted instant in a list, each window counted by a scan.
+private struct ReferenceWindows {
+    let policy: RateLimitPolicy
+    var events: [Date] = []
+
+    mutating func consume(now: Date) -> RateLimitDecision {
+        let longest = policy.windows.map(\.seconds).max() ?? 0
+        events.removeAll { now.timeIntervalSince($0) >= longest }
+        var wait: TimeInterval?
+        for window in policy.windows {
+            let inWindow = events.filter { now.timeIntervalSince($0) < window.seconds }
+            if inWindow.count >= window.limit, let oldest = inWindow.min() {
+                wait = max(wait ?? 0, window.seconds - now.timeIntervalSince(oldest))
+            }
+        }
+        if let wait { return .limited(retryAfter: max(1, Int(wait.rounded(.up)))) }
+        events.append(now)
+        events.sort()
+        return .allowed
+    }
+
+    mutating func refund(now: Date) {
+        if let latest = events.indices.last(where: { events[$0] <= now }) { events.remove(at: latest) }
+    }
 }
 
 /// The in-memory limiter on real threads: its shards keep every key's count exact.

@@ -12,7 +12,7 @@ package final class LocalRateLimiter: RateLimiter {
     private struct KeyState {
         /// The instants of the counted events, oldest first, so each window's share is
         /// found by a binary search instead of a scan (a key may hold thousands).
-        var events: [Date] = []
+        var events = EventLog()
         var blockedUntil: Date?
         var violations = 0
         /// The first wait of the current run of violations; later ones double it.
@@ -72,9 +72,7 @@ package final class LocalRateLimiter: RateLimiter {
     package func refund(_ key: String, policy: RateLimitPolicy, now: Date) {
         shard(for: key).states.withLock { states in
             // Events are oldest first, so the latest at or before `now` is found from the end.
-            guard var state = states[key], let latest = state.events.lastIndex(where: { $0 <= now }) else { return }
-            state.events.remove(at: latest)
-            states[key] = state
+            states[key]?.events.removeLatest(notAfter: now)
         }
     }
 
@@ -86,11 +84,11 @@ package final class LocalRateLimiter: RateLimiter {
 
     /// How long until every window of `policy` has room again; nil when all have room now.
     /// `events` are oldest first.
-    private static func fullWindowWait(_ events: [Date], policy: RateLimitPolicy, now: Date) -> TimeInterval? {
+    private static func fullWindowWait(_ events: EventLog, policy: RateLimitPolicy, now: Date) -> TimeInterval? {
         var longestWait: TimeInterval?
         for window in policy.windows {
             // The events in the window are a suffix; its first is the oldest of them.
-            let first = firstIndex(in: events) { now.timeIntervalSince($0) < window.seconds }
+            let first = events.firstIndex { now.timeIntervalSince($0) < window.seconds }
             guard events.count - first >= window.limit, first < events.count else { continue }
             let wait = window.seconds - now.timeIntervalSince(events[first])
             longestWait = max(longestWait ?? wait, wait)
@@ -98,28 +96,16 @@ package final class LocalRateLimiter: RateLimiter {
         return longestWait
     }
 
-    /// The index of the first of `events` (oldest first) for which `isRecent` holds, given
-    /// that it holds for every later one too; `events.count` when it holds for none.
-    private static func firstIndex(in events: [Date], where isRecent: (Date) -> Bool) -> Int {
-        var low = 0
-        var high = events.count
-        while low < high {
-            let middle = low + (high - low) / 2
-            if isRecent(events[middle]) { high = middle } else { low = middle + 1 }
-        }
-        return low
-    }
-
     private static func decide(_ state: inout KeyState, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
         let longest = policy.windows.lazy.map(\.seconds).max() ?? 0
-        state.events.removeFirst(firstIndex(in: state.events) { now.timeIntervalSince($0) < longest })
+        state.events.removeOldest(state.events.firstIndex { now.timeIntervalSince($0) < longest })
 
         let blocked = state.blockedUntil.map { $0 > now } ?? false
         let fullWindowWait = fullWindowWait(state.events, policy: policy, now: now)
 
         guard blocked || fullWindowWait != nil else {
             // Threads may bring their instants slightly out of order; the list stays sorted.
-            state.events.insert(now, at: firstIndex(in: state.events) { $0 > now })
+            state.events.insert(now)
             state.violations = 0
             state.blockedUntil = nil
             state.forgettableAfter = now.addingTimeInterval(longest)
@@ -152,7 +138,7 @@ package final class LocalRateLimiter: RateLimiter {
             return
         }
         let oldest = states.filter { $0.key != current }
-            .sorted { ($0.value.events.last ?? .distantPast) < ($1.value.events.last ?? .distantPast) }
+            .sorted { ($0.value.events.latest ?? .distantPast) < ($1.value.events.latest ?? .distantPast) }
         for (key, _) in oldest.prefix(states.count / 10 + 1) { states.removeValue(forKey: key) }
     }
 }
