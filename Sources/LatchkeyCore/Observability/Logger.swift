@@ -61,10 +61,11 @@ package struct Logger: Sendable {
     }
 
     /// Logs `event` with `fields` at `level`: one JSON object, keys sorted, written by hand
-    /// (no formatter or `[String: Any]` on the request path).
-    package func log(_ level: Level, _ event: String, _ fields: [String: Value] = [:]) {
+    /// (no formatter or `[String: Any]` on the request path). Below the minimum level the
+    /// fields are not even built.
+    package func log(_ level: Level, _ event: String, _ fields: @autoclosure () -> [String: Value] = [:]) {
         guard level >= minimumLevel else { return }
-        var all = fields
+        var all = fields()
         all["ts"] = .string(Timestamp.iso8601(clock.now()))
         all["level"] = .string(level.rawValue)
         all["event"] = .string(event)
@@ -111,9 +112,9 @@ package struct Logger: Sendable {
     }
 
     /// Logs at `info`.
-    package func info(_ event: String, _ fields: [String: Value] = [:]) { log(.info, event, fields) }
+    package func info(_ event: String, _ fields: @autoclosure () -> [String: Value] = [:]) { log(.info, event, fields()) }
     /// Logs at `warning`.
-    package func warning(_ event: String, _ fields: [String: Value] = [:]) { log(.warning, event, fields) }
+    package func warning(_ event: String, _ fields: @autoclosure () -> [String: Value] = [:]) { log(.warning, event, fields()) }
     /// Logs at `error`.
-    package func error(_ event: String, _ fields: [String: Value] = [:]) { log(.error, event, fields) }
+    package func error(_ event: String, _ fields: @autoclosure () -> [String: Value] = [:]) { log(.error, event, fields()) }
 }
