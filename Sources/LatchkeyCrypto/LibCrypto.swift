@@ -27,13 +27,23 @@ enum LibCrypto {
     }()
 
     static func sha256(_ message: Data) -> Data {
-        var digest = [UInt8](repeating: 0, count: sha256Length)
+        message.withUnsafeBytes(sha256(bytes:))
+    }
+
+    /// SHA-256 of `text`'s UTF-8 bytes, read in place.
+    static func sha256(utf8 text: String) -> Data {
+        var text = text
+        return text.withUTF8 { sha256(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func sha256(bytes message: UnsafeRawBufferPointer) -> Data {
+        var digest = Data(count: sha256Length)
         var written: UInt32 = 0
-        let status = message.withUnsafeBytes { input in
-            EVP_Digest(input.baseAddress, input.count, &digest, &written, sha256Digest, nil)
+        let status = digest.withUnsafeMutableBytes { output in
+            EVP_Digest(message.baseAddress, message.count, output.baseAddress, &written, sha256Digest, nil)
         }
         precondition(status == 1 && written == sha256Length, "libcrypto could not compute SHA-256")
-        return Data(digest)
+        return digest
     }
 
     static func hmacSHA256(key: Data, message: Data) -> Data {

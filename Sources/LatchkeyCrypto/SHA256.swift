@@ -5,6 +5,11 @@ package enum SHA256 {
     /// Returns the 32-byte SHA-256 digest of `data` (a `Data`, `[UInt8]` or any other
     /// `DataProtocol` value).
     package static func hash(_ data: some DataProtocol) -> Data {
-        LibCrypto.sha256(Data(data))
+        LibCrypto.sha256(data as? Data ?? Data(data))
+    }
+
+    /// Returns the 32-byte SHA-256 digest of `text`'s UTF-8 bytes, read in place.
+    package static func hash(utf8 text: String) -> Data {
+        LibCrypto.sha256(utf8: text)
     }
 }

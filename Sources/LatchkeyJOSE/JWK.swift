@@ -93,7 +93,7 @@ package struct JWK: Sendable, Hashable, Codable {
             fields.append("\(Self.jsonString(name)):\(Self.jsonString(value))")
         }
         let canonical = "{" + fields.joined(separator: ",") + "}"
-        return Base64URL.encode(SHA256.hash(Data(canonical.utf8)))
+        return Base64URL.encode(SHA256.hash(utf8: canonical))
     }
 
     /// A JSON string literal; the members are base64url or short names, but escaping keeps

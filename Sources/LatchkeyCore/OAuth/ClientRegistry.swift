@@ -144,7 +144,7 @@ package struct ClientRegistry: Sendable {
 
     /// SHA-256 of `secret`'s UTF-8 bytes as lowercase hex, as stored in ``OAuthClient/secretDigest``.
     static func digest(_ secret: String) -> String {
-        Hex.encode(SHA256.hash(Data(secret.utf8)))
+        Hex.encode(SHA256.hash(utf8: secret))
     }
 
     private static func unique<Element: Hashable>(_ elements: [Element]) -> [Element] {

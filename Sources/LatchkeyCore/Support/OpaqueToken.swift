@@ -6,7 +6,7 @@ package import LatchkeyCrypto
 package enum OpaqueToken {
     /// The SHA-256 of the token as sent, which is what the database holds.
     package static func digest(_ token: Redacted<String>) -> Data {
-        SHA256.hash(Data(token.exposed.utf8))
+        SHA256.hash(utf8: token.exposed)
     }
 
     /// The digest of a token shaped like one we issue; nil for anything else, so junk never
