@@ -8,9 +8,18 @@ extension HTTPRequest {
     /// field (never its value). Field limits are the body type's own (see
     /// ``Swift/KeyedDecodingContainer/text(_:maxBytes:)``). With `allowingEmpty` (routes whose
     /// body is ``Route/BodyKind/jsonOrEmpty``) no body at all reads as `{}`.
+    ///
+    /// A flat body (``FlatJSONObject``) is decoded by ``FlatJSONDecoder``, any other by
+    /// `JSONDecoder`; both throw the same errors, so the answer never depends on which did.
     package func decodeJSON<Body: Decodable>(_: Body.Type, allowingEmpty: Bool = false) throws -> Body {
+        let json = allowingEmpty && body.isEmpty ? Data("{}".utf8) : body
         do {
-            return try JSONDecoder().decode(Body.self, from: allowingEmpty && body.isEmpty ? Data("{}".utf8) : body)
+            if let object = FlatJSONObject(json) {
+                do {
+                    return try Body(from: FlatJSONDecoder(object: object))
+                } catch is FlatJSONDecoder.Unsupported {}
+            }
+            return try JSONDecoder().decode(Body.self, from: json)
         } catch let error as LatchkeyError {
             throw error
         } catch DecodingError.keyNotFound(let key, _) {
