@@ -81,6 +81,12 @@ private final class Node {
     /// everything else (`/`, DEL, non-ASCII) as it is.
     private static func write(string text: String, to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
+        // Most strings need no escape at all: copied whole.
+        guard text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output.append(contentsOf: text.utf8)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -134,7 +140,8 @@ private final class TreeEncoder: Encoder {
 
     /// `value` as a node: directly for the kinds written here, by its own `encode(to:)` for
     /// other `Encodable` types; throws ``CompactJSON/Unsupported`` for everything else.
-    static func node(for value: some Encodable, at codingPath: [any CodingKey]) throws -> Node {
+    /// `codingPath` is only built for a value encoded by its own `encode(to:)`.
+    static func node(for value: some Encodable, at codingPath: @autoclosure () -> [any CodingKey]) throws -> Node {
         switch value {
         case let text as String: return Node(.string(text))
         case let flag as Bool: return Node(.literal(flag ? "true" : "false"))
@@ -143,7 +150,7 @@ private final class TreeEncoder: Encoder {
         case let number as any BinaryInteger: return Node(.literal(String(describing: number)))
         case is any BinaryFloatingPoint, is Date, is Data, is URL, is Decimal: throw CompactJSON.Unsupported()
         default:
-            let encoder = TreeEncoder(codingPath: codingPath)
+            let encoder = TreeEncoder(codingPath: codingPath())
             try value.encode(to: encoder)
             // JSONEncoder writes a nested value that encoded nothing as an empty object.
             return encoder.root ?? Node(.object([:]))
@@ -168,6 +175,23 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         set(try TreeEncoder.node(for: value, at: codingPath + [key]), for: key)
+    }
+
+    // The kinds replies are made of, written without a dynamic cast.
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        set(Node(.string(value)), for: key)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        set(Node(.literal(value ? "true" : "false")), for: key)
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        set(Node(.literal(String(value))), for: key)
+    }
+
+    mutating func encode(_ value: Int64, forKey key: Key) throws {
+        set(Node(.literal(String(value))), for: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

@@ -10,6 +10,24 @@ package enum Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
+        if (0...9999).contains(year) {
+            // Twenty ASCII bytes, without a string per field.
+            var bytes = [UInt8](repeating: 0, count: 20)
+            for (offset, value, width) in [
+                (0, Int(year), 4), (5, month, 2), (8, day, 2),
+                (11, secondOfDay / 3600, 2), (14, secondOfDay / 60 % 60, 2), (17, secondOfDay % 60, 2),
+            ] {
+                var rest = value
+                for position in (offset..<offset + width).reversed() {
+                    bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            for (offset, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
+                bytes[offset] = UInt8(ascii: separator)
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
         var text = ""
         text.reserveCapacity(20)
         text += padded(Int(year), 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
