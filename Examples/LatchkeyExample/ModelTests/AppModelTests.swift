@@ -13,24 +13,26 @@ import Testing
 /// listens (the paths a person meets offline) and in-memory stores.
 @MainActor
 @Suite struct AppModelTests {
-    /// A loopback URL with no server behind it.
-    static func unreachable() throws -> URL {
+    /// A loopback URL with no server behind it: its port stays bound (never listening) for
+    /// the whole test process, so connecting is refused and no server a test starts meanwhile
+    /// can be given that port — a port closed again at once could be, and answer.
+    static let unreachable: URL = {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
             }
         }
+        precondition(descriptor >= 0 && bound, "no loopback port to hold")
         return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
-    }
+    }()
 
     static func configuration() throws -> ExampleConfiguration {
-        let issuer = try unreachable()
+        let issuer = unreachable
         var configuration = ExampleConfiguration.sample
         configuration.issuer = issuer
         configuration.apiURL = issuer.appendingPathComponent("userinfo")
