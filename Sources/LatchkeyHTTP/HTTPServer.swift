@@ -16,7 +16,8 @@ import Glibc
 /// may use processors, reading requests and writing responses without blocking. A complete
 /// request goes to a bounded pool of ``HTTPServerConfiguration/workerThreads`` that run the
 /// handler, its connection suspended meanwhile; when ``HTTPServerConfiguration/workerQueueLimit``
-/// requests already wait, it is answered `503` with `Retry-After` at once. A request that has
+/// requests already wait, it is answered `503` with `Retry-After` (held for
+/// ``HTTPServerConfiguration/busyAnswerHold`` first, see ``HeldAnswers``). A request that has
 /// not arrived whole within ``HTTPServerConfiguration/requestTimeout`` is cut off, however
 /// steadily it trickles in. The handler is called from several threads at once.
 ///
@@ -75,6 +76,7 @@ package final class HTTPServer: Sendable {
             let hashWorkers = RequestWorkerPool(
                 name: "latchkey-hash-worker", threads: configuration.hashThreads, queueLimit: configuration.hashQueueLimit,
                 lowPriority: true)
+            let heldAnswers = HeldAnswers(hold: configuration.busyAnswerHold, limit: configuration.connectionLimit)
             let exchange = RequestExchange(
                 handler: handler, maxBodyBytes: configuration.maxBodyBytes,
                 clientIPResolver: ClientIPResolver(trustedProxies: configuration.trustedProxies),
@@ -83,7 +85,8 @@ package final class HTTPServer: Sendable {
                 admission: ConnectionAdmission(
                     limit: configuration.connectionLimit, perNetworkLimit: configuration.perIPConnectionLimit,
                     unlimitedPeers: Set(configuration.trustedProxies.compactMap { IPAddress($0) })),
-                workers: workers, hashWorkers: hashWorkers, hashWaitLimit: configuration.hashWaitLimit, logger: logger)
+                workers: workers, hashWorkers: hashWorkers, hashWaitLimit: configuration.hashWaitLimit,
+                heldAnswers: heldAnswers, logger: logger)
             let retainedExchange = Unmanaged.passRetained(exchange)
             // Copies the daemon reads at start; kept until stop, the key wiped then.
             let tlsStrings = configuration.tls.map { tls in
@@ -126,13 +129,14 @@ package final class HTTPServer: Sendable {
             }
             workers.start()
             hashWorkers.start()
+            heldAnswers.start()
             sweep.start()
             acceptor.start { descriptor, address, length in
                 exchange.admit(descriptor, address: address, length: length, into: handle)
             }
             running = RunningServer(
                 daemon: handle, exchange: retainedExchange, acceptor: acceptor, workers: workers, hashWorkers: hashWorkers,
-                sweep: sweep,
+                heldAnswers: heldAnswers, sweep: sweep,
                 tlsStrings: tlsStrings)
             return acceptor.port
         }
@@ -162,16 +166,19 @@ package final class HTTPServer: Sendable {
         }) else { return }
         let exchange = server.exchange.takeUnretainedValue()
         exchange.beginDraining()
+        // Refusals still held are sent now, and those of the drain at once.
+        server.heldAnswers.close()
         server.acceptor.close()
         let drained = exchange.waitForInFlightRequests(seconds: configuration.shutdownGracePeriod)
         // libmicrohttpd must not stop with suspended connections: no request may wait for a
-        // worker any more, those still waiting are resumed (and closed), and the workers
-        // (which resume the connections they answer) have ended.
+        // worker any more, those still waiting are resumed (and closed), and the threads that
+        // resume connections (the workers and the holder of busy answers) have ended.
         server.workers.close()
         server.hashWorkers.close()
         exchange.abandonSuspendedRequests()
         server.workers.join()
         server.hashWorkers.join()
+        server.heldAnswers.join()
         server.sweep.stop()
         MHD_stop_daemon(server.daemon.pointer)
         server.exchange.release()
@@ -199,6 +206,7 @@ private struct RunningServer {
     let acceptor: ConnectionAcceptor
     let workers: RequestWorkerPool
     let hashWorkers: RequestWorkerPool
+    let heldAnswers: HeldAnswers
     let sweep: WorkerThread
     let tlsStrings: TLSStrings?
 }

@@ -33,16 +33,21 @@ package struct HTTPServerConfiguration: Sendable {
     /// suspended. Defaults to ``defaultWorkerThreads``.
     package var workerThreads: Int
     /// Complete requests that may wait for a worker thread; past this, requests are answered
-    /// `503` with `Retry-After` at once.
+    /// `503` with `Retry-After` after ``busyAnswerHold``.
     package var workerQueueLimit: Int
     /// Threads that run the password-hashing routes (``RequestLane/passwordHashing``), at the
     /// lowest scheduling priority. Defaults to the processors this process may use.
     package var hashThreads: Int
-    /// Requests that may wait for a hashing thread; past this they are answered `503` at once.
+    /// Requests that may wait for a hashing thread; past this they are answered `503` after
+    /// ``busyAnswerHold``.
     package var hashQueueLimit: Int
     /// How long a request may wait for a hashing thread; one that waited longer is answered
     /// `503` with `Retry-After` instead of being run.
     package var hashWaitLimit: Duration
+    /// How long the `503` for a full queue (worker or hashing) is held, its connection
+    /// suspended, before it is sent: a client retrying the moment it is refused makes at most
+    /// one attempt per hold on each connection (see ``HeldAnswers``).
+    package var busyAnswerHold: Duration
     /// IP addresses of reverse proxies whose `X-Forwarded-For` header is believed.
     /// From any other peer the header is ignored.
     package var trustedProxies: [String]
@@ -75,6 +80,7 @@ package struct HTTPServerConfiguration: Sendable {
         hashThreads: Int = AvailableProcessors.count,
         hashQueueLimit: Int = 64,
         hashWaitLimit: Duration = .seconds(3),
+        busyAnswerHold: Duration = .milliseconds(250),
         trustedProxies: [String] = [],
         shutdownGracePeriod: Int = 10,
         tls: TLSCredentials? = nil
@@ -92,6 +98,7 @@ package struct HTTPServerConfiguration: Sendable {
         self.hashThreads = hashThreads
         self.hashQueueLimit = hashQueueLimit
         self.hashWaitLimit = hashWaitLimit
+        self.busyAnswerHold = busyAnswerHold
         self.trustedProxies = trustedProxies
         self.shutdownGracePeriod = shutdownGracePeriod
         self.tls = tls
@@ -117,6 +124,10 @@ package struct HTTPServerConfiguration: Sendable {
         guard connectionMemoryLimit >= 4096 else {
             throw LatchkeyError(
                 .invalidConfiguration, "HTTP setting connectionMemoryLimit must be at least 4096, not \(connectionMemoryLimit)")
+        }
+        guard busyAnswerHold >= .zero, busyAnswerHold <= .seconds(10) else {
+            throw LatchkeyError(
+                .invalidConfiguration, "HTTP setting busyAnswerHold must be between 0 and 10 seconds, not \(busyAnswerHold)")
         }
         guard shutdownGracePeriod >= 0 else {
             throw LatchkeyError(

@@ -38,7 +38,8 @@ private final class PendingRequest {
 ///
 /// The event threads read requests and write responses; complete requests go to the worker
 /// pool while their connection is suspended. When the pool's queue is full the request is
-/// answered `503` with `Retry-After` at once, in the route's error shape.
+/// answered `503` with `Retry-After`, in the route's error shape, after being held for
+/// ``HTTPServerConfiguration/busyAnswerHold`` (``HeldAnswers``).
 final class RequestExchange: Sendable {
     /// How much of an oversized upload is read and thrown away so the client still gets
     /// its 413; past this the connection is closed instead.
@@ -53,6 +54,7 @@ final class RequestExchange: Sendable {
     private let workers: RequestWorkerPool
     private let hashWorkers: RequestWorkerPool
     private let hashWaitLimit: Duration
+    private let heldAnswers: HeldAnswers
     private let logger: Logger?
     private let inFlight = DispatchGroup()
     private let draining = Atomic<Bool>(false)
@@ -66,7 +68,7 @@ final class RequestExchange: Sendable {
     init(
         handler: any HTTPHandler, maxBodyBytes: Int, clientIPResolver: ClientIPResolver, strictTransportSecurity: Bool,
         admission: ConnectionAdmission, workers: RequestWorkerPool, hashWorkers: RequestWorkerPool, hashWaitLimit: Duration,
-        logger: Logger?
+        heldAnswers: HeldAnswers, logger: Logger?
     ) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
@@ -76,6 +78,7 @@ final class RequestExchange: Sendable {
         self.workers = workers
         self.hashWorkers = hashWorkers
         self.hashWaitLimit = hashWaitLimit
+        self.heldAnswers = heldAnswers
         self.logger = logger
     }
 
@@ -265,12 +268,15 @@ final class RequestExchange: Sendable {
             return queue(sendable(handler.handle(complete)), on: connection)
         }
         let pool = lane == .passwordHashing ? hashWorkers : workers
-        guard pool.reserve() else {
-            busyResponses.add(1, ordering: .relaxed)
-            return queue(rejectionResponse(.serverBusy, request, method: method), on: connection)
-        }
         record.suspend()
         request.dispatched = true
+        guard pool.reserve() else {
+            busyResponses.add(1, ordering: .relaxed)
+            let refusal = rejectionResponse(.serverBusy, request, method: method)
+            // Held before it is sent, so a client retrying at once cannot make refusals a flood.
+            if !heldAnswers.add(refusal, for: record) { record.deliver(refusal) }
+            return .YES
+        }
         let busy = lane == .passwordHashing ? rejectionResponse(.serverBusy, request, method: method) : nil
         let queuedAt = ContinuousClock.now
         let job: @Sendable () -> Void = { [self] in

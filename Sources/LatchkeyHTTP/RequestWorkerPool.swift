@@ -7,8 +7,8 @@ import Glibc
 #endif
 
 /// A fixed number of threads that run request handlers, behind a first-in first-out queue
-/// of bounded length. A request that finds the queue full is refused at once (the caller
-/// answers 503), so neither threads nor waiting work grow with the load.
+/// of bounded length. A request that finds the queue full is refused (the caller answers
+/// 503), so neither threads nor waiting work grow with the load.
 final class RequestWorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -54,8 +54,7 @@ final class RequestWorkerPool: Sendable {
 
     /// Takes a place in the queue for a job that ``submit(_:)`` then queues; false when the
     /// queue is full (places taken count as full) or the pool is closed. A place is taken
-    /// first so that a request can be refused before its connection is suspended, and the
-    /// job queued after, without holding anything while a worker wakes up.
+    /// first and the job queued after, so nothing is held while a worker wakes up.
     func reserve() -> Bool {
         queue.withLock { queue in
             guard !queue.closed, queue.count + queue.reserved < queue.slots.count else { return false }

@@ -115,15 +115,19 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
         #expect(statuses == Array(repeating: 200, count: 300))
     }
 
-    @Test("with every worker busy and the queue full, a request gets 503 with Retry-After at once, in the route's shape")
+    @Test("with every worker busy and the queue full, a request gets 503 with Retry-After, in the route's shape, once the hold is over")
     func queueFull() throws {
         let routes = BlockingRoutes()
         let server = try startedServer(
-            HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1), handler: routes.router())
+            HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1, busyAnswerHold: .milliseconds(300)),
+            handler: routes.router())
         defer { server.stop() }
         // Runs before the stop even when an expectation throws: a blocked worker would hold it up.
         defer { routes.release.signal() }
+        let began = ContinuousClock.now
         let (running, refusedConnection, queuedConnection) = try fillWorkerAndQueue(of: server, routes)
+        // The refusal was held before it was sent: a client retrying at once waits this long.
+        #expect(began.duration(to: .now) >= .milliseconds(300))
         let refused = try refusedConnection.readResponse()
         #expect(refused.status == 503)
         #expect(refused["Retry-After"] == "1")
@@ -137,6 +141,43 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
         // The refused client may simply come back.
         try get("/quick", on: refusedConnection)
         #expect(try refusedConnection.readResponse().status == 200)
+    }
+
+    @Test("stop() sends a refusal still held at once, and returns")
+    func stopSendsHeldAnswers() throws {
+        let routes = BlockingRoutes()
+        let handler = LaneSignalling(inner: routes.router())
+        let server = try startedServer(
+            HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1, busyAnswerHold: .seconds(10)),
+            handler: handler)
+        let running = try RawHTTPConnection(port: server.boundPort)
+        try get("/block", on: running)
+        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+        let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
+        for connection in contenders {
+            try get("/quick", on: connection)
+        }
+        // Both read whole and handed over while the worker is busy: one queued, one refused.
+        for _ in 0..<3 {
+            try #require(handler.laned.wait(timeout: .now() + 30) == .success)
+        }
+        // Released, the worker answers the queued one; the other one's refusal is held 10 s.
+        routes.release.signal()
+        #expect(try running.readResponse().text == "done")
+        let queuedIndex = try #require(RawHTTPConnection.firstReadable(contenders, milliseconds: 5000))
+        #expect(try contenders[queuedIndex].readResponse().status == 200)
+        let held = contenders[1 - queuedIndex]
+        #expect(RawHTTPConnection.firstReadable([held], milliseconds: 200) == nil)
+
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        let refused = try held.readResponse()
+        #expect(refused.status == 503)
+        #expect(refused["Retry-After"] == "1")
+        #expect(stopped.wait(timeout: .now() + 30) == .success)
     }
 
     @Test("a route on the event thread is answered while every worker is busy and the queue full; counted, not logged")
