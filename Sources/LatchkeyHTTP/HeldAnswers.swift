@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LatchkeyCore
 import Synchronization
 
 /// Busy answers (`503` for a full worker queue) held back for a fixed time before they are
@@ -19,24 +20,15 @@ final class HeldAnswers: Sendable {
     }
 
     private struct State {
-        var held: [Held] = []
-        var head = 0
+        var held = FrontDroppingArray<Held>()
         var closed = false
+    }
 
-        var count: Int { held.count - head }
-
-        mutating func takeFirst() -> Held {
-            let first = held[head]
-            head += 1
-            if head == held.count {
-                held.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 64, head * 2 >= held.count {
-                held.removeFirst(head)
-                head = 0
-            }
-            return first
-        }
+    /// What the sending thread does next.
+    private enum Step {
+        case send(Held)
+        case wait(until: Duration?)
+        case finish
     }
 
     /// How long each answer is held.
@@ -69,9 +61,9 @@ final class HeldAnswers: Sendable {
     /// caller then answers at once.
     func add(_ response: HTTPResponse, for record: ConnectionRecord) -> Bool {
         let added = state.withLock { state -> Bool? in
-            guard !state.closed, state.count < limit else { return nil }
+            guard !state.closed, state.held.count < limit else { return nil }
             state.held.append(Held(due: .now + hold, record: record, response: response))
-            return state.count == 1
+            return state.held.count == 1
         }
         guard let added else { return false }
         // Only an empty holder's thread may be waiting with no deadline.
@@ -94,20 +86,23 @@ final class HeldAnswers: Sendable {
     /// none is left.
     private func nextDue() -> Held? {
         while true {
-            let (next, wait) = state.withLock { state -> (Held?, Duration?) in
-                guard state.count > 0 else { return (nil, nil) }
-                let first = state.held[state.head]
+            let step = state.withLock { state -> Step in
+                guard let first = state.held.first else { return state.closed ? .finish : .wait(until: nil) }
                 let remaining = ContinuousClock.now.duration(to: first.due)
-                if state.closed || remaining <= .zero { return (state.takeFirst(), nil) }
-                return (nil, remaining)
+                guard state.closed || remaining <= .zero else { return .wait(until: remaining) }
+                state.held.removeFirst(1)
+                return .send(first)
             }
-            if let next { return next }
-            if wait == nil, state.withLock({ $0.closed && $0.count == 0 }) { return nil }
-            if let wait {
-                let (seconds, attoseconds) = wait.components
-                _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
-            } else {
+            switch step {
+            case .send(let held):
+                return held
+            case .finish:
+                return nil
+            case .wait(until: nil):
                 wakeUp.wait()
+            case .wait(until: let remaining?):
+                let (seconds, attoseconds) = remaining.components
+                _ = wakeUp.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
             }
         }
     }

@@ -2,56 +2,45 @@ import Foundation
 
 /// The instants of one key's counted events, oldest first, for ``LocalRateLimiter``.
 ///
-/// Events leave from the front as they age out of every window and arrive at the back, so
-/// the log keeps a moving start instead of shifting its elements: dropping the oldest is
-/// O(1) however many the key holds (a generous limit means thousands), and the storage
-/// before the start is reclaimed once it is at least half of the whole, so the work per
-/// event stays constant and the memory at most twice the live events.
+/// Events leave from the front as they age out of every window and arrive at the back;
+/// they are held in a ``FrontDroppingArray``, so dropping the oldest costs O(1) however many
+/// the key holds (a generous limit means thousands), and every lookup is a binary search.
 struct EventLog {
-    /// The storage; the live events are `storage[start...]`.
-    private var storage: [Date] = []
-    private var start = 0
+    private var events = FrontDroppingArray<Date>()
 
     /// How many events the log holds.
-    var count: Int { storage.count - start }
+    var count: Int { events.count }
 
     /// The newest event; nil when the log is empty.
-    var latest: Date? { count > 0 ? storage[storage.count - 1] : nil }
+    var latest: Date? { events.last }
 
     /// The event at `index`, 0 being the oldest.
-    subscript(index: Int) -> Date { storage[start + index] }
+    subscript(index: Int) -> Date { events[index] }
 
     /// The index of the first event for which `isRecent` holds, given that it holds for
     /// every later one too; ``count`` when it holds for none. A binary search.
     func firstIndex(where isRecent: (Date) -> Bool) -> Int {
-        var low = start
-        var high = storage.count
+        var low = 0
+        var high = events.count
         while low < high {
             let middle = low + (high - low) / 2
-            if isRecent(storage[middle]) { high = middle } else { low = middle + 1 }
+            if isRecent(events[middle]) { high = middle } else { low = middle + 1 }
         }
-        return low - start
+        return low
     }
 
     /// Forgets the `oldest` oldest events.
     mutating func removeOldest(_ oldest: Int) {
-        start += oldest
-        if start == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            start = 0
-        } else if start >= 16, start * 2 >= storage.count {
-            storage.removeFirst(start)
-            start = 0
-        }
+        events.removeFirst(oldest)
     }
 
     /// Adds `instant` where it belongs in the order: usually last, but threads may bring
     /// their instants slightly out of order.
     mutating func insert(_ instant: Date) {
         if let latest, latest > instant {
-            storage.insert(instant, at: start + firstIndex { $0 > instant })
+            events.insert(instant, at: firstIndex { $0 > instant })
         } else {
-            storage.append(instant)
+            events.append(instant)
         }
     }
 
@@ -59,6 +48,6 @@ struct EventLog {
     mutating func removeLatest(notAfter instant: Date) {
         let after = firstIndex { $0 > instant }
         guard after > 0 else { return }
-        storage.remove(at: start + after - 1)
+        events.remove(at: after - 1)
     }
 }
