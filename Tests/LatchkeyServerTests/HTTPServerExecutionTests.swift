@@ -75,21 +75,29 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
     try connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
 }
 
-/// Fills a server with one worker and a queue of one (`routes`' server): `/block` runs on
-/// the worker, then two `/quick` requests race for the queue. Returns the `/block`
-/// connection, the `/quick` one that found the queue full (its answer not yet read) and the
-/// one waiting in it.
-private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes) throws
-    -> (running: RawHTTPConnection, refused: RawHTTPConnection, queued: RawHTTPConnection)
+/// On a server with one worker and a queue of one (`routes`' server): runs `/block` on the
+/// worker, then sends two `/quick` requests, which race for the queue — one will wait in it,
+/// the other find it full. Returns the `/block` connection and the two `/quick` ones.
+private func occupyWorkerAndContend(on server: HTTPServer, _ routes: BlockingRoutes) throws
+    -> (running: RawHTTPConnection, contenders: [RawHTTPConnection])
 {
     let running = try RawHTTPConnection(port: server.boundPort)
     try get("/block", on: running)
     try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-    // The only worker is busy: one of these two waits in the queue, the other finds it full.
     let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
     for connection in contenders {
         try get("/quick", on: connection)
     }
+    return (running, contenders)
+}
+
+/// Fills a server with one worker and a queue of one (``occupyWorkerAndContend(on:_:)``).
+/// Returns the `/block` connection, the `/quick` one that found the queue full (its answer
+/// not yet read) and the one waiting in it.
+private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes) throws
+    -> (running: RawHTTPConnection, refused: RawHTTPConnection, queued: RawHTTPConnection)
+{
+    let (running, contenders) = try occupyWorkerAndContend(on: server, routes)
     let refusedIndex = try #require(RawHTTPConnection.firstReadable(contenders, milliseconds: 5000))
     return (running, contenders[refusedIndex], contenders[1 - refusedIndex])
 }
@@ -150,13 +158,7 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
         let server = try startedServer(
             HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1, busyAnswerHold: .seconds(10)),
             handler: handler)
-        let running = try RawHTTPConnection(port: server.boundPort)
-        try get("/block", on: running)
-        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-        let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
-        for connection in contenders {
-            try get("/quick", on: connection)
-        }
+        let (running, contenders) = try occupyWorkerAndContend(on: server, routes)
         // Both read whole and handed over while the worker is busy: one queued, one refused.
         for _ in 0..<3 {
             try #require(handler.laned.wait(timeout: .now() + 30) == .success)
