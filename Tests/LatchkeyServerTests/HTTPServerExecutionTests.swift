@@ -151,6 +151,37 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
         #expect(try refusedConnection.readResponse().status == 200)
     }
 
+    @Test("40 requests released at once against a full queue: every refusal is held, then each answered 503 with Retry-After")
+    func manyRefusalsHeldAtOnce() throws {
+        let routes = BlockingRoutes()
+        let handler = LaneSignalling(inner: routes.router())
+        let server = try startedServer(
+            HTTPServerConfiguration(
+                port: 0, perIPConnectionLimit: 64, workerThreads: 1, workerQueueLimit: 1, busyAnswerHold: .milliseconds(200)),
+            handler: handler)
+        defer { server.stop() }
+        defer { routes.release.signal() }
+        let running = try RawHTTPConnection(port: server.boundPort)
+        try get("/block", on: running)
+        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
+        let contenders = try (0..<40).map { _ in try RawHTTPConnection(port: server.boundPort) }
+        let request = Data("GET /quick HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        for connection in contenders {
+            try connection.send(request)
+        }
+        // All read whole and handed over while the worker is busy: one queued, 39 refused.
+        for _ in 0...contenders.count {
+            try #require(handler.laned.wait(timeout: .now() + 30) == .success)
+        }
+        routes.release.signal()
+        #expect(try running.readResponse().text == "done")
+        let answers = try contenders.map { try $0.readResponse() }
+        #expect(answers.filter { $0.status == 200 }.count == 1)
+        let refused = answers.filter { $0.status == 503 }
+        #expect(refused.count == 39)
+        #expect(refused.allSatisfy { $0["Retry-After"] == "1" })
+    }
+
     @Test("stop() sends a refusal still held at once, and returns")
     func stopSendsHeldAnswers() throws {
         let routes = BlockingRoutes()
