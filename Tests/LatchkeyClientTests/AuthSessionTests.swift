@@ -144,8 +144,7 @@ actor EventLog {
 
     @Test("a transient failure keeps the tokens; a not-yet-expired token is still handed out")
     func transientFailureKeepsTokens() async throws {
-        let port = try LatchkeyServerProcess.freeLoopbackPort()
-        let unreachable = FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let unreachable = FirstPartyLogin(baseURL: LatchkeyServerProcess.unreachableBaseURL)
         let expired = StoredTokens(accessToken: ClientSecret("a1"), refreshToken: ClientSecret("r1"), expiresAt: Date())
         let store = InMemoryTokenStore(expired)
         let session = AuthSession(store: store, refresher: .firstParty(unreachable))
@@ -161,8 +160,7 @@ actor EventLog {
 
     @Test("without a refresh token the access token serves until it expires; then the session ends")
     func noRefreshToken() async throws {
-        let port = try LatchkeyServerProcess.freeLoopbackPort()
-        let unreachable = FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let unreachable = FirstPartyLogin(baseURL: LatchkeyServerProcess.unreachableBaseURL)
         let expiring = StoredTokens(accessToken: ClientSecret("a1"), refreshToken: nil, expiresAt: Date() + 3600)
         let store = InMemoryTokenStore(expiring)
         let session = AuthSession(store: store, refresher: .firstParty(unreachable))
@@ -396,8 +394,7 @@ actor EventLog {
         let store = FileTokenStore(directory: temporary.url)
         try store.save(StoredTokens(accessToken: ClientSecret("a"), refreshToken: nil, expiresAt: Date()))
         try Data("{not json".utf8).write(to: store.fileURL)
-        let port = try LatchkeyServerProcess.freeLoopbackPort()
-        let session = AuthSession(store: store, refresher: .firstParty(FirstPartyLogin(baseURL: URL(string: "http://127.0.0.1:\(port)")!)))
+        let session = AuthSession(store: store, refresher: .firstParty(FirstPartyLogin(baseURL: LatchkeyServerProcess.unreachableBaseURL)))
         #expect(await session.state() == .unavailable(LatchkeyClientError(.tokenStoreCorrupted)))
         let events = await EventLog.following(session)
 

@@ -91,8 +91,7 @@ import Testing
 
     @Test("a server that cannot be reached is a retryable network error")
     func networkUnavailable() async throws {
-        let port = try LatchkeyServerProcess.freeLoopbackPort()
-        let recovery = PasswordRecovery(baseURL: URL(string: "http://127.0.0.1:\(port)")!)
+        let recovery = PasswordRecovery(baseURL: LatchkeyServerProcess.unreachableBaseURL)
         let error = await #expect(throws: LatchkeyClientError.self) { try await recovery.requestReset(email: "jane@example.com") }
         #expect(error?.code == .networkUnavailable)
         #expect(error?.kind == .retryable)

@@ -78,15 +78,17 @@ final class LatchkeyServerProcess: @unchecked Sendable {
     }
 
     /// Whether `process` answers `/healthz`; false when it exited because its port was
-    /// taken. Throws for any other exit or when it never becomes healthy.
+    /// taken. Throws for any other exit or when it never becomes healthy. Only once its own
+    /// log says it listens is a `/healthz` answer its own: until then another test's server,
+    /// given the same port after it was chosen, may be the one answering.
     private static func waitUntilHealthy(_ process: Process, baseURL: URL, logURL: URL) async throws -> Bool {
         for _ in 0..<600 {
+            let log = log(at: logURL)
             guard process.isRunning else {
-                let log = log(at: logURL)
                 if log.contains("already in use") { return false }
                 throw HarnessError("server exited: \(log)")
             }
-            if let (_, response) = try? await URLSession.shared.data(from: baseURL.appendingPathComponent("healthz")),
+            if log.contains("\"http_server_started\""), let (_, response) = try? await URLSession.shared.data(from: baseURL.appendingPathComponent("healthz")),
                 (response as? HTTPURLResponse)?.statusCode == 200
             {
                 return true
@@ -172,10 +174,24 @@ final class LatchkeyServerProcess: @unchecked Sendable {
     }
 
     /// A port nothing listens on right now (bound to 0, read back, closed).
-    static func freeLoopbackPort() throws -> Int {
+    private static func freeLoopbackPort() throws -> Int {
+        let (descriptor, port) = try boundLoopbackSocket()
+        close(descriptor)
+        return port
+    }
+
+    /// A loopback address where no server answers: its port stays bound (never listening)
+    /// for the whole test run, so connecting is refused and no server a test starts can be
+    /// given it — a port that was closed again at once could be, and answer.
+    static let unreachableBaseURL: URL = {
+        guard let (_, port) = try? boundLoopbackSocket() else { preconditionFailure("no loopback port to hold") }
+        return URL(string: "http://127.0.0.1:\(port)")!
+    }()
+
+    /// A TCP socket bound to a port of the system's choosing on 127.0.0.1, and that port.
+    private static func boundLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError("socket failed") }
-        defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -186,8 +202,11 @@ final class LatchkeyServerProcess: @unchecked Sendable {
                 bind(descriptor, generic, length) == 0 && getsockname(descriptor, generic, &length) == 0
             }
         }
-        guard bound else { throw HarnessError("bind failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(descriptor)
+            throw HarnessError("bind failed")
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
     }
 
     private static func decodeQuotedPrintable(_ text: String) -> String {
