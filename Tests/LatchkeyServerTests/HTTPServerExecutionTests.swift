@@ -47,16 +47,20 @@ private final class BlockingRoutes: Sendable {
     }
 }
 
-/// A handler that signals `laned` whenever the server picks a worker pool for a request: the
-/// request has been read whole and is being handed to a worker (or refused as busy).
+/// A handler that signals `laned` whenever the server picks a worker pool for a request (the
+/// request has been read whole; the pool may not have been asked for a place yet), and
+/// `refused` whenever it renders a rejection — in these tests, a refusal because the queue
+/// was full, which is decided after the place was asked for.
 private struct LaneSignalling: HTTPHandler {
     let inner: Router
     let laned = DispatchSemaphore(value: 0)
+    let refused = DispatchSemaphore(value: 0)
 
     func handle(_ request: HTTPRequest) -> HTTPResponse { inner.handle(request) }
 
     func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
-        inner.rejection(error, method: method, path: path, headers: headers)
+        defer { refused.signal() }
+        return inner.rejection(error, method: method, path: path, headers: headers)
     }
 
     func lane(method: String, path: String) -> RequestLane {
@@ -157,7 +161,7 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
         let handler = LaneSignalling(inner: routes.router())
         let server = try startedServer(
             HTTPServerConfiguration(
-                port: 0, perIPConnectionLimit: 64, workerThreads: 1, workerQueueLimit: 1, busyAnswerHold: .milliseconds(200)),
+                port: 0, perIPConnectionLimit: 64, workerThreads: 1, workerQueueLimit: 1, busyAnswerHold: .seconds(2)),
             handler: handler)
         defer { server.stop() }
         defer { routes.release.signal() }
@@ -169,10 +173,13 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
         for connection in contenders {
             try connection.send(request)
         }
-        // All read whole and handed over while the worker is busy: one queued, 39 refused.
-        for _ in 0...contenders.count {
-            try #require(handler.laned.wait(timeout: .now() + 30) == .success)
+        // Released only once 39 were refused while the worker is busy: the queue was full each
+        // time, so the 40th already has its place (a release before that could free one).
+        for _ in 1..<contenders.count {
+            try #require(handler.refused.wait(timeout: .now() + 30) == .success)
         }
+        // Refused, and held: no answer has been sent yet.
+        #expect(RawHTTPConnection.firstReadable(contenders, milliseconds: 0) == nil)
         routes.release.signal()
         #expect(try running.readResponse().text == "done")
         let answers = try contenders.map { try $0.readResponse() }
@@ -190,10 +197,8 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
             HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1, busyAnswerHold: .seconds(10)),
             handler: handler)
         let (running, contenders) = try occupyWorkerAndContend(on: server, routes)
-        // Both read whole and handed over while the worker is busy: one queued, one refused.
-        for _ in 0..<3 {
-            try #require(handler.laned.wait(timeout: .now() + 30) == .success)
-        }
+        // One refused while the worker is busy: the queue was full, so the other has its place.
+        try #require(handler.refused.wait(timeout: .now() + 30) == .success)
         // Released, the worker answers the queued one; the other one's refusal is held 10 s.
         routes.release.signal()
         #expect(try running.readResponse().text == "done")
@@ -289,21 +294,29 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
         let routes = BlockingRoutes()
         let running: RawHTTPConnection
         let queued: RawHTTPConnection
+        let probe: RawHTTPConnection
         let stopped = DispatchSemaphore(value: 0)
 
         init(gracePeriod: Int) throws {
             let handler = LaneSignalling(inner: routes.router())
             let server = try startedServer(
-                HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 4, shutdownGracePeriod: gracePeriod),
+                HTTPServerConfiguration(port: 0, workerThreads: 1, workerQueueLimit: 1, shutdownGracePeriod: gracePeriod),
                 handler: handler)
             running = try RawHTTPConnection(port: server.boundPort)
             try get("/block", on: running)
             try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-            try #require(handler.laned.wait(timeout: .now()) == .success)
             queued = try RawHTTPConnection(port: server.boundPort)
             try get("/quick", on: queued)
-            // Stop only once the request was read and is being handed to the busy worker.
-            try #require(handler.laned.wait(timeout: .now() + 30) == .success)
+            // Laned (`/block`, then the queued request): the event thread takes the place in
+            // the queue before it reads the next request.
+            for _ in 0..<2 {
+                try #require(handler.laned.wait(timeout: .now() + 30) == .success)
+            }
+            // Stop only once the request has its place: a probe sent after it is refused
+            // because the queue (of one) is full.
+            probe = try RawHTTPConnection(port: server.boundPort)
+            try get("/quick", on: probe)
+            try #require(handler.refused.wait(timeout: .now() + 30) == .success)
             Thread.detachNewThread { [stopped] in
                 server.stop()
                 stopped.signal()
