@@ -59,28 +59,38 @@ extension SQLStore {
 
     /// The client in a row of `oauth_clients`.
     private static func client(from row: any SQLRow) throws -> OAuthClient {
-        let redirectURIs: [RedirectURI]
-        let scopeDescriptions: [String: String]
-        do {
-            redirectURIs = try JSONDecoder().decode([String].self, from: Data(try row.text("redirect_uris").utf8))
-                .map(RedirectURI.init)
-            scopeDescriptions = try JSONDecoder().decode([String: String].self, from: Data(try row.text("scope_descriptions").utf8))
-        } catch {
-            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris or scope_descriptions: \(error)")
-        }
+        let columns = try clientColumnMemo.columns(
+            redirectURIs: try row.text("redirect_uris"), scopeDescriptions: try row.text("scope_descriptions"),
+            decode: decodeClientColumns)
         let scopes = try row.text("scopes")
         guard let idTokenAlgorithm = JWSAlgorithm(rawValue: try row.text("id_token_alg")) else {
             throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client id_token_alg")
         }
         return OAuthClient(
             id: try row.text("id"),
-            redirectURIs: redirectURIs,
+            redirectURIs: columns.redirectURIs,
             isConfidential: try row.integer("confidential") == 1,
             secretDigest: try row.optionalText("secret_digest"),
             isFirstParty: try row.integer("first_party") == 1,
             scopes: scopes.split(separator: " ").map(String.init),
             mayIntrospect: try row.integer("may_introspect") == 1,
             createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")), idTokenAlgorithm: idTokenAlgorithm,
-            displayName: try row.optionalText("display_name"), scopeDescriptions: scopeDescriptions)
+            displayName: try row.optionalText("display_name"), scopeDescriptions: columns.scopeDescriptions)
+    }
+
+    /// The JSON columns of a client row, decoded: the redirect URIs (each checked again as
+    /// when it was registered) and the scope descriptions.
+    private static func decodeClientColumns(redirectURIs: String, scopeDescriptions: String) throws -> ClientColumnMemo.Columns {
+        do {
+            return ClientColumnMemo.Columns(
+                redirectURIs: try JSONDecoder().decode([String].self, from: Data(redirectURIs.utf8)).map(RedirectURI.init),
+                scopeDescriptions: try JSONDecoder().decode([String: String].self, from: Data(scopeDescriptions.utf8)))
+        } catch {
+            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris or scope_descriptions: \(error)")
+        }
     }
 }
+
+/// The decoded JSON columns of the client rows read, one memo for every store of the process:
+/// what it remembers depends on the stored text only (see ``ClientColumnMemo``).
+private let clientColumnMemo = ClientColumnMemo()
