@@ -21,7 +21,7 @@ connection for reference. Scenarios, each on a fresh server with its own data di
   login-timing  known vs unknown address on a failed POST /auth/login, at default and raised
            Argon2 settings and with stored hashes weaker or stronger than the configured ones
            (bench/login_timing.py): 60 samples each, and a mix with p < 0.05 measured again
-           with 300, which decides (at 60, some mix of the four lands below 0.05 in most runs)
+           with 300, which decides (at 60, one of the four often lands below 0.05 by chance)
 
 Usage: python3 bench/run.py [--only routes,flood] [--seconds 10] ... (see --help), or
 `make bench BENCH_ARGS="..."`; only the standard library is needed. With --postgres the routes are measured on PostgreSQL too, in a fresh database on the
