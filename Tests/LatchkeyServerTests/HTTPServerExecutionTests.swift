@@ -80,15 +80,15 @@ private func get(_ path: String, on connection: RawHTTPConnection) throws {
 }
 
 /// On a server with one worker and a queue of one (`routes`' server): runs `/block` on the
-/// worker, then sends two `/quick` requests, which race for the queue — one will wait in it,
-/// the other find it full. Returns the `/block` connection and the two `/quick` ones.
-private func occupyWorkerAndContend(on server: HTTPServer, _ routes: BlockingRoutes) throws
+/// worker, then sends `count` `/quick` requests, which race for the queue — one will wait in
+/// it, the others find it full. Returns the `/block` connection and the `/quick` ones.
+private func occupyWorkerAndContend(on server: HTTPServer, _ routes: BlockingRoutes, count: Int = 2) throws
     -> (running: RawHTTPConnection, contenders: [RawHTTPConnection])
 {
     let running = try RawHTTPConnection(port: server.boundPort)
     try get("/block", on: running)
     try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-    let contenders = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
+    let contenders = try (0..<count).map { _ in try RawHTTPConnection(port: server.boundPort) }
     for connection in contenders {
         try get("/quick", on: connection)
     }
@@ -165,14 +165,7 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
             handler: handler)
         defer { server.stop() }
         defer { routes.release.signal() }
-        let running = try RawHTTPConnection(port: server.boundPort)
-        try get("/block", on: running)
-        try #require(routes.entered.wait(timeout: .now() + 10) == .success)
-        let contenders = try (0..<40).map { _ in try RawHTTPConnection(port: server.boundPort) }
-        let request = Data("GET /quick HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-        for connection in contenders {
-            try connection.send(request)
-        }
+        let (running, contenders) = try occupyWorkerAndContend(on: server, routes, count: 40)
         // Released only once 39 were refused while the worker is busy: the queue was full each
         // time, so the 40th already has its place (a release before that could free one).
         for _ in 1..<contenders.count {
