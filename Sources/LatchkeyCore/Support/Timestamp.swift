@@ -10,29 +10,34 @@ package enum Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civilDate(daysSinceEpoch: days)
-        if (0...9999).contains(year) {
-            // Twenty ASCII bytes, without a string per field.
-            var bytes = [UInt8](repeating: 0, count: 20)
-            for (offset, value, width) in [
-                (0, Int(year), 4), (5, month, 2), (8, day, 2),
-                (11, secondOfDay / 3600, 2), (14, secondOfDay / 60 % 60, 2), (17, secondOfDay % 60, 2),
-            ] {
-                var rest = value
-                for position in (offset..<offset + width).reversed() {
-                    bytes[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
-            for (offset, separator) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "Z")] as [(Int, Unicode.Scalar)] {
-                bytes[offset] = UInt8(ascii: separator)
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        var text = ""
+        var text: [UInt8] = []
         text.reserveCapacity(20)
-        text += padded(Int(year), 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
-        text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":" + padded(secondOfDay % 60, 2) + "Z"
-        return text
+        if (0...9999).contains(year) {
+            appendDigits(Int(year), width: 4, to: &text)
+        } else {
+            text += padded(Int(year), 4).utf8
+        }
+        let fields: [(separator: UInt8, value: Int)] = [
+            (UInt8(ascii: "-"), month), (UInt8(ascii: "-"), day), (UInt8(ascii: "T"), secondOfDay / 3600),
+            (UInt8(ascii: ":"), secondOfDay / 60 % 60), (UInt8(ascii: ":"), secondOfDay % 60),
+        ]
+        for (separator, value) in fields {
+            text.append(separator)
+            appendDigits(value, width: 2, to: &text)
+        }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the `width` last decimal digits of `value` (not negative), zero-padded.
+    private static func appendDigits(_ value: Int, width: Int, to text: inout [UInt8]) {
+        let end = text.count + width
+        text += repeatElement(UInt8(ascii: "0"), count: width)
+        var rest = value
+        for position in (end - width..<end).reversed() {
+            text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
     }
 
     /// The proleptic Gregorian year, month and day of a day count since 1970-01-01
@@ -49,6 +54,7 @@ package enum Timestamp {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// A year outside 0–9999 as text, zero-padded to `width` characters.
     private static func padded(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
