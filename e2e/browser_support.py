@@ -5,7 +5,7 @@ import shutil
 import pytest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -45,14 +45,27 @@ def arabic_phone():
 
 
 def visible(driver, element_id, timeout=15):
-    return WebDriverWait(driver, timeout).until(EC.visibility_of_element_located((By.ID, element_id)))
+    return wait_until(driver, EC.visibility_of_element_located((By.ID, element_id)), timeout)
+
+
+def wait_until(driver, condition, timeout=15):
+    """Waits until `condition(driver)` is true while pages may be replacing each other: an
+    element of the page being replaced (stale, or in Chromium's words one that "does not
+    belong to the document") counts as not yet; any other error is a failure."""
+    def holds(d):
+        try:
+            return condition(d)
+        except WebDriverException as error:
+            if "does not belong to the document" in (error.msg or ""):
+                return False
+            raise
+    return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(holds)
 
 
 def wait_for_text(driver, element_id, expected, timeout=15):
     """Waits until the element's text contains `expected` (on whichever page is loaded by
     then: an element of a page being replaced is looked up again); returns its text."""
-    WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException]).until(
-        lambda d: expected in d.find_element(By.ID, element_id).text)
+    wait_until(driver, lambda d: expected in d.find_element(By.ID, element_id).text, timeout)
     return driver.find_element(By.ID, element_id).text
 
 

@@ -3,12 +3,11 @@ client's name and what each scope allows instead of ids, lists that follow the p
 "Not you?", errors tied to their fields, English details isolated, rate limits that say how long."""
 import pytest
 import requests
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser_support import (arabic_phone, assert_fits_a_phone, console_errors, described_by, phone,  # noqa: F401 (fixtures)
-                             start_browser, visible, wait_for_text)
+                             start_browser, visible, wait_for_text, wait_until)
 from conftest import GOOD_PASSWORD
 from oauth_support import EMAIL, LOOPBACK_REDIRECT, Browser, Page, authorize_params, authorize_url, pkce_pair
 
@@ -94,8 +93,7 @@ def test_not_you_signs_the_browser_out_and_asks_who_is_signing_in(notes, phone):
     assert phone.find_element(By.CSS_SELECTOR, ".not-you").text.startswith("Not you?")
     button.click()
     # The consent page's heading goes stale as the sign-in page replaces it: looked up again.
-    WebDriverWait(phone, 15, ignored_exceptions=[StaleElementReferenceException]).until(
-        lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sign in")
+    wait_until(phone, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Sign in")
     assert phone.find_element(By.ID, "email").get_attribute("value") == ""
     assert "latchkey_session" not in {cookie["name"] for cookie in phone.get_cookies()}
     # The session ended on the server too: its old cookie no longer skips the sign-in.

@@ -4,26 +4,15 @@ fields, a next step, rate limits that say how long, `lang` kept in every link.""
 import time
 
 import pytest
-from selenium import webdriver
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 from browser_support import (arabic_phone, assert_fits_a_phone, console_errors, described_by, phone,  # noqa: F401 (fixtures)
-                             visible as shown, wait_for_text)
+                             visible, wait_for_text)
 from conftest import Server
 
 NEW_PASSWORD = "violet tractor quietly juggles mountains"
-
-
-def visible(driver, element_id):
-    return WebDriverWait(driver, 15).until(EC.visibility_of_element_located((By.ID, element_id)))
-
-
-def status_text(driver, expected):
-    WebDriverWait(driver, 15).until(lambda d: expected in d.find_element(By.ID, "status").text)
-    return driver.find_element(By.ID, "status").text
 
 
 def test_page_resets_the_password(server, browser):
@@ -44,7 +33,7 @@ def test_page_resets_the_password(server, browser):
     browser.find_element(By.ID, "password-repeat").clear()
     browser.find_element(By.ID, "password-repeat").send_keys(NEW_PASSWORD)
     browser.find_element(By.CSS_SELECTOR, "#reset-form button").click()
-    status_text(browser, "Your password has been changed")
+    wait_for_text(browser, "status", "Your password has been changed")
     assert server.password_matches("web@example.com", NEW_PASSWORD)
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE" and "favicon.ico" not in entry["message"]]
     assert errors == []  # in particular, no CSP violation
@@ -52,7 +41,7 @@ def test_page_resets_the_password(server, browser):
 
 def test_page_shows_the_generic_message_for_a_bad_link(server, browser):
     browser.get(f"{server.base}/reset-password#token=" + "A" * 43)
-    text = status_text(browser, "no longer valid")
+    text = wait_for_text(browser, "status", "no longer valid")
     assert text == "The link is no longer valid. Please request a new one."
     assert browser.find_element(By.ID, "request-new").is_displayed()
     assert not browser.find_element(By.ID, "reset-form").is_displayed()
@@ -64,7 +53,7 @@ def test_page_without_token_offers_to_send_a_link(server, browser):
     visible(browser, "request-form")
     browser.find_element(By.ID, "email").send_keys("ask@example.com")
     browser.find_element(By.CSS_SELECTOR, "#request-form button").click()
-    status_text(browser, "If an account exists")
+    wait_for_text(browser, "status", "If an account exists")
     server.wait_for_mails("ask@example.com", 1)
 
 
@@ -97,7 +86,7 @@ def reset_calls(server):
 def test_double_click_on_save_sends_one_reset_and_ends_on_success(server, phone):
     server.create_user("double@example.com")
     phone.get(f"{server.base}/reset-password#token={mailed_token(server, 'double@example.com')}")
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     fill_passwords(phone, NEW_PASSWORD)
     save = phone.find_element(By.CSS_SELECTOR, "#reset-form button")
     ActionChains(phone).double_click(save).perform()
@@ -116,10 +105,10 @@ def test_a_reload_keeps_the_link_working_without_putting_the_token_in_the_url_or
     server.create_user("reload@example.com")
     token = mailed_token(server, "reload@example.com")
     phone.get(f"{server.base}/reset-password?lang=en#token={token}")
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     assert phone.current_url == f"{server.base}/reset-password?lang=en"
     phone.refresh()
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     assert phone.find_element(By.ID, "email-hint").text == "r***@example.com"
     assert token not in phone.current_url
     assert phone.execute_script("return document.cookie") == ""
@@ -131,13 +120,13 @@ def test_a_reload_keeps_the_link_working_without_putting_the_token_in_the_url_or
     # Used up, the token is forgotten: a reload offers to send a new link.
     assert phone.execute_script("return window.sessionStorage.length") == 0
     phone.refresh()
-    shown(phone, "request-form")
+    visible(phone, "request-form")
 
 
 def test_the_password_rules_show_before_the_first_failure(server, phone):
     server.create_user("rules@example.com")
     phone.get(f"{server.base}/reset-password#token={mailed_token(server, 'rules@example.com')}")
-    password = shown(phone, "password")
+    password = visible(phone, "password")
     rules = phone.find_element(By.ID, "password-rules")
     assert rules.is_displayed() and "8 to 128 characters" in rules.text
     assert described_by(phone, password) == [rules.text]
@@ -147,7 +136,7 @@ def test_the_password_rules_show_before_the_first_failure(server, phone):
 def test_errors_are_shown_and_announced_at_their_field(server, phone):
     server.create_user("fields@example.com")
     phone.get(f"{server.base}/reset-password#token={mailed_token(server, 'fields@example.com')}")
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     password, repeat = phone.find_element(By.ID, "password"), phone.find_element(By.ID, "password-repeat")
 
     fill_passwords(phone, NEW_PASSWORD, NEW_PASSWORD + "x")
@@ -177,20 +166,20 @@ def test_the_page_ends_on_a_next_step(make_server, phone):
     plain = make_server()
     plain.create_user("next@example.com")
     phone.get(f"{plain.base}/reset-password#token={mailed_token(plain, 'next@example.com')}")
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     fill_passwords(phone, NEW_PASSWORD)
     phone.find_element(By.CSS_SELECTOR, "#reset-form button").click()
-    assert shown(phone, "next-step").text == "You can now sign in to Latchkey with your new password."
+    assert visible(phone, "next-step").text == "You can now sign in to Latchkey with your new password."
 
     branded = make_server(LATCHKEY_PRODUCT_NAME="Acme Notes", LATCHKEY_APP_URL="https://notes.example.com/open")
     branded.create_user("next@example.com")
     phone.get(f"{branded.base}/reset-password#token={mailed_token(branded, 'next@example.com')}")
     assert phone.find_element(By.CSS_SELECTOR, ".brand").text == "Acme Notes"
     assert phone.title == "Reset your password · Acme Notes"
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     fill_passwords(phone, NEW_PASSWORD)
     phone.find_element(By.CSS_SELECTOR, "#reset-form button").click()
-    button = shown(phone, "next-step").find_element(By.TAG_NAME, "a")
+    button = visible(phone, "next-step").find_element(By.TAG_NAME, "a")
     assert button.text == "Continue to Acme Notes"
     assert button.get_attribute("href") == "https://notes.example.com/open"
 
@@ -203,7 +192,7 @@ def test_every_link_the_page_makes_keeps_its_language(server, phone):
     assert link.text == "Pedir um novo link"
     assert link.get_attribute("href") == f"{server.base}/reset-password?lang=pt"
     link.click()
-    shown(phone, "request-form")
+    visible(phone, "request-form")
     assert phone.find_element(By.TAG_NAME, "html").get_attribute("lang") == "pt"
     assert phone.current_url == f"{server.base}/reset-password?lang=pt"
     # The link asked for from the Portuguese page comes in Portuguese, to the browser in English.
@@ -216,7 +205,7 @@ def test_every_link_the_page_makes_keeps_its_language(server, phone):
 
 def test_an_address_that_is_not_one_is_marked_at_its_field(server, phone):
     phone.get(f"{server.base}/reset-password")
-    email = shown(phone, "email")
+    email = visible(phone, "email")
     email.send_keys("not-an-address")
     phone.find_element(By.CSS_SELECTOR, "#request-form button").click()
     wait_for_text(phone, "email-error", "Enter an email address such as name@example.com.")
@@ -239,7 +228,7 @@ def test_a_rate_limit_says_how_long_to_wait(make_server, phone, language, expect
     assert answer.json()["error"]["message"] == "Too many attempts. Please try again in 10 minutes."
 
     phone.get(f"{server.base}/reset-password?lang={language}")
-    shown(phone, "email").send_keys("someone@example.com")
+    visible(phone, "email").send_keys("someone@example.com")
     phone.find_element(By.CSS_SELECTOR, "#request-form button").click()
     assert wait_for_text(phone, "status", expected[:10]) == expected
     # The form is usable again for when the wait is over.
@@ -252,7 +241,7 @@ def test_opening_a_link_again_and_again_does_not_lock_the_person_out(server, pho
     for _ in range(30):  # more than the 20 requests and resets a client may make in 10 minutes
         assert server.post("/auth/password/validate", {"token": token}).status_code == 200
     phone.get(f"{server.base}/reset-password#token={token}")
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     fill_passwords(phone, NEW_PASSWORD)
     phone.find_element(By.CSS_SELECTOR, "#reset-form button").click()
     wait_for_text(phone, "status", "Your password has been changed")
@@ -261,7 +250,7 @@ def test_opening_a_link_again_and_again_does_not_lock_the_person_out(server, pho
 def test_the_arabic_page_on_a_phone_reads_right_to_left(server, arabic_phone):
     server.create_user("rtl@example.com")
     arabic_phone.get(f"{server.base}/reset-password#token={mailed_token(server, 'rtl@example.com')}")
-    shown(arabic_phone, "reset-form")
+    visible(arabic_phone, "reset-form")
     html = arabic_phone.find_element(By.TAG_NAME, "html")
     assert html.get_attribute("lang") == "ar" and html.get_attribute("dir") == "rtl"
     assert_fits_a_phone(arabic_phone)
@@ -276,14 +265,14 @@ def test_the_arabic_page_on_a_phone_reads_right_to_left(server, arabic_phone):
     fill_passwords(arabic_phone, NEW_PASSWORD)
     arabic_phone.find_element(By.CSS_SELECTOR, "#reset-form button").click()
     wait_for_text(arabic_phone, "status", "تم تغيير كلمة المرور.")
-    assert shown(arabic_phone, "next-step").text == "يمكنك الآن تسجيل الدخول إلى \u2068Latchkey\u2069 بكلمة المرور الجديدة."
+    assert visible(arabic_phone, "next-step").text == "يمكنك الآن تسجيل الدخول إلى \u2068Latchkey\u2069 بكلمة المرور الجديدة."
     assert console_errors(arabic_phone) == []
 
 
 def test_a_language_chosen_in_the_address_is_the_language_of_the_password_changed_mail(server, phone):
     server.create_user("es-page@example.com")
     phone.get(f"{server.base}/reset-password?lang=es#token={mailed_token(server, 'es-page@example.com')}")
-    shown(phone, "reset-form")
+    visible(phone, "reset-form")
     fill_passwords(phone, NEW_PASSWORD)
     phone.find_element(By.CSS_SELECTOR, "#reset-form button").click()
     wait_for_text(phone, "status", "Tu contraseña ha cambiado.")
