@@ -101,23 +101,40 @@ package struct HTTPRequest: Sendable {
 /// One HTTP response: a status, header fields and a complete body.
 package struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
-    package var status: Int
+    package var status: Int {
+        didSet { reusableWire = nil }
+    }
     /// The response's header fields.
-    package var headers: HTTPHeaders
+    package var headers: HTTPHeaders {
+        didSet { reusableWire = nil }
+    }
     /// The response body.
-    package var body: Data
+    package var body: Data {
+        didSet { reusableWire = nil }
+    }
     /// Called once the response has been sent in full, or the connection ended before (it is
     /// called either way, once; also when the server sends a 500 instead because the response
     /// cannot go on the wire, or drops it because a stop closed the connection first): for
     /// work that must not compete with sending the answer. It runs on a server thread (the
     /// connection's, or the worker's whose response was dropped), so it must return at once.
     package var onCompletion: (@Sendable () -> Void)?
+    /// The wire form of this very response, built once and sent for every request that gets
+    /// it (``ReusableWireResponse``); any change to the status, headers or body drops it.
+    package var reusableWire: ReusableWireResponse?
 
     /// Creates a response.
     package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// Whether `other` puts the same status, header fields (in the same order) and body on
+    /// the wire; completions are not compared.
+    package func sendsTheSame(as other: HTTPResponse) -> Bool {
+        status == other.status && body == other.body && headers.elementsEqual(other.headers) {
+            $0.name == $1.name && $0.value == $1.value
+        }
     }
 }
 

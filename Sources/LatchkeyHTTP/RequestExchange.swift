@@ -342,27 +342,49 @@ final class RequestExchange: Sendable {
         return nameIsToken && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
     }
 
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+    /// Queues `response` on `connection` — its reusable wire form when it has one and the
+    /// server is not stopping; when it cannot be built, a 500 instead (`fallback`), or
+    /// when even that fails, `.NO`, which closes the connection.
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, fallback: Bool = true) -> MHD_Result {
+        let closing = draining.load(ordering: .sequentiallyConsistent)
+        if !closing, let reusable = response.reusableWire,
+           let wire = reusable.wire(strictTransportSecurity: strictTransportSecurity, build: { wire(for: response, closing: false) }) {
+            return MHD_queue_response(connection, UInt32(response.status), wire)
+        }
+        guard let wire = wire(for: response, closing: closing) else {
+            return fallback ? queue(RequestRejection.unsendableResponse.response, on: connection, fallback: false) : .NO
+        }
+        defer { MHD_destroy_response(wire) }
+        return MHD_queue_response(connection, UInt32(response.status), wire)
+    }
+
+    /// libmicrohttpd's response object for `response` (with `Strict-Transport-Security` when
+    /// configured, and `Connection: close` when `closing`); nil when the library refuses a
+    /// header or the memory, which is logged.
+    private func wire(for response: HTTPResponse, closing: Bool) -> OpaquePointer? {
         let body = response.body
         guard let wire = body.withUnsafeBytes({
             MHD_create_response_from_buffer($0.count, UnsafeMutableRawPointer(mutating: $0.baseAddress), .RESPMEM_MUST_COPY)
-        }) else { return .NO }
-        defer { MHD_destroy_response(wire) }
+        }) else {
+            logger?.error("http_response_invalid", ["reason": "no memory"])
+            return nil
+        }
         // libmicrohttpd computes Content-Length from the body itself.
         for (name, value) in response.headers where !HTTPHeaders.isSameName(name, "Content-Length") {
             guard MHD_add_response_header(wire, name, value) == .YES else {
                 // e.g. an empty value or a header the library reserves for itself.
                 logger?.error("http_response_invalid", ["reason": "header refused", "header": .string(name)])
-                return queue(RequestRejection.unsendableResponse.response, on: connection)
+                MHD_destroy_response(wire)
+                return nil
             }
         }
         if strictTransportSecurity {
             _ = MHD_add_response_header(wire, "Strict-Transport-Security", "max-age=31536000")
         }
-        if draining.load(ordering: .sequentiallyConsistent) {
+        if closing {
             _ = MHD_add_response_header(wire, "Connection", "close")
         }
-        return MHD_queue_response(connection, UInt32(response.status), wire)
+        return wire
     }
 
     // MARK: Reading from a connection

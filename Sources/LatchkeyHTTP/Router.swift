@@ -1,13 +1,23 @@
 package import LatchkeyCore
 import Foundation
+import Synchronization
 
 /// Dispatches requests to a route table and applies what every response needs: errors in
 /// the route's shape (Latchkey, OAuth or Directus; replayed tokens logged as warnings),
 /// 404/405/415, security headers, `no-store` on everything not cacheable, metrics
 /// and an access log line (with a truncated client IP, never the query string).
+///
+/// A route answered on the event thread mostly gives the same answer again (a constant, a
+/// document until it changes): its last finished answer is kept, and when the route's next
+/// answer is the same, that one is sent, with its wire form built once
+/// (``ReusableWireResponse``).
 package final class Router: HTTPHandler {
     /// The table, in the order it was given.
     package let routes: [Route]
+    /// The positions in ``routes`` of the routes at each path, in table order.
+    private let positionsByPath: [String: [Int]]
+    /// For each route, its last finished answer when it runs on the event thread.
+    private let lastAnswers: [LastAnswer?]
     private let metrics: ServerMetrics
     private let logger: Logger
     private let clock: any WallClock
@@ -15,6 +25,8 @@ package final class Router: HTTPHandler {
     /// Creates a router over `routes`.
     package init(routes: [Route], metrics: ServerMetrics, logger: Logger, clock: any WallClock = SystemClock()) {
         self.routes = routes
+        positionsByPath = Dictionary(grouping: routes.indices, by: { routes[$0].path })
+        lastAnswers = routes.map { $0.lane == .eventThread ? LastAnswer() : nil }
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
@@ -24,9 +36,13 @@ package final class Router: HTTPHandler {
     /// metrics and logs it (`http_request`), except on routes answered on the event thread.
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = clock.now()
-        let (name, cacheable, lane, raw) = dispatch(request)
-        var response = raw
-        Self.addSecurityHeaders(to: &response, cacheable: cacheable)
+        let (position, name, cacheable, lane, raw) = dispatch(request)
+        let response: HTTPResponse
+        if let position, let last = lastAnswers[position] {
+            response = last.finished(raw, cacheable: cacheable) { Self.finished(raw, cacheable: cacheable) }
+        } else {
+            response = Self.finished(raw, cacheable: cacheable)
+        }
         metrics.recordRequest(route: name, status: response.status)
         if response.status == 429 { metrics.limitedRequests.increment() }
         // Answered on the event thread, which a blocked log write must never hold up.
@@ -39,27 +55,37 @@ package final class Router: HTTPHandler {
         return response
     }
 
+    /// `raw` with the security headers.
+    private static func finished(_ raw: HTTPResponse, cacheable: Bool) -> HTTPResponse {
+        var response = raw
+        addSecurityHeaders(to: &response, cacheable: cacheable)
+        return response
+    }
+
     /// The route's answer to `request`, with what ``handle(_:)`` needs of the route: its
-    /// name, whether the answer may be cached, and its lane.
-    private func dispatch(_ request: HTTPRequest) -> (name: String, cacheable: Bool, lane: RequestLane, response: HTTPResponse) {
-        let candidates = routes.filter { $0.path == request.path }
-        guard !candidates.isEmpty else {
-            return ("not_found", false, .standard, LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers))
+    /// position in the table (nil when no route answers), name, whether the answer may be
+    /// cached, and its lane.
+    private func dispatch(_ request: HTTPRequest) -> (
+        position: Int?, name: String, cacheable: Bool, lane: RequestLane, response: HTTPResponse
+    ) {
+        guard let candidates = positionsByPath[request.path] else {
+            return (nil, "not_found", false, .standard, LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers))
         }
         let method = request.method == "HEAD" ? "GET" : request.method
-        guard let route = candidates.first(where: { $0.method == method }) else {
+        guard let position = candidates.first(where: { routes[$0].method == method }) else {
             var response = LatchkeyError(.methodNotAllowed, "This method is not allowed here.")
                 .response(in: .latchkey, requestHeaders: request.headers)
-            response.headers.set("Allow", candidates.map(\.method).joined(separator: ", "))
-            return (candidates[0].name, false, .standard, response)
+            response.headers.set("Allow", candidates.map { routes[$0].method }.joined(separator: ", "))
+            return (nil, routes[candidates[0]].name, false, .standard, response)
         }
+        let route = routes[position]
         let needsJSON = route.body == .json || (route.body == .jsonOrEmpty && !request.body.isEmpty)
         if needsJSON, !request.headers.contentTypeIs("application/json") {
             let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
-            return (route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
+            return (position, route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
         }
         do {
-            return (route.name, route.cacheable, route.lane, try route.handler(request))
+            return (position, route.name, route.cacheable, route.lane, try route.handler(request))
         } catch let error as LatchkeyError {
             if !error.isClientError {
                 logger.error("request_failed", ["route": .string(route.name), "error": .string(error.description)])
@@ -69,11 +95,11 @@ package final class Router: HTTPHandler {
                     "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
                 ])
             }
-            return (route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
+            return (position, route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
         } catch {
             logger.error("request_failed", ["route": .string(route.name), "error": .string(String(describing: type(of: error)))])
             let failure = LatchkeyError(.internalError, "Unexpected failure.")
-            return (route.name, false, route.lane, failure.response(in: route.errorShape, requestHeaders: request.headers))
+            return (position, route.name, false, route.lane, failure.response(in: route.errorShape, requestHeaders: request.headers))
         }
     }
 
@@ -82,7 +108,8 @@ package final class Router: HTTPHandler {
     }
 
     private func route(method: String, path: String) -> Route? {
-        routes.first { $0.path == path && $0.method == (method == "HEAD" ? "GET" : method) }
+        let method = method == "HEAD" ? "GET" : method
+        return positionsByPath[path]?.lazy.map { self.routes[$0] }.first { $0.method == method }
     }
 
     package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
@@ -108,5 +135,25 @@ package final class Router: HTTPHandler {
             response.headers.set("Cache-Control", "no-store")
             response.headers.set("Pragma", "no-cache")
         }
+    }
+}
+
+/// One event-thread route's last answer, as the route gave it and as finished for the wire.
+private final class LastAnswer: Sendable {
+    private let answer = Mutex<(given: HTTPResponse, cacheable: Bool, finished: HTTPResponse)?>(nil)
+
+    /// The finished form of `given` (`cacheable` or not): the kept one when the route gave
+    /// the same answer last time, otherwise `finish()` — kept, with a new
+    /// ``ReusableWireResponse``, in place of the last. An answer with a completion is never
+    /// kept: each request must get its own call.
+    func finished(_ given: HTTPResponse, cacheable: Bool, finish: () -> HTTPResponse) -> HTTPResponse {
+        guard given.onCompletion == nil else { return finish() }
+        if let kept = answer.withLock({ $0 }), kept.cacheable == cacheable, kept.given.sendsTheSame(as: given) {
+            return kept.finished
+        }
+        var finished = finish()
+        finished.reusableWire = ReusableWireResponse()
+        answer.withLock { $0 = (given, cacheable, finished) }
+        return finished
     }
 }

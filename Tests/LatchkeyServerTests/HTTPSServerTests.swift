@@ -35,6 +35,13 @@ private struct HelloHandler: HTTPHandler {
     }
 }
 
+/// Answers every request with the same response value.
+private struct FixedHandler: HTTPHandler {
+    let answer: HTTPResponse
+
+    func handle(_ request: HTTPRequest) -> HTTPResponse { answer }
+}
+
 @Suite struct HTTPSServerTests {
     private func startedServer(_ certificate: TestCertificate) throws -> HTTPServer {
         let server = HTTPServer(
@@ -72,6 +79,30 @@ private struct HelloHandler: HTTPHandler {
         ])
         #expect(tooLarge.hasPrefix("HTTP/1.1 413"))
         #expect(tooLarge.contains("Strict-Transport-Security: max-age=31536000\r\n"))
+    }
+
+    @Test("one reusable response goes out with Strict-Transport-Security over HTTPS and without it over plain HTTP")
+    func reusableResponseFollowsTheTransport() throws {
+        let certificate = try TestCertificate()
+        var answer = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Data("hello".utf8))
+        answer.reusableWire = ReusableWireResponse()
+        let handler = FixedHandler(answer: answer)
+        let plain = HTTPServer(configuration: HTTPServerConfiguration(port: 0), handler: handler)
+        try plain.start()
+        defer { plain.stop() }
+        let secure = HTTPServer(configuration: HTTPServerConfiguration(port: 0, tls: try certificate.credentials()), handler: handler)
+        try secure.start()
+        defer { secure.stop() }
+        let overHTTP = { try ChildProcess.succeed("curl", ["-sS", "-D", "-", "http://127.0.0.1:\(plain.boundPort)/"]) }
+        let overHTTPS = {
+            try ChildProcess.succeed("curl", ["-sS", "--cacert", certificate.certificatePath, "-D", "-", "https://127.0.0.1:\(secure.boundPort)/"])
+        }
+
+        // Plain HTTP first, so a form built without the header exists before HTTPS asks.
+        for (answered, overTLS) in [(try overHTTP(), false), (try overHTTPS(), true), (try overHTTP(), false), (try overHTTPS(), true)] {
+            #expect(answered.hasPrefix("HTTP/1.1 200") && answered.hasSuffix("\r\n\r\nhello"))
+            #expect(answered.contains("Strict-Transport-Security: max-age=31536000\r\n") == overTLS)
+        }
     }
 
     @Test("TLS 1.2 and 1.3 handshakes succeed; TLS 1.1 is refused by the server")

@@ -253,18 +253,28 @@ private func echo(of response: RawHTTPResponse) throws -> EchoHandler.Echo {
         #expect(try echo(of: try connection.readResponse()).clientIP == expectedClientIP)
     }
 
-    @Test("stop() refuses new connections at once but lets a request in progress finish")
-    func gracefulStop() throws {
+    @Test(
+        "stop() refuses new connections at once but lets a request in progress finish, with Connection: close",
+        arguments: [false, true])
+    func gracefulStop(reusable: Bool) throws {
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let log = EventLog()
-        let server = try startedServer(handler: ClosureHandler { _ in
+        var answer = HTTPResponse(status: 200, body: Data("slow".utf8))
+        answer.reusableWire = reusable ? ReusableWireResponse() : nil
+        let server = try startedServer(handler: ClosureHandler { [answer] request in
+            guard request.path == "/slow" else { return answer }
             entered.signal()
             release.wait()
             log.record("handler finished")
-            return HTTPResponse(status: 200, body: Data("slow".utf8))
+            return answer
         })
         let port = server.boundPort
+        // A reusable answer is first sent before the stop, so its wire form is built without
+        // Connection: close.
+        let warm = try RawHTTPConnection(port: port)
+        try warm.send("GET /warm HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try warm.readResponse()["Connection"] == nil)
         let connection = try RawHTTPConnection(port: port)
         try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
         try #require(entered.wait(timeout: .now() + 10) == .success)
@@ -341,6 +351,27 @@ private func echo(of response: RawHTTPResponse) throws -> EchoHandler.Echo {
         }
         for (index, connection) in connections.enumerated() {
             #expect(try echo(of: try connection.readResponse()).path == "/n/\(index)")
+        }
+    }
+
+    @Test("one reusable response goes out whole to 50 connections at once, round after round")
+    func reusableResponseUnderConcurrency() throws {
+        let body = Data((0..<(256 << 10)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        var answer = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/octet-stream")]), body: body)
+        answer.reusableWire = ReusableWireResponse()
+        let server = try startedServer(HTTPServerConfiguration(port: 0, perIPConnectionLimit: 64), handler: ClosureHandler { [answer] _ in answer })
+        defer { server.stop() }
+        let connections = try (0..<50).map { _ in try RawHTTPConnection(port: server.boundPort) }
+        for round in 0..<3 {
+            // Every request is out before any answer is read: the server's event threads send
+            // the one body to all of them at once, each as far as its socket takes it.
+            for connection in connections {
+                try connection.send("GET /r\(round) HTTP/1.1\r\nHost: x\r\n\r\n")
+            }
+            for connection in connections {
+                let response = try connection.readResponse()
+                #expect(response.status == 200 && response.body == body, "round \(round)")
+            }
         }
     }
 

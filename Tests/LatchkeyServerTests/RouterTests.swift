@@ -3,6 +3,7 @@ import LatchkeyCrypto
 import LatchkeyCore
 import LatchkeyHTTP
 import LatchkeyServer
+import Synchronization
 import Testing
 import LatchkeyTestSupport
 
@@ -89,6 +90,58 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
             #expect(response.headers["X-Frame-Options"] == "DENY")
             #expect(response.headers["Cache-Control"] == "no-store")
         }
+    }
+
+    @Test("an event-thread route's unchanged answer keeps one wire form; a changed answer, a completion or another lane get none of the old")
+    func eventThreadAnswersAreReused() throws {
+        let document = Mutex("one")
+        let completions = Mutex(0)
+        let metrics = ServerMetrics()
+        let router = Router(routes: [
+            Route("GET", "/document", name: "document", cacheable: true, lane: .eventThread) { _ in
+                HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Data(document.withLock { $0 }.utf8))
+            },
+            Route("GET", "/completed", name: "completed", lane: .eventThread) { _ in
+                var response = HTTPResponse(status: 200, body: Data("same".utf8))
+                response.onCompletion = { completions.withLock { $0 += 1 } }
+                return response
+            },
+            Route("GET", "/work", name: "work") { _ in HTTPResponse(status: 200, body: Data("same".utf8)) },
+        ], metrics: metrics, logger: Logger(sink: MemoryLogSink()))
+        let get = { (path: String) in router.handle(HTTPRequest(method: "GET", path: path)) }
+
+        let first = get("/document"), second = get("/document")
+        let wire = try #require(first.reusableWire)
+        #expect(second.reusableWire === wire)
+        #expect(second.headers["X-Content-Type-Options"] == "nosniff" && second.headers["Cache-Control"] == nil)
+        #expect(metrics.requestCount(route: "document", status: 200) == 2)
+
+        document.withLock { $0 = "two" }
+        let changed = get("/document")
+        #expect(String(decoding: changed.body, as: UTF8.self) == "two")
+        #expect(changed.reusableWire != nil && changed.reusableWire !== wire)
+        #expect(get("/document").reusableWire === changed.reusableWire)
+
+        for _ in 0..<2 {
+            let completed = get("/completed")
+            #expect(completed.reusableWire == nil)
+            completed.onCompletion?()
+            #expect(get("/work").reusableWire == nil)
+        }
+        #expect(completions.withLock { $0 } == 2)
+    }
+
+    @Test("changing a response's status, header fields or body drops its reusable wire form")
+    func changedResponseLosesItsWire() {
+        var original = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Data("a".utf8))
+        original.reusableWire = ReusableWireResponse()
+        var status = original, headers = original, body = original, completion = original
+        status.status = 201
+        headers.headers.set("X-Extra", "1")
+        body.body.append(0x62)
+        completion.onCompletion = {}
+        #expect([status, headers, body].allSatisfy { $0.reusableWire == nil })
+        #expect(completion.reusableWire === original.reusableWire)
     }
 
     @Test("wrong media type is 415, unknown path 404, wrong method 405 with Allow")
