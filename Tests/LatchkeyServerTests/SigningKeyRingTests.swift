@@ -71,6 +71,8 @@ import Testing
         #expect(Set(new.values).isDisjoint(with: old.values))
         #expect(Set(try keys.servedKeySet(now: start.addingTimeInterval(659)).keys.compactMap(\.kid)) == Set(old.values).union(new.values))
         #expect(Set(try keys.servedKeySet(now: start.addingTimeInterval(660)).keys.compactMap(\.kid)) == Set(new.values))
+        // The document is kept between changes, not past them: a clock set back publishes the old keys again.
+        #expect(Set(try keys.servedKeySet(now: start.addingTimeInterval(659)).keys.compactMap(\.kid)) == Set(old.values).union(new.values))
         #expect(Set(keys.verificationKeys(now: start.addingTimeInterval(659)).map(\.kid)) == [old[.es256], new[.es256]])
         #expect(keys.verificationKeys(now: start.addingTimeInterval(660)).map(\.kid) == [new[.es256]])
         // The rotation survives a restart.

@@ -34,8 +34,10 @@ package final class SigningKeyRing: Sendable {
         let accessTokenVerifiers: [String: VerificationKey]
         /// The file's bytes these keys came from.
         let data: Data
-        /// The last ``publishedKeyDocument(now:)`` and the kids it lists.
-        var document: (kids: [String], body: Data)?
+        /// The last ``publishedKeyDocument(now:)``, with the instants between which it lists
+        /// the keys to publish: from the last time a key aged out until the next (nil: no
+        /// key is left to age out).
+        var document: (body: Data, since: Date, until: Date?)?
     }
 
     private let file: URL
@@ -87,16 +89,19 @@ package final class SigningKeyRing: Sendable {
     /// tokens may still be valid, of every algorithm — as the JWK Set document
     /// `/.well-known/jwks.json` serves (sorted keys, slashes unescaped). Encoded once for
     /// each set of published keys (a rotation, a reload or a retired key ageing out makes a
-    /// new one), so a request only filters.
+    /// new one), so a request in between only compares two instants.
     package func publishedKeyDocument(now: Date) throws -> Data {
         try state.withLock { keys in
+            if let document = keys.document, document.since <= now, document.until.map({ now < $0 }) ?? true {
+                return document.body
+            }
             let published = publishedEntries(of: keys, at: now)
-            let kids = published.compactMap(\.jwk.kid)
-            if let document = keys.document, document.kids == kids { return document.body }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let body = try encoder.encode(JWKSet(keys: published.map(\.jwk.publicKey)))
-            keys.document = (kids, body)
+            // The set is the same from the last time a key aged out until the next.
+            let agingOut = keys.entries.compactMap { $0.retiredAt?.addingTimeInterval(maximumTokenLifetime) }
+            keys.document = (body, agingOut.filter { $0 <= now }.max() ?? .distantPast, agingOut.filter { $0 > now }.min())
             return body
         }
     }

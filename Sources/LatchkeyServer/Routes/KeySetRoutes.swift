@@ -10,17 +10,17 @@ struct KeySetRoutes {
     let clock: any WallClock
 
     var routes: [Route] {
-        [
-            // On the event thread: filtering the keys and, after a change, encoding them once
-            // are memory-only and short.
-            Route("GET", "/.well-known/jwks.json", name: "jwks", cacheable: true, lane: .eventThread) { _ in
-                let body = try keyRing.publishedKeyDocument(now: clock.now())
-                return HTTPResponse(status: 200, headers: HTTPHeaders([
-                    ("Content-Type", "application/jwk-set+json"),
-                    // Short enough that a rotated-in key is seen long before it signs
-                    // tokens that outlive the retired one.
-                    ("Cache-Control", "public, max-age=300"),
-                ]), body: body)
+        let headers = HTTPHeaders([
+            ("Content-Type", "application/jwk-set+json"),
+            // Short enough that a rotated-in key is seen long before it signs
+            // tokens that outlive the retired one.
+            ("Cache-Control", "public, max-age=300"),
+        ])
+        return [
+            // On the event thread: the document is encoded once per set of published keys,
+            // memory-only and short.
+            Route("GET", "/.well-known/jwks.json", name: "jwks", cacheable: true, lane: .eventThread) { [headers] _ in
+                HTTPResponse(status: 200, headers: headers, body: try keyRing.publishedKeyDocument(now: clock.now()))
             },
         ]
     }
