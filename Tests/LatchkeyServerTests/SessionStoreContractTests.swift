@@ -191,6 +191,37 @@ import Testing
                 == .invalid)
     }
 
+    @Test("logins racing a disable leave no family alive, however they interleave: none survives enabling the account again", arguments: StoreFactory.all)
+    func loginsRacingDisable(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let email = try createAccount(in: fixture).email
+        var started = 0
+        for round in 0..<20 {
+            // Eight logins that checked the account as it is now, and the disable, released at once.
+            let account = try #require(try store.account(email: email))
+            let tokens = Mutex<[RefreshTokenRecord]>([])
+            runOnThreads(9) { index in
+                // Which thread disables moves from round to round, and with it the disable's
+                // place among the logins.
+                if index == round % 9 {
+                    _ = try? store.setStatus(.disabled, email: email)
+                } else if let token = try? startFamily(in: fixture, for: account) {
+                    tokens.withLock { $0.append(token) }
+                }
+            }
+            #expect(try store.setStatus(.active, email: email))
+            let now = fixture.clock.now()
+            for token in tokens.withLock({ $0 }) {
+                #expect(try store.liveFamilyAccount(familyID: token.familyID, now: now) == nil, "round \(round)")
+            }
+            started += tokens.withLock { $0.count }
+        }
+        // Both orders happened: logins that started their family before the disable (and were
+        // ended by it), and logins that came after it.
+        #expect(started > 0 && started < 20 * 8)
+    }
+
     @Test("disabling an account ends its families for good: enabling it again revives none", arguments: StoreFactory.all)
     func disableEndsFamilies(factory: StoreFactory) throws {
         let fixture = try factory.make()
