@@ -147,19 +147,39 @@ def test_killing_one_instance_under_load_loses_no_mail_and_consumes_no_token_twi
     assert b_failures == []
     assert consumed.count(200) == 1, consumed
     assert requests.get(b.base + "/readyz", timeout=10).status_code == 200
-    # Every mail written to the outbox is delivered exactly once: B takes over A's leases when they run out.
-    deadline = time.time() + 30
+    # Every mail written to the outbox is delivered exactly once: B takes over A's leases when
+    # they run out (5 s), and A's accepted requests that it never released once they are 10 s
+    # old. The wait outlasts one failed delivery's retry (30 s), so only mail that would never
+    # go out fails it; then the rows and B's mail log lines say why.
+    deadline = time.time() + 60
     while count_rows(b, "SELECT COUNT(*) FROM outbox WHERE status <> 'sent'") and time.time() < deadline:
         time.sleep(0.2)
-    assert count_rows(b, "SELECT COUNT(*) FROM outbox WHERE status <> 'sent'") == 0
+    unsent = count_rows(b, "SELECT COUNT(*) FROM outbox WHERE status <> 'sent'")
+    assert unsent == 0, outbox_report(b)
     written = count_rows(b, "SELECT COUNT(*) FROM outbox")
     files = b.mails()
     assert len(files) == written
     assert len({mail["Message-ID"] for mail in files}) == written
 
 
-def count_rows(server, sql):
-    """Runs a COUNT(*) against the instances' database."""
+def outbox_report(server):
+    """The outbox rows that are not sent (status, attempts, times relative to now, last error)
+    and the server's log lines about mail, for a failure message."""
+    rows = psql(server, "SELECT status, attempts, next_attempt_at - (extract(epoch FROM now()) * 1000)::bigint, "
+                        "lease_until - (extract(epoch FROM now()) * 1000)::bigint, last_error FROM outbox "
+                        "WHERE status <> 'sent' ORDER BY created_at")
+    mail_lines = [line for line in server.log().splitlines() if "mail" in line or "outbox" in line or "reset_request" in line]
+    return "unsent outbox rows (status|attempts|due in ms|lease ends in ms|last error):\n" + rows + \
+        "\nB's log lines about mail:\n" + "\n".join(mail_lines[-40:])
+
+
+def psql(server, sql):
+    """The output of `sql` run against the instances' database, one row per line."""
     url = server.env["LATCHKEY_DATABASE_URL"]
     result = subprocess.run(["psql", "-q", "-X", "-t", "-A", "-d", url, "-c", sql], check=True, capture_output=True, text=True)
-    return int(result.stdout.strip())
+    return result.stdout
+
+
+def count_rows(server, sql):
+    """Runs a COUNT(*) against the instances' database."""
+    return int(psql(server, sql).strip())

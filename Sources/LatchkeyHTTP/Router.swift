@@ -71,8 +71,7 @@ package final class Router: HTTPHandler {
         guard let candidates = positionsByPath[request.path] else {
             return (nil, "not_found", false, .standard, LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers))
         }
-        let method = request.method == "HEAD" ? "GET" : request.method
-        guard let position = candidates.first(where: { routes[$0].method == method }) else {
+        guard let position = position(method: request.method, among: candidates) else {
             var response = LatchkeyError(.methodNotAllowed, "This method is not allowed here.")
                 .response(in: .latchkey, requestHeaders: request.headers)
             response.headers.set("Allow", candidates.map { routes[$0].method }.joined(separator: ", "))
@@ -108,8 +107,15 @@ package final class Router: HTTPHandler {
     }
 
     private func route(method: String, path: String) -> Route? {
+        guard let candidates = positionsByPath[path], let position = position(method: method, among: candidates) else { return nil }
+        return routes[position]
+    }
+
+    /// The first of `candidates` (positions of one path's routes) that answers `method`;
+    /// `HEAD` is answered by the `GET` route.
+    private func position(method: String, among candidates: [Int]) -> Int? {
         let method = method == "HEAD" ? "GET" : method
-        return positionsByPath[path]?.lazy.map { self.routes[$0] }.first { $0.method == method }
+        return candidates.first { routes[$0].method == method }
     }
 
     package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
