@@ -38,13 +38,6 @@ package final class WorkerThread: Sendable {
         return true
     }
 
-    /// Cuts the thread's current rest short, so `step` runs again now (or, when it is running,
-    /// once more right after). Does nothing to a thread that is not running.
-    package func wake() {
-        guard running.load(ordering: .sequentiallyConsistent) else { return }
-        wakeUp.signal()
-    }
-
     /// Asks the loop to end and waits until the current step has returned; false (and
     /// nothing done) if the thread is not running.
     @discardableResult

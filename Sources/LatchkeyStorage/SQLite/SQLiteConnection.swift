@@ -25,9 +25,6 @@ final class SQLiteConnection: Sendable {
         case reader
         /// Runs the transactions and migrations; creates the file and switches it to WAL.
         case writer
-        /// Copies the WAL back into the database file (``checkpoint()``) and runs nothing else:
-        /// opened like a reader (the file must exist and be in WAL mode), without `query_only`.
-        case checkpointer
     }
 
     /// A statement prepared once and kept for reuse, with what every run needs to know.
@@ -43,8 +40,6 @@ final class SQLiteConnection: Sendable {
         let handle: OpaquePointer
         /// The statements prepared on this connection, by SQL text.
         var statements: [String: PreparedStatement] = [:]
-        /// Where a writer reports each commit's WAL size, kept alive as long as the handle.
-        var checkpointer: SQLiteCheckpointer?
     }
 
     /// The most statements one connection keeps prepared; the stores' SQL is a fixed set
@@ -79,42 +74,6 @@ final class SQLiteConnection: Sendable {
         }
         try executeScript("PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON")
         if role == .reader { try executeScript("PRAGMA query_only = ON") }
-    }
-
-    /// Makes this (writer) connection report each commit's WAL size to `checkpointer` instead
-    /// of checkpointing at 1 000 frames (SQLite's automatic checkpoint, which this replaces),
-    /// and checkpoint itself (passively, right after the commit) only when the checkpointer
-    /// says so (see ``SQLiteCheckpointer/committed(walFrames:)``).
-    func reportCommits(to checkpointer: SQLiteCheckpointer) {
-        state.withLock { state in
-            state.checkpointer = checkpointer
-            // The callback gets the checkpointer back as its context; the state keeps it alive until the handle closes.
-            sqlite3_wal_hook(state.handle, { context, handle, name, frames in
-                guard let context, let handle else { return SQLITE_OK }
-                let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
-                // PASSIVE never waits: with a checkpoint running elsewhere it does nothing, and the next commit asks again.
-                if checkpointer.committed(walFrames: Int(frames)),
-                   sqlite3_wal_checkpoint_v2(handle, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil) == SQLITE_OK {
-                    checkpointer.writerCheckpointed()
-                }
-                return SQLITE_OK
-            }, Unmanaged.passUnretained(checkpointer).toOpaque())
-        }
-    }
-
-    /// Copies what it can of the WAL into the database file without waiting for anyone
-    /// (SQLite's PASSIVE checkpoint: frames newer than a running reader's snapshot stay in
-    /// the WAL), and syncs both files when it copied anything. Returns the frames (pages) the
-    /// WAL held; nil when another connection is checkpointing right now.
-    func checkpoint() throws -> Int? {
-        try state.withLock { state in
-            var frames: Int32 = 0
-            switch sqlite3_wal_checkpoint_v2(state.handle, nil, SQLITE_CHECKPOINT_PASSIVE, &frames, nil) {
-            case SQLITE_OK: return Int(frames)
-            case SQLITE_BUSY: return nil
-            default: throw LatchkeyError(.storage, "The database could not be checkpointed.", detail: Self.errorMessage(state.handle))
-            }
-        }
     }
 
     deinit {

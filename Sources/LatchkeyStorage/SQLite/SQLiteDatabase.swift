@@ -11,9 +11,8 @@ import LatchkeyCore
 /// writer connection is used by one thread at a time: a caller waits for it (or for a free
 /// reader) at most the busy timeout, then fails with `storage_error` ("The database is
 /// busy."). Write transactions that queue for the writer while it is busy run next as one
-/// batch and one commit (``SQLiteGroupCommit``). Checkpoints run beside the writes, on a
-/// connection and thread of their own (``SQLiteCheckpointer``). Every statement is prepared
-/// once per connection and reused.
+/// batch and one commit (``SQLiteGroupCommit``). Every statement is prepared once per
+/// connection and reused.
 ///
 /// Every failure is thrown as ``LatchkeyError`` with code `storage_error`, a message
 /// safe for clients, and SQLite's own error text in `detail`.
@@ -31,39 +30,23 @@ final class SQLiteDatabase: Sendable {
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteConnectionPool
     private let groupCommit: SQLiteGroupCommit
-    private let checkpointer: SQLiteCheckpointer
 
     /// Opens (creating if needed) the database file at `path`, with at most `readers`
     /// reader connections (opened when first needed) and one writer, opened now: it
     /// switches the file to WAL. Each connection has `synchronous=NORMAL`, `secure_delete`
     /// and foreign keys on, and a busy timeout of `busyTimeoutMilliseconds`, which is also
-    /// the longest wait for a free connection. The writer leaves checkpoints to a
-    /// ``SQLiteCheckpointer`` woken at `checkpointFrames.request` frames in the WAL, and
-    /// checkpoints itself at `checkpointFrames.writer`.
-    init(
-        path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds,
-        checkpointFrames: (request: Int, writer: Int) = (SQLiteCheckpointer.defaultRequestFrames, SQLiteCheckpointer.defaultWriterFrames)
-    ) throws {
+    /// the longest wait for a free connection.
+    init(path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds) throws {
         precondition(readers > 0, "a database needs at least one reader connection")
         let wait = Int(busyTimeoutMilliseconds)
-        let checkpointer = SQLiteCheckpointer(
-            path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds, requestFrames: checkpointFrames.request,
-            writerFrames: checkpointFrames.writer)
-        let openWriter = { @Sendable in
-            let writer = try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-            writer.reportCommits(to: checkpointer)
-            return writer
+        let first = try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        writer = SQLiteConnectionPool(role: .writer, limit: 1, waitMilliseconds: wait, initial: [first]) {
+            try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
-        self.checkpointer = checkpointer
-        writer = SQLiteConnectionPool(role: .writer, limit: 1, waitMilliseconds: wait, initial: [try openWriter()], open: openWriter)
         groupCommit = SQLiteGroupCommit(writer: writer, waitMilliseconds: wait)
         self.readers = SQLiteConnectionPool(role: .reader, limit: readers, waitMilliseconds: wait) {
             try SQLiteConnection(path: path, role: .reader, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
-    }
-
-    deinit {
-        checkpointer.stop()
     }
 
     /// The most reader connections open at once.
@@ -77,14 +60,6 @@ final class SQLiteDatabase: Sendable {
 
     /// How many write transactions wait for a batch now.
     var queuedWriteTransactions: Int { groupCommit.queued }
-
-    /// How many checkpoints ran beside the writes, on a WAL that held frames (see
-    /// ``SQLiteCheckpointer``).
-    var backgroundCheckpoints: Int { checkpointer.backgroundCheckpoints }
-
-    /// How many checkpoints the writer ran itself, when the WAL had grown to the
-    /// checkpointer's ``SQLiteCheckpointer/writerFrames``.
-    var writerCheckpoints: Int { checkpointer.writerCheckpoints }
 
     /// Runs `body` with the writer connection, outside any explicit transaction (each
     /// statement commits on its own). `body` must not call back into this database's writer.
