@@ -87,6 +87,23 @@ import Testing
         #expect(try Self.compact([7: "seven", 10: "ten"]) == Self.reference([7: "seven", 10: "ten"]))
     }
 
+    @Test("a key encoded twice is written once, with its last value")
+    func repeatedKeyKeepsLastValue() throws {
+        struct Twice: Encodable {
+            enum CodingKeys: String, CodingKey { case b, a, c }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode("first", forKey: .b)
+                try container.encode(1, forKey: .a)
+                try container.encode("second", forKey: .b)
+                try container.encodeNil(forKey: .c)
+                try container.encode(true, forKey: .c)
+            }
+        }
+        #expect(try Self.compact(Twice()) == Self.reference(Twice()))
+        #expect(try Self.compact(Twice()) == #"{"a":1,"b":"second","c":true}"#)
+    }
+
     @Test("values it does not write itself (floating point, dates, URLs, data) come out as JSONEncoder writes them")
     func fallsBackForOtherValues() throws {
         struct Mixed: Encodable {

@@ -39,7 +39,10 @@ package enum CompactJSON {
 /// One JSON value being built; objects and arrays are shared with the containers filling them.
 private final class Node {
     enum Content {
-        case object([String: Node])
+        /// Members in the order first encoded, each key once (a key encoded again replaces its
+        /// value, as in JSONEncoder); written sorted by key. A list, not a dictionary: a
+        /// reply's few keys are found faster by comparing than by hashing.
+        case object([(key: String, value: Node)])
         case array([Node])
         case string(String)
         /// A number, `true`, `false` or `null`, as written.
@@ -56,11 +59,11 @@ private final class Node {
         switch content {
         case .object(let members):
             output.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+            for (index, member) in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }
-                Self.write(string: key, to: &output)
+                Self.write(string: member.key, to: &output)
                 output.append(UInt8(ascii: ":"))
-                members[key]!.write(to: &output)
+                member.value.write(to: &output)
             }
             output.append(UInt8(ascii: "}"))
         case .array(let elements):
@@ -119,7 +122,7 @@ private final class TreeEncoder: Encoder {
     }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        KeyedEncodingContainer(KeyedContainer<Key>(object: node(.object([:])), codingPath: codingPath))
+        KeyedEncodingContainer(KeyedContainer<Key>(object: node(.object([])), codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -153,7 +156,7 @@ private final class TreeEncoder: Encoder {
             let encoder = TreeEncoder(codingPath: codingPath())
             try value.encode(to: encoder)
             // JSONEncoder writes a nested value that encoded nothing as an empty object.
-            return encoder.root ?? Node(.object([:]))
+            return encoder.root ?? Node(.object([]))
         }
     }
 }
@@ -164,8 +167,13 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     private func set(_ node: Node, for key: Key) {
         guard case .object(var members) = object.content else { return }
-        object.content = .literal("")  // drop the reference so the dictionary is not copied
-        members[key.stringValue] = node
+        object.content = .literal("")  // drop the reference so the list is not copied
+        let name = key.stringValue
+        if let index = members.firstIndex(where: { $0.key == name }) {
+            members[index].value = node
+        } else {
+            members.append((name, node))
+        }
         object.content = .object(members)
     }
 
@@ -197,7 +205,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type, forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        let nested = Node(.object([:]))
+        let nested = Node(.object([]))
         set(nested, for: key)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath + [key]))
     }
@@ -238,7 +246,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
-        let nested = Node(.object([:]))
+        let nested = Node(.object([]))
         append(nested)
         return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, codingPath: codingPath))
     }
