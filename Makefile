@@ -25,10 +25,10 @@ build:
 	swift build $(SWIFT_FLAGS)
 
 ## make release: the server as `make run`, `make bench` and the end-to-end tests run it, with the
-## Swift runtime and Foundation linked in: the same binary `make dist` packs, and 37 -> 30 MiB
-## resident when idle (no toolchain libraries mapped).
+## Swift runtime and Foundation linked in: the same binary `make dist` packs (the flags and why:
+## scripts/build-release.sh).
 release:
-	swift build -c release --static-swift-stdlib $(SWIFT_FLAGS)
+	scripts/build-release.sh $(SWIFT_FLAGS)
 
 ## make dist: the binary with the Swift runtime linked in, the systemd unit and the list of Debian
 ## runtime packages, as dist/latchkey-VERSION-linux-ARCH.tar.gz (install: docs/deploy.md).

@@ -5,13 +5,14 @@
 #     latchkey-VERSION-linux-ARCH/latchkey              the binary
 #     latchkey-VERSION-linux-ARCH/latchkey.service      the systemd unit (dist/latchkey.service)
 #     latchkey-VERSION-linux-ARCH/debian-packages.txt   the Debian packages of the shared libraries it links
-# The binary is the one `make release` builds (same flags, so after it this build does nothing).
+# The binary is the one `make release` builds (scripts/build-release.sh, so after it this build
+# does nothing).
 # Install on a host: docs/deploy.md#install-on-debian-12.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 
-swift build -c release --static-swift-stdlib
+scripts/build-release.sh
 binary=.build/release/latchkey
 
 version=$("$binary" --version | awk '{print $2}')
