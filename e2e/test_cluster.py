@@ -170,7 +170,7 @@ def outbox_report(server):
                         "WHERE status <> 'sent' ORDER BY created_at")
     mail_lines = [line for line in server.log().splitlines() if "mail" in line or "outbox" in line or "reset_request" in line]
     return "unsent outbox rows (status|attempts|due in ms|lease ends in ms|last error):\n" + rows + \
-        "\nB's log lines about mail:\n" + "\n".join(mail_lines[-40:])
+        "\nthe server's log lines about mail:\n" + "\n".join(mail_lines[-40:])
 
 
 def psql(server, sql):
