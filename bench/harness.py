@@ -127,11 +127,14 @@ class ProcessMemory:
 
 
 class BenchServer:
-    """`latchkey serve` with a temporary data directory, pinned to `cpu` when given; use as
-    a context manager. The reset routes are not rate limited unless `settings` say so."""
+    """`latchkey serve` with a temporary data directory, pinned to `cpu` when given, run under
+    `wrapper` (a command prefix such as valgrind's) when given; use as a context manager. The
+    reset routes are not rate limited unless `settings` say so."""
 
-    def __init__(self, cpu=None, **settings):
+    def __init__(self, cpu=None, wrapper=(), start_timeout=30, **settings):
         self.cpu = cpu
+        self.wrapper = list(wrapper)
+        self.start_timeout = start_timeout
         self.data_dir = pathlib.Path(tempfile.mkdtemp(prefix="latchkey-bench-"))
         self.port = free_port()
         self.env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
@@ -172,9 +175,9 @@ class BenchServer:
 
     def __enter__(self):
         self.log = open(self.data_dir / "server.log", "wb")
-        self.process = subprocess.Popen(pinned([str(BINARY), "serve"], self.cpu), env=self.env, stdout=self.log,
-                                        stderr=self.log)
-        wait_for_port(self.port, self.process)
+        self.process = subprocess.Popen(pinned([*self.wrapper, str(BINARY), "serve"], self.cpu), env=self.env,
+                                        stdout=self.log, stderr=self.log)
+        wait_for_port(self.port, self.process, self.start_timeout)
         self.memory = ProcessMemory(self.process.pid)
         return self
 
