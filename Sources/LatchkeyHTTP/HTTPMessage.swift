@@ -56,8 +56,15 @@ package struct HTTPHeaders: Sendable, Sequence {
     package static func isSameName(_ first: String, _ second: String) -> Bool {
         // Most names differ in length, which a native string knows without a scan.
         guard first.utf8.count == second.utf8.count else { return false }
-        return first.utf8.elementsEqual(second.utf8) { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (0x61...0x7A).contains(a | 0x20))
+        // Compared in the contiguous UTF-8: every response header set passes here.
+        var first = first
+        var second = second
+        return first.withUTF8 { a in
+            second.withUTF8 { b in
+                a.indices.allSatisfy { index in
+                    a[index] == b[index] || (a[index] | 0x20 == b[index] | 0x20 && (0x61...0x7A).contains(a[index] | 0x20))
+                }
+            }
         }
     }
 }

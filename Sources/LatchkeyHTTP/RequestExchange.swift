@@ -324,22 +324,30 @@ final class RequestExchange: Sendable {
         return replacement
     }
 
-    /// Whether `byte` may be in a header name (RFC 9110 `tchar`): letters, digits and
-    /// ``!#$%&'*+-.^_`|~``.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default: false
+    /// The bytes that may be in a header name (RFC 9110 `tchar`: letters, digits and
+    /// ``!#$%&'*+-.^_`|~``), one bit per ASCII byte: bytes 0–63 in the first word, 64–127 in
+    /// the second.
+    private static let tokenCharacters: (UInt64, UInt64) = {
+        var bits: (UInt64, UInt64) = (0, 0)
+        for byte in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~".utf8 {
+            if byte < 64 { bits.0 |= 1 << UInt64(byte) } else { bits.1 |= 1 << UInt64(byte - 64) }
         }
-    }
+        return bits
+    }()
 
+    /// Whether a header field can go on the wire as given: its name a non-empty token, its
+    /// value free of CR, LF and NUL (which would end the field or the head early). Scans the
+    /// strings' UTF-8 in place: every response's every header passes here.
     private static func isValidHeader(name: String, value: String) -> Bool {
-        let nameIsToken = !name.isEmpty && name.utf8.allSatisfy(isTokenCharacter)
-        return nameIsToken && !value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+        var name = name
+        var value = value
+        let tokens = tokenCharacters
+        let nameIsToken = name.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.allSatisfy { byte in
+                byte < 64 ? tokens.0 >> UInt64(byte) & 1 == 1 : byte < 128 && tokens.1 >> UInt64(byte - 64) & 1 == 1
+            }
+        }
+        return nameIsToken && value.withUTF8 { bytes in !bytes.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 } }
     }
 
     /// Queues `response` on `connection` — its reusable wire form when it has one and the

@@ -390,12 +390,19 @@ private func echo(of response: RawHTTPResponse) throws -> EchoHandler.Echo {
         #expect(try echo(of: try viaIPv4.readResponse()).clientIP == "127.0.0.1")
     }
 
-    @Test("a response that cannot go on the wire (split header, bad status, empty header) becomes a 500")
+    @Test("a response that cannot go on the wire (split header, bad status, empty header, a name not a token, NUL) becomes a 500")
     func unsendableResponse() throws {
         let server = try startedServer(handler: ClosureHandler { request in
             switch request.path {
             case "/status": HTTPResponse(status: 1000)
             case "/empty": HTTPResponse(status: 200, headers: HTTPHeaders([("X-Empty", "")]))
+            case "/space": HTTPResponse(status: 200, headers: HTTPHeaders([("X Note", "a")]))
+            case "/colon": HTTPResponse(status: 200, headers: HTTPHeaders([("X-Note:", "a")]))
+            case "/unicode": HTTPResponse(status: 200, headers: HTTPHeaders([("X-Nöte", "a")]))
+            case "/nameless": HTTPResponse(status: 200, headers: HTTPHeaders([("", "a")]))
+            case "/nul": HTTPResponse(status: 200, headers: HTTPHeaders([("X-Note", "a\u{0}b")]))
+            case "/line-feed": HTTPResponse(status: 200, headers: HTTPHeaders([("X-Note", "a\nb")]))
+            case "/fine": HTTPResponse(status: 204, headers: HTTPHeaders([("X-Note_1.~!#$%&'*+^`|", "a b\t\u{7F}ü")]))
             default: HTTPResponse(status: 200, headers: HTTPHeaders([("X-Note", "a\r\nSet-Cookie: session=evil")]))
             }
         })
@@ -406,10 +413,15 @@ private func echo(of response: RawHTTPResponse) throws -> EchoHandler.Echo {
         #expect(response.status == 500)
         #expect(response["Set-Cookie"] == nil)
         #expect(response.text.contains(#""code":"internal_error""#))
-        for path in ["/status", "/empty"] {
+        for path in ["/status", "/empty", "/space", "/colon", "/unicode", "/nameless", "/nul", "/line-feed"] {
             try connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try connection.readResponse().status == 500)
+            #expect(try connection.readResponse().status == 500, "\(path)")
         }
+        // Every token character in a name, and in a value anything but CR, LF and NUL, go out.
+        try connection.send("GET /fine HTTP/1.1\r\nHost: x\r\n\r\n")
+        let fine = try connection.readResponse()
+        #expect(fine.status == 204)
+        #expect(fine["X-Note_1.~!#$%&'*+^`|"] != nil)
     }
 
     @Test(

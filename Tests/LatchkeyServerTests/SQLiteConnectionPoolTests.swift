@@ -104,6 +104,33 @@ import Testing
         #expect(try database.withReader { $0.runs(ofCached: select) } == 50)
     }
 
+    @Test("texts alike but in the middle are two statements, each prepared once and answering its own query")
+    func statementsAlikeAtBothEnds() throws {
+        let scratch = try ScratchDatabase()
+        // The cache hashes a text's length and its first and last 32 bytes only.
+        let opening = "SELECT /* the same first thirty-two bytes */ "
+        let closing = " AS value /* and the same last thirty-two bytes */"
+        let texts = [opening + "'left'" + closing, opening + "'rite'" + closing]
+        let (values, runs) = try scratch.database.withConnection { connection in
+            let values = try (0..<3).flatMap { _ in
+                try texts.map { try connection.query($0, []).first?.text("value") }
+            }
+            return (values, texts.map { connection.runs(ofCached: $0) })
+        }
+        #expect(values == ["left", "rite", "left", "rite", "left", "rite"])
+        #expect(runs == [3, 3])
+    }
+
+    @Test("a row's value is read by its column's name: of two alike the last, and a missing name throws")
+    func columnsByName() throws {
+        let scratch = try ScratchDatabase()
+        let row = try #require(try scratch.database.read { try $0.query("SELECT 1 AS first, 2 AS twice, 3 AS twice", []) }.first)
+        #expect(try row.integer("first") == 1)
+        #expect(try row.integer("twice") == 3)
+        let error = try #require(throws: LatchkeyError.self) { try row.integer("third") }
+        #expect(error.code == .storage)
+    }
+
     @Test("a connection keeps a bounded number of statements prepared; the rest run unprepared, correctly")
     func statementCacheIsBounded() throws {
         let scratch = try ScratchDatabase()

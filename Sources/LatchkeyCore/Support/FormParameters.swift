@@ -121,6 +121,7 @@ extension String {
     /// shorter value than a limiter key made from the whole), and line breaks forge log lines
     /// and headers.
     package var containsControlCharacter: Bool {
-        utf8.contains { $0 < 0x20 || $0 == 0x7F }
+        var text = self
+        return text.withUTF8 { bytes in bytes.contains { $0 < 0x20 || $0 == 0x7F } }
     }
 }

@@ -189,17 +189,14 @@ final class PostgresConnection: Sendable, SQLConnection {
 
             let rowCount = PQntuples(result)
             let columnCount = PQnfields(result)
-            var columnIndex: [String: Int] = [:]
-            for column in 0..<columnCount {
-                columnIndex[String(cString: PQfname(result, column))] = Int(column)
-            }
+            let columns = ResultColumns((0..<columnCount).map { String(cString: PQfname(result, $0)) })
             var rows: [PostgresRow] = []
             rows.reserveCapacity(Int(rowCount))
             for row in 0..<rowCount {
                 let fields: [String?] = (0..<columnCount).map { column in
                     PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
                 }
-                rows.append(PostgresRow(values: fields, columnIndex: columnIndex))
+                rows.append(PostgresRow(values: fields, columns: columns))
             }
             let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
             return (rows, affected)

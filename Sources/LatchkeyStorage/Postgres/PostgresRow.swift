@@ -5,17 +5,17 @@ import LatchkeyCore
 /// as an error instead of a wrong value.
 struct PostgresRow: SQLRow {
     private let values: [String?]
-    private let columnIndex: [String: Int]
+    private let columns: ResultColumns
 
-    /// A row of `values`, whose names and positions `columnIndex` gives.
-    init(values: [String?], columnIndex: [String: Int]) {
+    /// A row of `values`, whose names `columns` gives.
+    init(values: [String?], columns: ResultColumns) {
         self.values = values
-        self.columnIndex = columnIndex
+        self.columns = columns
     }
 
     /// The text in `column`, or nil for NULL.
     func optionalText(_ column: String) throws -> String? {
-        guard let index = columnIndex[column] else {
+        guard let index = columns.position(of: column) else {
             throw Self.unexpected(column, "the result has no such column")
         }
         return values[index]

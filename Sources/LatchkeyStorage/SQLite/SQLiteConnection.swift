@@ -32,14 +32,31 @@ final class SQLiteConnection: Sendable {
         let handle: OpaquePointer
         let parameterCount: Int
         let columnCount: Int32
-        /// Each result column's position, by name; shared by every row the statement returns.
-        let columnIndex: [String: Int]
+        /// The result's column names; shared by every row the statement returns.
+        let columns: ResultColumns
+    }
+
+    /// An SQL text as the statement cache's key: equal when the whole texts are, hashed by
+    /// the text's length and its first and last 32 bytes only. The stores' SQL runs to
+    /// hundreds of bytes, and every run looks its statement up; texts alike at both ends
+    /// share a bucket, never a statement.
+    private struct SQLText: Hashable {
+        let sql: String
+
+        func hash(into hasher: inout Hasher) {
+            var sql = sql
+            sql.withUTF8 { bytes in
+                hasher.combine(bytes.count)
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.prefix(32))))
+                hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes.suffix(32))))
+            }
+        }
     }
 
     private struct State {
         let handle: OpaquePointer
         /// The statements prepared on this connection, by SQL text.
-        var statements: [String: PreparedStatement] = [:]
+        var statements: [SQLText: PreparedStatement] = [:]
     }
 
     /// The most statements one connection keeps prepared; the stores' SQL is a fixed set
@@ -124,7 +141,7 @@ final class SQLiteConnection: Sendable {
     /// One cached statement with N runs is one preparation serving N calls.
     func runs(ofCached sql: String) -> Int? {
         state.withLock { state in
-            state.statements[sql].map { Int(sqlite3_stmt_status($0.handle, SQLITE_STMTSTATUS_RUN, 0)) }
+            state.statements[SQLText(sql: sql)].map { Int(sqlite3_stmt_status($0.handle, SQLITE_STMTSTATUS_RUN, 0)) }
         }
     }
 
@@ -133,13 +150,14 @@ final class SQLiteConnection: Sendable {
             let handle = state.handle
             let statement: PreparedStatement
             let cached: Bool
-            if let found = state.statements[sql] {
+            let key = SQLText(sql: sql)
+            if let found = state.statements[key] {
                 statement = found
                 cached = true
             } else {
                 cached = state.statements.count < Self.statementCacheLimit
                 statement = try Self.prepare(sql, on: handle, persistent: cached)
-                if cached { state.statements[sql] = statement }
+                if cached { state.statements[key] = statement }
             }
             defer {
                 if cached {
@@ -164,7 +182,7 @@ final class SQLiteConnection: Sendable {
                 case SQLITE_ROW:
                     guard collectingRows else { continue }
                     let values = (0..<statement.columnCount).map { Self.column(at: $0, in: statement.handle) }
-                    rows.append(SQLiteRow(values: values, columnIndex: statement.columnIndex))
+                    rows.append(SQLiteRow(values: values, columns: statement.columns))
                 case SQLITE_DONE:
                     return (rows, Int(sqlite3_changes64(handle)))
                 case SQLITE_BUSY:
@@ -202,13 +220,10 @@ final class SQLiteConnection: Sendable {
                 .storage, "A database statement could not be prepared.", detail: "more than one statement in: \(sql)")
         }
         let columnCount = sqlite3_column_count(statement)
-        var columnIndex: [String: Int] = [:]
-        for column in 0..<columnCount {
-            columnIndex[String(cString: sqlite3_column_name(statement, column))] = Int(column)
-        }
+        let columns = ResultColumns((0..<columnCount).map { String(cString: sqlite3_column_name(statement, $0)) })
         return PreparedStatement(
             handle: statement, parameterCount: Int(sqlite3_bind_parameter_count(statement)), columnCount: columnCount,
-            columnIndex: columnIndex)
+            columns: columns)
     }
 
     /// Whether `character` is ASCII white space, as SQL allows between statements.

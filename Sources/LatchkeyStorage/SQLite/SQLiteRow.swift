@@ -4,17 +4,17 @@ import LatchkeyCore
 /// an error instead of a wrong value.
 struct SQLiteRow: SQLRow {
     private let values: [SQLiteValue]
-    private let columnIndex: [String: Int]
+    private let columns: ResultColumns
 
-    /// A row of `values`, whose names and positions `columnIndex` gives.
-    init(values: [SQLiteValue], columnIndex: [String: Int]) {
+    /// A row of `values`, whose names `columns` gives.
+    init(values: [SQLiteValue], columns: ResultColumns) {
         self.values = values
-        self.columnIndex = columnIndex
+        self.columns = columns
     }
 
     /// The raw value of `column`; throws when the result has no such column.
     func value(_ column: String) throws -> SQLiteValue {
-        guard let index = columnIndex[column] else {
+        guard let index = columns.position(of: column) else {
             throw Self.unexpected(column, "the result has no such column")
         }
         return values[index]
