@@ -19,10 +19,16 @@ package struct PasswordHasher: Sendable {
 
     /// The cost of new hashes, and the floor below which ``needsRehash(_:)`` says yes.
     package let parameters: Argon2Parameters
+    /// Whether each Argon2 computation runs on an idle-class thread of its own
+    /// (``IdleClassThread``) while the caller waits, rather than on the calling thread.
+    package let computesInIdleClass: Bool
 
-    /// Creates a hasher that makes new hashes with `parameters`.
-    package init(parameters: Argon2Parameters = .owaspMinimum) {
+    /// Creates a hasher that makes new hashes with `parameters`, computing in the idle
+    /// scheduling class when `computesInIdleClass` (the server: hashing must not delay
+    /// requests).
+    package init(parameters: Argon2Parameters = .owaspMinimum, computesInIdleClass: Bool = false) {
         self.parameters = parameters
+        self.computesInIdleClass = computesInIdleClass
     }
 
     /// Hashes `password` with Argon2id v1.3, the configured parameters, a fresh 16-byte salt
@@ -45,10 +51,12 @@ package struct PasswordHasher: Sendable {
     /// ``Argon2Parameters`` limits, gives `false`; this method never throws or traps.
     package func verify(_ password: Redacted<String>, against phc: String) -> Bool {
         guard let stored = PHCString(parsing: phc),
-            let computed = try? LibArgon2.tag(
-                stored.variant, version: stored.version, password: Data(password.exposed.utf8),
-                salt: stored.salt, associatedData: stored.associatedData,
-                parameters: stored.parameters, tagLength: stored.tag.count)
+            let computed = try? computed({
+                try LibArgon2.tag(
+                    stored.variant, version: stored.version, password: Data(password.exposed.utf8),
+                    salt: stored.salt, associatedData: stored.associatedData,
+                    parameters: stored.parameters, tagLength: stored.tag.count)
+            })
         else { return false }
         return ConstantTime.equals(computed, stored.tag)
     }
@@ -88,9 +96,12 @@ package struct PasswordHasher: Sendable {
     package func verifyAgainstDummy(_ password: Redacted<String>, cost: VerificationCost? = nil) -> Bool {
         let cost = cost ?? configuredCost
         let dummyTag = SecureRandom.bytes(cost.tagLength)
-        guard let computed = try? LibArgon2.tag(
-            cost.variant, version: cost.version, password: Data(password.exposed.utf8), salt: SecureRandom.bytes(Self.saltLength),
-            parameters: cost.parameters, tagLength: cost.tagLength)
+        let salt = SecureRandom.bytes(Self.saltLength)
+        guard let computed = try? computed({
+            try LibArgon2.tag(
+                cost.variant, version: cost.version, password: Data(password.exposed.utf8), salt: salt,
+                parameters: cost.parameters, tagLength: cost.tagLength)
+        })
         else { return false }
         // A random tag cannot match (probability 2^-256); comparing keeps the work identical.
         _ = ConstantTime.equals(computed, dummyTag)
@@ -110,8 +121,17 @@ package struct PasswordHasher: Sendable {
 
     /// The Argon2id v1.3 tag of `password` with this hasher's parameters and tag length.
     private func configuredTag(of password: Redacted<String>, salt: Data) throws -> Data {
-        try LibArgon2.tag(
-            .argon2id, password: Data(password.exposed.utf8), salt: salt, parameters: parameters,
-            tagLength: Self.tagLength)
+        let parameters = parameters
+        return try computed {
+            try LibArgon2.tag(
+                .argon2id, password: Data(password.exposed.utf8), salt: salt, parameters: parameters,
+                tagLength: Self.tagLength)
+        }
+    }
+
+    /// The tag `argon2` computes, on an idle-class thread when ``computesInIdleClass``.
+    private func computed(_ argon2: @escaping @Sendable () throws -> Data) throws -> Data {
+        guard computesInIdleClass else { return try argon2() }
+        return try IdleClassThread.run { Result(catching: argon2) }.get()
     }
 }

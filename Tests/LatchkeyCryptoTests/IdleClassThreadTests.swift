@@ -1,0 +1,36 @@
+import Foundation
+import LatchkeyCrypto
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Password hashing in the idle scheduling class, computed on a thread of its own so the
+/// caller keeps its own class for what it does next.
+@Suite struct IdleClassThreadTests {
+    #if os(Linux)
+    @Test("the work runs on another thread, in the idle class; the caller's class is unchanged")
+    func runsInTheIdleClass() {
+        let callerPolicy = sched_getscheduler(0)
+        let callerThread = pthread_self()
+        let (policy, sameThread) = IdleClassThread.run { (sched_getscheduler(0), pthread_equal(pthread_self(), callerThread) != 0) }
+        #expect(policy == 5)  // SCHED_IDLE
+        #expect(!sameThread)
+        #expect(sched_getscheduler(0) == callerPolicy)
+    }
+    #endif
+
+    @Test("a hasher computing in the idle class makes and checks the same hashes")
+    func idleClassHasher() throws {
+        let parameters = try Argon2Parameters(memoryKiB: 256, iterations: 1, parallelism: 1)
+        let idle = PasswordHasher(parameters: parameters, computesInIdleClass: true)
+        let inline = PasswordHasher(parameters: parameters)
+        let phc = try idle.hash(Redacted("correct horse"))
+        #expect(inline.verify(Redacted("correct horse"), against: phc))
+        #expect(idle.verify(Redacted("correct horse"), against: try inline.hash(Redacted("correct horse"))))
+        #expect(!idle.verify(Redacted("wrong horse"), against: phc))
+        #expect(!idle.verifyAgainstDummy(Redacted("correct horse")))
+        let reference = "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"
+        #expect(PasswordHasher(computesInIdleClass: true).verify(Redacted("password"), against: reference))
+    }
+}
