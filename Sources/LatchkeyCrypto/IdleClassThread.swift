@@ -1,5 +1,3 @@
-import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,29 +13,59 @@ import Glibc
 /// `CAP_SYS_NICE`, and the caller (a request handler) goes on to write to the database: it
 /// must not run those writes, which others may wait for, at idle priority. Starting a thread
 /// costs tens of microseconds against the hash's tens of milliseconds. The caller bounds how
-/// many run at once (the server's hashing threads). On other systems `work` runs on the
-/// calling thread.
+/// many run at once (the server's hashing threads). When no thread can be started, and on
+/// other systems, `work` runs on the calling thread.
 package enum IdleClassThread {
     /// The result of `work`, computed on a new idle-class thread (best effort: if the class
-    /// cannot be set, the thread computes at its inherited priority).
+    /// cannot be set, that thread computes at the caller's priority).
     package static func run<Output: Sendable>(_ work: @escaping @Sendable () -> Output) -> Output {
         #if os(Linux)
-        let result = Mutex<Output?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        let computation = Computation(work)
+        let context = Unmanaged.passRetained(computation).toOpaque()
+        var thread = pthread_t()
+        let started = pthread_create(&thread, nil, { context in
+            let computation = Unmanaged<AnyComputation>.fromOpaque(context!).takeRetainedValue()
             let idlePolicy: Int32 = 5  // SCHED_IDLE; Glibc does not export it to Swift
             var parameters = sched_param()
             _ = pthread_setschedparam(pthread_self(), idlePolicy, &parameters)
-            let output = work()
-            result.withLock { $0 = output }
-            done.signal()
+            computation.run()
+            return nil
+        }, context)
+        guard started == 0 else {
+            Unmanaged<Computation<Output>>.fromOpaque(context).release()
+            return work()
         }
-        thread.name = "latchkey-argon2"
-        thread.start()
-        done.wait()
-        return result.withLock { $0! }
+        pthread_join(thread, nil)
+        return computation.output()
         #else
         return work()
         #endif
     }
 }
+
+#if os(Linux)
+/// What the new thread runs, whatever the output's type.
+private class AnyComputation {
+    func run() {}
+}
+
+/// A computation and, once it has run, its output. Only the new thread touches it between
+/// `pthread_create` and `pthread_join`, and the join orders its write before the caller's read.
+private final class Computation<Output: Sendable>: AnyComputation {
+    private let work: @Sendable () -> Output
+    private var result: Output?
+
+    init(_ work: @escaping @Sendable () -> Output) {
+        self.work = work
+    }
+
+    override func run() {
+        result = work()
+    }
+
+    func output() -> Output {
+        guard let result else { preconditionFailure("the idle-class thread ended without an output") }
+        return result
+    }
+}
+#endif
