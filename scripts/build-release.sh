@@ -11,10 +11,21 @@
 #   server runs laid out first, start-up first (bench/latchkey.order, written by
 #   bench/function_order.py): the code resident in an idle server 9.4 -> 4.6 MiB. A name the
 #   file lists that no longer exists is skipped (--no-warn-symbol-ordering).
+#
+# SwiftPM recompiles nothing when only compiler flags change, so a release tree compiled with
+# other flags (before -function-sections, say) is removed first: the stamp
+# .build/release-compile-flags records the flags the tree was compiled with.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
-exec swift build -c release --static-swift-stdlib \
+compile_flags=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -function-sections)
+stamp=.build/release-compile-flags
+release_tree=$(swift build -c release --show-bin-path)
+if [[ -d "$release_tree" && "$(cat "$stamp" 2>/dev/null)" != "${compile_flags[*]}" ]]; then
+    echo "build-release.sh: the release tree was compiled with other flags; compiling it again" >&2
+    rm -rf "$release_tree"
+fi
+swift build "${compile_flags[@]}" \
     -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
-    -Xswiftc -Xfrontend -Xswiftc -function-sections \
     -Xlinker --symbol-ordering-file="$PWD/bench/latchkey.order" -Xlinker --no-warn-symbol-ordering "$@"
+printf '%s' "${compile_flags[*]}" > "$stamp"
