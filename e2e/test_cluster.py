@@ -147,18 +147,22 @@ def test_killing_one_instance_under_load_loses_no_mail_and_consumes_no_token_twi
     assert b_failures == []
     assert consumed.count(200) == 1, consumed
     assert requests.get(b.base + "/readyz", timeout=10).status_code == 200
-    # Every mail written to the outbox is delivered exactly once: B takes over A's leases when
-    # they run out (5 s), and A's accepted requests that it never released once they are 10 s
-    # old. The wait outlasts one failed delivery's retry (30 s), so only mail that would never
-    # go out fails it; then the rows and B's mail log lines say why.
+    # Every accepted request becomes mail, and every mail written to the outbox is delivered
+    # exactly once: B takes over A's leases when they run out (5 s), and A's accepted requests
+    # that it never released once they are 10 s old. So the wait is for both the reset inbox
+    # and the outbox to empty (counting the outbox alone raced the inbox: rows still being
+    # written after the count). It outlasts one failed delivery's retry (30 s), so only mail
+    # that would never go out fails it; then the rows and B's mail log lines say why.
+    outstanding = "SELECT (SELECT COUNT(*) FROM reset_requests) + (SELECT COUNT(*) FROM outbox WHERE status <> 'sent')"
     deadline = time.time() + 60
-    while count_rows(b, "SELECT COUNT(*) FROM outbox WHERE status <> 'sent'") and time.time() < deadline:
+    while count_rows(b, outstanding) and time.time() < deadline:
         time.sleep(0.2)
+    assert count_rows(b, "SELECT COUNT(*) FROM reset_requests") == 0, outbox_report(b)
     unsent = count_rows(b, "SELECT COUNT(*) FROM outbox WHERE status <> 'sent'")
     assert unsent == 0, outbox_report(b)
     written = count_rows(b, "SELECT COUNT(*) FROM outbox")
     files = b.mails()
-    assert len(files) == written
+    assert len(files) == written, delivery_report(b, files)
     assert len({mail["Message-ID"] for mail in files}) == written
 
 
@@ -171,6 +175,18 @@ def outbox_report(server):
     mail_lines = [line for line in server.log().splitlines() if "mail" in line or "outbox" in line or "reset_request" in line]
     return "unsent outbox rows (status|attempts|due in ms|lease ends in ms|last error):\n" + rows + \
         "\nthe server's log lines about mail:\n" + "\n".join(mail_lines[-40:])
+
+
+def delivery_report(server, files):
+    """Every outbox row (id, status, attempts, when created and sent, last error), the files in
+    the outbox folder and the server's log lines about mail, for a failure message when rows
+    and files disagree."""
+    rows = psql(server, "SELECT id, status, attempts, created_at, sent_at, last_error FROM outbox ORDER BY created_at")
+    names = sorted(path.name for path in server.outbox.iterdir()) if server.outbox.exists() else []
+    mail_lines = [line for line in server.log().splitlines() if "mail" in line or "outbox" in line]
+    return (f"{len(files)} mail files for the outbox rows (id|status|attempts|created|sent|last error):\n" + rows +
+            "\nfiles in the outbox folder:\n" + "\n".join(names) +
+            "\nthe server's log lines about mail:\n" + "\n".join(mail_lines[-60:]))
 
 
 def psql(server, sql):
