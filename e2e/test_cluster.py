@@ -172,9 +172,8 @@ def outbox_report(server):
     rows = psql(server, "SELECT status, attempts, next_attempt_at - (extract(epoch FROM now()) * 1000)::bigint, "
                         "lease_until - (extract(epoch FROM now()) * 1000)::bigint, last_error FROM outbox "
                         "WHERE status <> 'sent' ORDER BY created_at")
-    mail_lines = [line for line in server.log().splitlines() if "mail" in line or "outbox" in line or "reset_request" in line]
     return "unsent outbox rows (status|attempts|due in ms|lease ends in ms|last error):\n" + rows + \
-        "\nthe server's log lines about mail:\n" + "\n".join(mail_lines[-40:])
+        "\nthe server's log lines about mail:\n" + mail_log_lines(server, 40)
 
 
 def delivery_report(server, files):
@@ -183,10 +182,15 @@ def delivery_report(server, files):
     and files disagree."""
     rows = psql(server, "SELECT id, status, attempts, created_at, sent_at, last_error FROM outbox ORDER BY created_at")
     names = sorted(path.name for path in server.outbox.iterdir()) if server.outbox.exists() else []
-    mail_lines = [line for line in server.log().splitlines() if "mail" in line or "outbox" in line]
     return (f"{len(files)} mail files for the outbox rows (id|status|attempts|created|sent|last error):\n" + rows +
             "\nfiles in the outbox folder:\n" + "\n".join(names) +
-            "\nthe server's log lines about mail:\n" + "\n".join(mail_lines[-60:]))
+            "\nthe server's log lines about mail:\n" + mail_log_lines(server, 60))
+
+
+def mail_log_lines(server, last):
+    """The server's last `last` log lines about mail, the outbox or reset requests, one per line."""
+    lines = [line for line in server.log().splitlines() if "mail" in line or "outbox" in line or "reset_request" in line]
+    return "\n".join(lines[-last:])
 
 
 def psql(server, sql):

@@ -51,7 +51,7 @@ package struct PasswordHasher: Sendable {
     /// ``Argon2Parameters`` limits, gives `false`; this method never throws or traps.
     package func verify(_ password: Redacted<String>, against phc: String) -> Bool {
         guard let stored = PHCString(parsing: phc),
-            let computed = try? computed({
+            let computed = try? argon2Tag({
                 try LibArgon2.tag(
                     stored.variant, version: stored.version, password: Data(password.exposed.utf8),
                     salt: stored.salt, associatedData: stored.associatedData,
@@ -97,7 +97,7 @@ package struct PasswordHasher: Sendable {
         let cost = cost ?? configuredCost
         let dummyTag = SecureRandom.bytes(cost.tagLength)
         let salt = SecureRandom.bytes(Self.saltLength)
-        guard let computed = try? computed({
+        guard let computed = try? argon2Tag({
             try LibArgon2.tag(
                 cost.variant, version: cost.version, password: Data(password.exposed.utf8), salt: salt,
                 parameters: cost.parameters, tagLength: cost.tagLength)
@@ -122,7 +122,7 @@ package struct PasswordHasher: Sendable {
     /// The Argon2id v1.3 tag of `password` with this hasher's parameters and tag length.
     private func configuredTag(of password: Redacted<String>, salt: Data) throws -> Data {
         let parameters = parameters
-        return try computed {
+        return try argon2Tag {
             try LibArgon2.tag(
                 .argon2id, password: Data(password.exposed.utf8), salt: salt, parameters: parameters,
                 tagLength: Self.tagLength)
@@ -130,7 +130,7 @@ package struct PasswordHasher: Sendable {
     }
 
     /// The tag `argon2` computes, on an idle-class thread when ``computesInIdleClass``.
-    private func computed(_ argon2: @escaping @Sendable () throws -> Data) throws -> Data {
+    private func argon2Tag(_ argon2: @escaping @Sendable () throws -> Data) throws -> Data {
         guard computesInIdleClass else { return try argon2() }
         return try IdleClassThread.run { Result(catching: argon2) }.get()
     }
