@@ -28,4 +28,5 @@ static inline const char *latchkey_param_rsa_factor1(void) { return OSSL_PKEY_PA
 static inline const char *latchkey_param_rsa_factor2(void) { return OSSL_PKEY_PARAM_RSA_FACTOR2; }
 static inline const char *latchkey_param_rsa_exponent1(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT1; }
 static inline const char *latchkey_param_rsa_exponent2(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT2; }
+static inline const char *latchkey_param_mac_digest(void) { return OSSL_MAC_PARAM_DIGEST; }
 static inline const char *latchkey_param_rsa_coefficient1(void) { return OSSL_PKEY_PARAM_RSA_COEFFICIENT1; }

@@ -1,11 +1,12 @@
 import COpenSSL
 import Foundation
 
-/// The one place that calls OpenSSL's libcrypto. Digests, MACs and random bytes are one-shot.
-/// Two things are kept: SHA-256 is fetched from the provider once, for the life of the
-/// process (``sha256Digest``), and each asymmetric key holds the EVP_PKEY built when it was
-/// created, in a ``KeyHandle``. Both pointers are private to this file, so no C type or
-/// pointer leaves it.
+/// The one place that calls OpenSSL's libcrypto. Digests and random bytes are one-shot.
+/// Three things are kept: SHA-256 and HMAC are fetched from the provider once, for the life
+/// of the process (``sha256Digest``, ``hmacAlgorithm``), each HMAC key holds the context
+/// keyed when it was created, in a ``MACKeyHandle``, and each asymmetric key holds the
+/// EVP_PKEY built when it was created, in a ``KeyHandle``. Their pointers are private to this
+/// file, so no C type or pointer leaves it.
 ///
 /// The digest and MAC functions can only fail if libcrypto itself is unusable (no default
 /// provider, out of memory); the process cannot do anything safe without them, so they trap.
@@ -15,8 +16,8 @@ enum LibCrypto {
 
     /// SHA-256, fetched once from the default provider and never freed; used wherever a
     /// SHA-256 EVP_MD is passed. With the legacy `EVP_sha256()`, OpenSSL 3 fetches the
-    /// provider's implementation again on every EVP_Digest. (Signature and HMAC calls use only
-    /// the digest's name: the provider fetches by name itself, whichever EVP_MD is passed.)
+    /// provider's implementation again on every EVP_Digest. (Signature calls use only the
+    /// digest's name: the provider fetches by name itself, whichever EVP_MD is passed.)
     /// A fetched EVP_MD is immutable (only its reference count changes, atomically), so every
     /// thread may use this one at once.
     private nonisolated(unsafe) static let sha256Digest: OpaquePointer = {
@@ -46,22 +47,67 @@ enum LibCrypto {
         return digest
     }
 
-    static func hmacSHA256(key: Data, message: Data) -> Data {
-        var mac = [UInt8](repeating: 0, count: sha256Length)
-        var written: UInt32 = 0
-        // Always pass a valid key pointer: what HMAC() does with a NULL key differs between versions.
-        // OpenSSL 3's HMAC() only reads the digest's name and fetches HMAC and SHA-256 by it
-        // (EVP_Q_mac), so the fetched digest saves no work here.
-        let keyBytes = key.isEmpty ? [0] : [UInt8](key)
-        let result = keyBytes.withUnsafeBytes { keyBuffer in
-            message.withUnsafeBytes { input in
-                HMAC(
-                    sha256Digest, keyBuffer.baseAddress, Int32(key.count),
-                    input.bindMemory(to: UInt8.self).baseAddress, input.count, &mac, &written)
+    /// HMAC, fetched once from the default provider and never freed, like ``sha256Digest``:
+    /// `HMAC()` (EVP_Q_mac) fetched HMAC and SHA-256 and set the key on every call, some 40
+    /// thousand instructions for a code over a few bytes.
+    private nonisolated(unsafe) static let hmacAlgorithm: OpaquePointer = {
+        guard let mac = EVP_MAC_fetch(nil, "HMAC", nil) else {
+            preconditionFailure("libcrypto has no HMAC implementation")
+        }
+        return mac
+    }()
+
+    /// An HMAC-SHA256 context keyed once (its inner and outer digests started on the key),
+    /// never updated: each code is computed on a copy of it (`EVP_MAC_CTX_dup`, which only
+    /// reads the original), so one handle serves many threads at once. The key is held by
+    /// libcrypto alone, which clears it when the handle is freed.
+    final class MACKeyHandle: @unchecked Sendable {
+        fileprivate let context: OpaquePointer
+
+        /// Takes ownership of `context`.
+        fileprivate init(taking context: OpaquePointer) {
+            self.context = context
+        }
+
+        deinit {
+            EVP_MAC_CTX_free(context)
+        }
+    }
+
+    static func hmacSHA256Key(_ key: Data) -> MACKeyHandle {
+        guard let context = EVP_MAC_CTX_new(hmacAlgorithm) else {
+            preconditionFailure("libcrypto could not create an HMAC context")
+        }
+        let handle = MACKeyHandle(taking: context)
+        // Always pass a valid key pointer: a NULL key means "keep the previous key" to EVP_MAC_init.
+        var keyBytes = key.isEmpty ? [0] : [UInt8](key)
+        defer { cleanse(&keyBytes) }
+        var digestName = Array("SHA256".utf8CString)
+        let status = digestName.withUnsafeMutableBufferPointer { name in
+            var parameters = [
+                OSSL_PARAM_construct_utf8_string(latchkey_param_mac_digest(), name.baseAddress, 0), OSSL_PARAM_construct_end(),
+            ]
+            return EVP_MAC_init(context, keyBytes, key.count, &parameters)
+        }
+        precondition(status == 1, "libcrypto could not key HMAC-SHA256")
+        return handle
+    }
+
+    static func hmacSHA256(_ key: MACKeyHandle, message: Data) -> Data {
+        guard let context = EVP_MAC_CTX_dup(key.context) else {
+            preconditionFailure("libcrypto could not copy an HMAC context")
+        }
+        defer { EVP_MAC_CTX_free(context) }
+        var mac = Data(count: sha256Length)
+        var written = 0
+        let status = message.withUnsafeBytes { input in
+            mac.withUnsafeMutableBytes { output in
+                EVP_MAC_update(context, input.bindMemory(to: UInt8.self).baseAddress, input.count) == 1
+                    && EVP_MAC_final(context, output.bindMemory(to: UInt8.self).baseAddress, &written, sha256Length) == 1
             }
         }
-        precondition(result != nil && written == sha256Length, "libcrypto could not compute HMAC-SHA256")
-        return Data(mac)
+        precondition(status && written == sha256Length, "libcrypto could not compute HMAC-SHA256")
+        return mac
     }
 
     static func randomBytes(_ count: Int) -> Data {

@@ -47,6 +47,40 @@ import Testing
             == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 
+    @Test("A prepared HMAC-SHA256 key gives RFC 4231 cases 1, 2 and 6 (a key longer than a block), again and again")
+    func preparedKeyVectors() {
+        let key = HMACSHA256.Key(Data(repeating: 0x0b, count: 20))
+        for _ in 0..<3 {
+            #expect(key.authenticationCode(for: Data("Hi There".utf8)).hex
+                == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+        }
+        #expect(HMACSHA256.Key(Data("Jefe".utf8)).authenticationCode(for: Data("what do ya want for nothing?".utf8)).hex
+            == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+        let long = HMACSHA256.Key(Data(repeating: 0xaa, count: 131))
+        #expect(long.authenticationCode(for: Data("Test Using Larger Than Block-Size Key - Hash Key First".utf8)).hex
+            == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+        #expect(HMACSHA256.Key(Data()).authenticationCode(for: Data()).hex
+            == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
+    }
+
+    @Test("One prepared key computes the right codes on many threads at once, and prints nothing of itself")
+    func preparedKeyConcurrently() async {
+        let key = HMACSHA256.Key(Data("Jefe".utf8))
+        let messages = (0..<64).map { Data("message \($0)".utf8) }
+        let expected = messages.map { HMACSHA256.authenticationCode(for: $0, key: Data("Jefe".utf8)) }
+        let computed = await withTaskGroup(of: (Int, Data).self) { group in
+            for (index, message) in messages.enumerated() {
+                group.addTask { (index, (0..<50).map { _ in key.authenticationCode(for: message) }.last!) }
+            }
+            var codes = [Data](repeating: Data(), count: messages.count)
+            for await (index, code) in group { codes[index] = code }
+            return codes
+        }
+        #expect(computed == expected)
+        #expect(String(describing: key) == "HMACSHA256.Key(redacted)")
+        #expect(!String(reflecting: key).contains("Jefe"))
+    }
+
     @Test("HMAC-SHA256 reproduces the RFC 7515 A.1 HS256 signature")
     func jwsHS256() throws {
         let key = try #require(Base64URL.decode(

@@ -17,13 +17,13 @@ package struct AuthorizationService: Sendable {
     private let store: any AuthorizationStore
     private let clock: any WallClock
     /// The key of the form-token HMAC.
-    private let formTokenKey: Redacted<Data>
+    private let formTokenKey: HMACSHA256.Key
 
     /// Creates it from its dependencies.
     package init(store: any AuthorizationStore, clock: any WallClock, formTokenKey: Redacted<Data>) {
         self.store = store
         self.clock = clock
-        self.formTokenKey = formTokenKey
+        self.formTokenKey = HMACSHA256.Key(formTokenKey.exposed)
     }
 
     /// A new authorization code for `request`, signed in as `account` since `authTime`.
@@ -63,7 +63,7 @@ package struct AuthorizationService: Sendable {
 
     /// The form token for the browser whose CSRF cookie holds `csrfCookie`.
     package func formToken(for csrfCookie: Redacted<String>) -> String {
-        Base64URL.encode(HMACSHA256.authenticationCode(for: Data(csrfCookie.exposed.utf8), key: formTokenKey.exposed))
+        Base64URL.encode(formTokenKey.authenticationCode(for: Data(csrfCookie.exposed.utf8)))
     }
 
     /// Whether `formToken` was made for this browser's CSRF cookie (compared in constant time).

@@ -105,6 +105,8 @@ package final class PasswordRecoveryService: Sendable {
     private let allowList: ResetURLAllowList
     /// Ids of pending requests whose responses were sent, waiting for the next batch.
     private let released = Mutex<[String]>([])
+    /// ``Settings/addressKey``, prepared once.
+    private let addressMAC: HMACSHA256.Key
     private let abuse: AbuseMonitor
     private let logger: Logger
     private let metrics: ServerMetrics
@@ -123,6 +125,7 @@ package final class PasswordRecoveryService: Sendable {
         self.templates = templates
         self.settings = settings
         self.allowList = ResetURLAllowList(settings.resetURLAllowList)
+        self.addressMAC = HMACSHA256.Key(settings.addressKey.exposed)
         self.abuse = AbuseMonitor(threshold: settings.abuseWarningThreshold)
         self.logger = logger
         self.metrics = metrics
@@ -304,7 +307,7 @@ package final class PasswordRecoveryService: Sendable {
     }
 
     private func addressKey(normalized: String) -> String {
-        Base64URL.encode(HMACSHA256.authenticationCode(for: Data(normalized.utf8), key: settings.addressKey.exposed).prefix(16))
+        Base64URL.encode(addressMAC.authenticationCode(for: Data(normalized.utf8)).prefix(16))
     }
 
     static let invalidToken = LatchkeyError(.invalidToken, "The link is no longer valid. Please request a new one.")
