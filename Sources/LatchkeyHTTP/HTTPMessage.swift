@@ -31,6 +31,13 @@ package struct HTTPHeaders: Sendable, Sequence {
         fields.append((name: name, value: value))
     }
 
+    /// Replaces every field named in `replacements` with the fields given there, in their
+    /// order: one pass over the fields however many names are replaced.
+    package mutating func set(_ replacements: [(name: String, value: String)]) {
+        fields.removeAll { field in replacements.contains { Self.isSameName(field.name, $0.name) } }
+        fields.append(contentsOf: replacements)
+    }
+
     /// Removes every field of `name`.
     package mutating func remove(_ name: String) {
         fields.removeAll { Self.isSameName($0.name, name) }

@@ -127,21 +127,28 @@ package final class Router: HTTPHandler {
 
     /// Sets the headers every response carries; `no-store` unless `cacheable` and successful.
     static func addSecurityHeaders(to response: inout HTTPResponse, cacheable: Bool) {
-        response.headers.set("X-Content-Type-Options", "nosniff")
-        response.headers.set("Referrer-Policy", "no-referrer")
-        response.headers.set("X-Frame-Options", "DENY")
+        // Set in one pass over the response's fields (this runs for every response).
+        var headers = !cacheable || response.status >= 400 ? uncacheableSecurityHeaders : securityHeaders
         if response.headers["Content-Security-Policy"] == nil {
-            response.headers.set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'")
+            headers.append((name: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'"))
         }
         // A route may open a resource to other origins (a script meant for other sites' pages).
         if response.headers["Cross-Origin-Resource-Policy"] == nil {
-            response.headers.set("Cross-Origin-Resource-Policy", "same-origin")
+            headers.append((name: "Cross-Origin-Resource-Policy", value: "same-origin"))
         }
-        if !cacheable || response.status >= 400 {
-            response.headers.set("Cache-Control", "no-store")
-            response.headers.set("Pragma", "no-cache")
-        }
+        response.headers.set(headers)
     }
+
+    /// The fields every response gets, replacing the route's own.
+    private static let securityHeaders: [(name: String, value: String)] = [
+        (name: "X-Content-Type-Options", value: "nosniff"), (name: "Referrer-Policy", value: "no-referrer"),
+        (name: "X-Frame-Options", value: "DENY"),
+    ]
+
+    /// ``securityHeaders`` and what keeps a response out of caches: for an error, or a route
+    /// that is not cacheable.
+    private static let uncacheableSecurityHeaders =
+        securityHeaders + [(name: "Cache-Control", value: "no-store"), (name: "Pragma", value: "no-cache")]
 }
 
 /// One event-thread route's last answer, as the route gave it and as finished for the wire.

@@ -30,6 +30,18 @@ import Testing
         #expect(try clientIP(peer: "10.0.0.1", trusting: ["10.0.0.1"], forwardedFor: ["203.0.113.5, unknown"]) == "10.0.0.1")
     }
 
+    @Test("a client is limited as its IPv4 address or its IPv6 /64, whichever way the address is spelled")
+    func rateLimitKeys() {
+        #expect(IPAddress.rateLimitKey("203.0.113.7") == "203.0.113.7")
+        #expect(IPAddress.rateLimitKey("::ffff:203.0.113.7") == "203.0.113.7")
+        #expect(IPAddress.rateLimitKey("::FFFF:cb00:7107") == "203.0.113.7")
+        #expect(IPAddress.rateLimitKey("2001:DB8:1:2:3:4:5:6") == "2001:db8:1:2::/64")
+        #expect(IPAddress.rateLimitKey("2001:db8:1:2::9") == "2001:db8:1:2::/64")
+        // Not an address (a leading zero, a port): kept as given, like any other text.
+        #expect(IPAddress.rateLimitKey("203.0.113.07") == "203.0.113.07")
+        #expect(IPAddress.rateLimitKey("203.0.113.7:80") == "203.0.113.7:80")
+    }
+
     @Test("addresses compare in canonical form: IPv6 spellings and IPv4-mapped addresses")
     func canonicalForms() throws {
         #expect(try clientIP(peer: "::1", trusting: ["0:0:0:0:0:0:0:1"], forwardedFor: ["2001:DB8::0001"]) == "2001:db8::1")

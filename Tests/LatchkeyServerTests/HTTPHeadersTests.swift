@@ -14,6 +14,18 @@ import Testing
         #expect(Array(headers).count == 2)
     }
 
+    @Test("several fields are replaced at once: every field of each name goes, the others keep their order, the new ones follow in theirs")
+    func severalReplacedAtOnce() {
+        var headers = HTTPHeaders([
+            ("Content-Type", "text/plain"), ("cache-control", "max-age=60"), ("X-Trace", "1"), ("CACHE-CONTROL", "public"),
+            ("pragma", "cache"),
+        ])
+        headers.set([(name: "Cache-Control", value: "no-store"), (name: "Pragma", value: "no-cache"), (name: "X-Frame-Options", value: "DENY")])
+        #expect(Array(headers).map { "\($0.name): \($0.value)" } == [
+            "Content-Type: text/plain", "X-Trace: 1", "Cache-Control: no-store", "Pragma: no-cache", "X-Frame-Options: DENY",
+        ])
+    }
+
     @Test("names differing in anything but a letter's case are different fields")
     func otherBytesAreCompared() {
         // `[` and `{`, `@` and `` ` ``, `^` and `~` differ only in the bit that separates a

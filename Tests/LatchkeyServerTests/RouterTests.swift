@@ -92,6 +92,27 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         }
     }
 
+    @Test("a route's own security fields are replaced once, whatever their case; its own policy and resource policy are kept")
+    func routeFieldsMeetSecurityHeaders() {
+        let router = Router(routes: [
+            Route("GET", "/own", name: "own") { _ in
+                HTTPResponse(status: 200, headers: HTTPHeaders([
+                    ("x-frame-options", "SAMEORIGIN"), ("cache-control", "max-age=60"), ("Content-Security-Policy", "default-src 'self'"),
+                    ("cross-origin-resource-policy", "cross-origin"), ("Content-Type", "text/plain"),
+                ]), body: Data("own".utf8))
+            },
+        ], metrics: ServerMetrics(), logger: Logger(sink: MemoryLogSink()))
+        let response = router.handle(HTTPRequest(method: "GET", path: "/own"))
+        #expect(response.headers.values("X-Frame-Options") == ["DENY"])
+        #expect(response.headers.values("Cache-Control") == ["no-store"])
+        #expect(response.headers.values("Pragma") == ["no-cache"])
+        #expect(response.headers.values("Content-Security-Policy") == ["default-src 'self'"])
+        #expect(response.headers.values("Cross-Origin-Resource-Policy") == ["cross-origin"])
+        #expect(response.headers.values("X-Content-Type-Options") == ["nosniff"])
+        #expect(response.headers.values("Referrer-Policy") == ["no-referrer"])
+        #expect(response.headers["Content-Type"] == "text/plain")
+    }
+
     @Test("an event-thread route's unchanged answer keeps one wire form; a changed answer, a completion or another lane get none of the old")
     func eventThreadAnswersAreReused() throws {
         let document = Mutex("one")

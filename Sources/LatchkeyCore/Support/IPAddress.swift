@@ -74,6 +74,11 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The unit a client is rate-limited as: the whole IPv4 address, or the IPv6 /64
     /// (one subscriber usually holds a whole /64 and could rotate through it).
     package static func rateLimitKey(_ text: String) -> String {
+        // A dotted quad inet_pton takes is already in the one form inet_ntop writes (four
+        // decimal parts, no leading zeros), so it is its own key: this runs for every limited
+        // request, and the round trip through the bytes cost thousands of instructions.
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, text, &ipv4) == 1 { return text }
         guard let address = IPAddress(text) else { return text }
         guard address.isIPv6 else { return address.description }
         return (IPAddress(bytes: Array(address.bytes.prefix(8)) + Array(repeating: 0, count: 8))?.description ?? text) + "/64"
