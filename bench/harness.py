@@ -31,7 +31,7 @@ REDIRECT = "http://127.0.0.1/callback"
 # routes' budgets per IP (requests and resets, link checks) and the abuse warning (at their
 # largest allowed values).
 UNLIMITED_RESETS = {"LATCHKEY_RESET_IP_LIMIT": "1000000/1", "LATCHKEY_RESET_VALIDATE_IP_LIMIT": "1000000/1",
-                    "LATCHKEY_ABUSE_WARNING_THRESHOLD": "1000000"}
+                    "LATCHKEY_ABUSE_WARNING_THRESHOLD": "1000000", "LATCHKEY_RESET_INBOX_LIMIT": "10000000"}
 
 
 def free_port():

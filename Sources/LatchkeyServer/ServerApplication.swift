@@ -76,7 +76,7 @@ package final class ServerApplication: Sendable {
                 resetURLAllowList: configuration.resetURLAllowList, addressKey: addressKey,
                 clientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit),
                 validationPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetValidateIPLimit),
-                abuseWarningThreshold: configuration.abuseWarningThreshold),
+                abuseWarningThreshold: configuration.abuseWarningThreshold, inboxLimit: configuration.resetInboxLimit),
             logger: logger, metrics: metrics)
         accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
 

@@ -16,20 +16,31 @@ struct RecoveryHarness {
     let logs = MemoryLogSink()
     let service: PasswordRecoveryService
     let accounts: AccountAdministration
+    let settings: PasswordRecoveryService.Settings
 
-    init(ttl: TimeInterval = 1200, allowList: [String] = []) throws {
+    init(ttl: TimeInterval = 1200, allowList: [String] = [], inboxLimit: Int = PasswordRecoveryService.Settings.defaultInboxLimit) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         store = try SQLiteStore(path: directory.appendingPathComponent("db.sqlite3").path)
         try store.migrate()
-        let hasher = PasswordHasher(parameters: .owaspMinimum)
-        let policy = PasswordPolicy()
-        service = PasswordRecoveryService(
-            store: store, clock: clock, limiter: limiter, hasher: hasher, policy: policy, templates: MailTemplates(),
-            settings: .init(tokenTTL: ttl, defaultResetURL: "https://id.example.com/reset-password",
-                            resetURLAllowList: allowList, addressKey: Redacted(Data(repeating: 7, count: 32))),
-            logger: Logger(sink: logs, minimumLevel: .debug), metrics: ServerMetrics())
-        accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
+        settings = .init(
+            tokenTTL: ttl, defaultResetURL: "https://id.example.com/reset-password", resetURLAllowList: allowList,
+            addressKey: Redacted(Data(repeating: 7, count: 32)), inboxLimit: inboxLimit)
+        service = Self.service(store: store, clock: clock, limiter: limiter, settings: settings, logs: logs)
+        accounts = AccountAdministration(store: store, hasher: PasswordHasher(parameters: .owaspMinimum), policy: PasswordPolicy(), clock: clock)
+    }
+
+    /// Another instance on the same store, with its own limiter and logs `logs`.
+    func anotherInstance(logs: MemoryLogSink) -> PasswordRecoveryService {
+        Self.service(store: store, clock: clock, limiter: LocalRateLimiter(), settings: settings, logs: logs)
+    }
+
+    private static func service(
+        store: SQLiteStore, clock: ManualClock, limiter: LocalRateLimiter, settings: PasswordRecoveryService.Settings, logs: MemoryLogSink
+    ) -> PasswordRecoveryService {
+        PasswordRecoveryService(
+            store: store, clock: clock, limiter: limiter, hasher: PasswordHasher(parameters: .owaspMinimum), policy: PasswordPolicy(),
+            templates: MailTemplates(), settings: settings, logger: Logger(sink: logs, minimumLevel: .debug), metrics: ServerMetrics())
     }
 
     /// Requests a reset for `email` from `clientIP`, processes the queue and returns the token mailed, if any.
@@ -89,6 +100,51 @@ struct RecoveryHarness {
         h.clock.advance(by: 2)
         #expect(h.service.processPendingRequests() == 1)
         #expect(try h.mailedLinks().count == 2)
+    }
+
+    @Test("a full inbox refuses every address alike with server_busy, stores nothing, spends no address's budget; processing makes room")
+    func fullInboxRefusesAlike() throws {
+        let h = try RecoveryHarness(inboxLimit: 2)
+        try h.accounts.createAccount(email: "jane@example.com", password: password)
+        let request = { (email: String) in
+            try h.service.requestReset(email: email, resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+        }
+        let accepted = [try request("nobody-1@example.com"), try request("nobody-2@example.com")]
+        var refusals: [LatchkeyError] = []
+        for email in ["jane@example.com", "nobody-3@example.com"] {
+            #expect { try request(email) } throws: { error in
+                guard let error = error as? LatchkeyError else { return false }
+                refusals.append(error)
+                return error.code == .serverBusy && error.retryAfter == 5
+            }
+        }
+        #expect(refusals.count == 2 && refusals[0].message == refusals[1].message)
+        #expect(try h.store.pendingResetRequestCount(upTo: 10) == 2)
+
+        for receipt in accepted { h.service.release(receipt) }
+        #expect(h.service.processPendingRequests() == 2)
+        // Room again, and the refused request did not count against Jane's one mail a minute.
+        #expect(try request("jane@example.com").requestID != nil)
+    }
+
+    @Test("the inbox is counted in the store: what another instance accepted fills it too, and the count is logged when full")
+    func inboxCountedAcrossInstances() throws {
+        let h = try RecoveryHarness(inboxLimit: 2)
+        let otherLogs = MemoryLogSink()
+        let other = h.anotherInstance(logs: otherLogs)
+        for index in 1...2 {
+            _ = try h.service.requestReset(email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+        }
+        // Not released to the other instance and not yet orphans: it takes nothing, but counts them.
+        #expect(other.processPendingRequests() == 0)
+        #expect(otherLogs.lines.contains { $0.contains(#""event":"reset_inbox_full""#) && $0.contains(#""pending":2"#) })
+        #expect(throws: LatchkeyError.self) {
+            try other.requestReset(email: "someone@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
+        }
+        // Once they are processed (here as orphans), the next count makes room.
+        h.clock.advance(by: PasswordRecoveryService.orphanAge + 1)
+        #expect(other.processPendingRequests() == 2)
+        #expect(try other.requestReset(email: "someone@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9").requestID != nil)
     }
 
     @Test("a mailed token validates, resets once, and the new password replaces the old")

@@ -234,6 +234,18 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(app.router.handle(other).status == 200)
     }
 
+    @Test("with the reset inbox full the request route answers 503 with Retry-After in both error shapes")
+    func fullInbox() throws {
+        let app = try makeApplication(["LATCHKEY_RESET_INBOX_LIMIT": "1"])
+        #expect(app.router.handle(jsonRequest("/auth/password/request", #"{"email":"a@example.com"}"#)).status == 200)
+        let refused = app.router.handle(jsonRequest("/auth/password/request", #"{"email":"b@example.com"}"#))
+        #expect(refused.status == 503)
+        #expect(refused.headers["Retry-After"] == "5")
+        let (code, directusCode) = try errorCodes(refused)
+        // As every 503: Latchkey's shape names no server-side cause, Directus's says unavailable.
+        #expect(code == "internal_error" && directusCode == "SERVICE_UNAVAILABLE")
+    }
+
     @Test("the request route answers known, unknown and malformed-but-valid addresses with one body")
     func sameBytes() throws {
         let app = try makeApplication()

@@ -654,6 +654,22 @@ import Testing
             idTokenAlgorithm: idTokenAlgorithm)
     }
 
+    @Test("pending reset requests are counted no further than the limit asked, and a taken one no longer counts", arguments: StoreFactory.all)
+    func pendingRequestsCounted(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let now = fixture.clock.now()
+        #expect(try store.pendingResetRequestCount(upTo: 10) == 0)
+        for index in 1...3 {
+            try store.acceptResetRequest(PendingResetRequest(
+                id: "request-\(index)", email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now))
+        }
+        #expect(try store.pendingResetRequestCount(upTo: 10) == 3)
+        #expect(try store.pendingResetRequestCount(upTo: 2) == 2)
+        #expect(try store.processResetRequest(id: "request-2", now: now) { _, _ in nil })
+        #expect(try store.pendingResetRequestCount(upTo: 10) == 2)
+    }
+
     @Test("a pending reset request is taken exactly once by workers racing on two connections, with one token and one mail", arguments: StoreFactory.all)
     func pendingRequestTakenOnce(factory: StoreFactory) throws {
         let fixture = try factory.make()

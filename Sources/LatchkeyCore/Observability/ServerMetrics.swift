@@ -19,6 +19,8 @@ package final class Counter: Sendable {
 package final class ServerMetrics: Sendable {
     /// Well-formed `POST /auth/password/request` calls.
     package let resetRequests = Counter()
+    /// Reset requests answered `server_busy` because the reset inbox was full.
+    package let resetRequestsRefused = Counter()
     /// Requests answered 429 by a rate limit.
     package let limitedRequests = Counter()
     /// Rate limit decisions that failed because the shared limiter (Redis) was unreachable,
@@ -62,6 +64,7 @@ package final class ServerMetrics: Sendable {
         }
         let counters: [(String, String, Counter)] = [
             ("latchkey_reset_requests_total", "Well-formed password reset requests.", resetRequests),
+            ("latchkey_reset_requests_refused_total", "Reset requests refused because the reset inbox was full.", resetRequestsRefused),
             ("latchkey_rate_limited_requests_total", "Requests refused by a rate limit.", limitedRequests),
             ("latchkey_rate_limiter_unavailable_total", "Rate limit decisions that failed because the shared limiter was unreachable.", rateLimiterUnavailable),
             ("latchkey_mails_sent_total", "Mails accepted by the transport.", mailsSent),

@@ -60,13 +60,19 @@ package final class PasswordRecoveryService: Sendable {
         /// Reset requests from one IP or for one email domain in ten minutes that trigger an
         /// abuse warning in the log.
         package var abuseWarningThreshold: Int
+        /// The most requests the inbox holds (accepted, not yet processed, on every instance
+        /// that shares the store): past it a request is answered `server_busy`, whatever its
+        /// address, until the background job catches up.
+        package var inboxLimit: Int
 
         /// Creates settings; the client budget defaults to 20 calls per 10 minutes, link checks
-        /// to 100 per 10 minutes, the abuse warning to 100 requests.
+        /// to 100 per 10 minutes, the abuse warning to 100 requests, the inbox to
+        /// ``defaultInboxLimit`` requests.
         package init(
             tokenTTL: TimeInterval, defaultResetURL: String, resetURLAllowList: [String], addressKey: Redacted<Data>,
             clientPolicy: RateLimitPolicy = Self.defaultClientPolicy,
-            validationPolicy: RateLimitPolicy = Self.defaultValidationPolicy, abuseWarningThreshold: Int = 100
+            validationPolicy: RateLimitPolicy = Self.defaultValidationPolicy, abuseWarningThreshold: Int = 100,
+            inboxLimit: Int = Self.defaultInboxLimit
         ) {
             self.tokenTTL = tokenTTL
             self.defaultResetURL = defaultResetURL
@@ -75,7 +81,11 @@ package final class PasswordRecoveryService: Sendable {
             self.clientPolicy = clientPolicy
             self.validationPolicy = validationPolicy
             self.abuseWarningThreshold = abuseWarningThreshold
+            self.inboxLimit = inboxLimit
         }
+
+        /// 100 000 pending requests: some 20 MB of rows, and minutes of the background job's work.
+        package static let defaultInboxLimit = 100_000
 
         /// 20 calls per 10 minutes; then blocked for at least a minute, doubling up to an hour.
         package static let defaultClientPolicy = clientPolicy(.init(limit: 20, seconds: 600))
@@ -107,6 +117,10 @@ package final class PasswordRecoveryService: Sendable {
     private let released = Mutex<[String]>([])
     /// ``Settings/addressKey``, prepared once.
     private let addressMAC: HMACSHA256.Key
+    /// The pending requests the background job last counted in the store.
+    private let countedInInbox = Atomic<Int>(0)
+    /// The requests this instance stored since that count began.
+    private let acceptedSinceCount = Atomic<Int>(0)
     private let abuse: AbuseMonitor
     private let logger: Logger
     private let metrics: ServerMetrics
@@ -147,6 +161,7 @@ package final class PasswordRecoveryService: Sendable {
         if let resetURL, !allowList.allows(resetURL) {
             throw LatchkeyError(.resetURLNotAllowed, "This reset link address is not allowed.")
         }
+        try checkInboxRoom()
         let key = addressKey(address)
         let now = clock.now()
         if abuse.record("ip:" + IPAddress.rateLimitKey(clientIP), now: now) {
@@ -167,7 +182,18 @@ package final class PasswordRecoveryService: Sendable {
             locale: locale.map { String($0.prefix(35)) }, acceptLanguage: SupportedLanguage.acceptLanguage(acceptLanguage),
             acceptedAt: now)
         try store.acceptResetRequest(request)
+        acceptedSinceCount.add(1, ordering: .relaxed)
         return Receipt(requestID: request.id)
+    }
+
+    /// Throws `server_busy` (retry in 5 s) when the inbox is full: the requests last counted
+    /// in the store and those stored here since then reach ``Settings/inboxLimit``. Checked
+    /// before the address's limit is counted, and the same for every address.
+    private func checkInboxRoom() throws {
+        let pending = countedInInbox.load(ordering: .relaxed) + acceptedSinceCount.load(ordering: .relaxed)
+        guard pending >= settings.inboxLimit else { return }
+        metrics.resetRequestsRefused.increment()
+        throw LatchkeyError(.serverBusy, "Too many reset requests are waiting; try again in a few seconds.", retryAfter: 5)
     }
 
     /// Makes the request of `receipt` eligible for the next batch: call it once its answer has
@@ -231,7 +257,24 @@ package final class PasswordRecoveryService: Sendable {
                 logger.error("reset_issue_failed", ["request": .string(id), "error": .string("\(error)")])
             }
         }
+        countInbox()
         return processed
+    }
+
+    /// Counts the pending requests in the store (no further than the limit) for
+    /// ``checkInboxRoom()``; logs `reset_inbox_full` when they reach it. The requests stored
+    /// while the count runs may be counted twice, never missed.
+    private func countInbox() {
+        acceptedSinceCount.store(0, ordering: .relaxed)
+        do {
+            let pending = try store.pendingResetRequestCount(upTo: settings.inboxLimit)
+            countedInInbox.store(pending, ordering: .relaxed)
+            if pending >= settings.inboxLimit {
+                logger.warning("reset_inbox_full", ["pending": .int(pending), "limit": .int(settings.inboxLimit)])
+            }
+        } catch {
+            logger.error("reset_requests_unreadable", ["error": .string("\(error)")])
+        }
     }
 
     /// The token and mail for `request`, if its address has an active account.

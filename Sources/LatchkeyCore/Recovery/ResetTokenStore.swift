@@ -71,6 +71,10 @@ package protocol ResetTokenStore: Sendable {
     /// whose instance did not process them: it stopped, or crashed).
     func pendingResetRequestIDs(acceptedBefore cutoff: Date, limit: Int) throws -> [String]
 
+    /// How many requests are pending, counted no further than `limit` (so the count costs
+    /// at most `limit` index entries, however many there are).
+    func pendingResetRequestCount(upTo limit: Int) throws -> Int
+
     /// In one transaction: takes the pending request `id` (deletes it; of racing workers,
     /// even on different servers, exactly one gets it), asks `issue` what to do with it given
     /// the active account of its address (nil when there is none), and — when `issue` returns

@@ -131,6 +131,9 @@ package struct Configuration: Sendable {
     /// Reset requests per 10 minutes from one IP or to one email domain before a warning is
     /// logged (`LATCHKEY_ABUSE_WARNING_THRESHOLD`).
     package var abuseWarningThreshold: Int
+    /// The most pending reset requests before new ones are answered `503`
+    /// (`LATCHKEY_RESET_INBOX_LIMIT`).
+    package var resetInboxLimit: Int
     /// Client IPs allowed to read `/metrics` (`LATCHKEY_METRICS_ALLOW`; default loopback only).
     package var metricsClients: [String]
     /// The least severe log level written (`LATCHKEY_LOG_LEVEL`).
@@ -223,6 +226,7 @@ package struct Configuration: Sendable {
         }
         passwordMinimumScore = try reader.integer(.passwordMinimumScore)
         abuseWarningThreshold = try reader.integer(.abuseWarningThreshold)
+        resetInboxLimit = try reader.integer(.resetInboxLimit)
         metricsClients = try reader.list(.metricsAllow)
         logLevel = try reader.choice(.logLevel)
         try reader.rejectUnknownFileKeys()

@@ -25,7 +25,7 @@ extension Setting {
         authCookieOrigins,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
-        argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, metricsAllow, logLevel,
+        argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
         issuer,
     ]
 
@@ -244,6 +244,10 @@ extension Setting {
     static let abuseWarningThreshold = Setting(
         "LATCHKEY_ABUSE_WARNING_THRESHOLD", .integer(1...1_000_000, .count), default: "100",
         meaning: "Reset requests per 10 minutes from one IP or to one email domain before a warning is logged.")
+    static let resetInboxLimit = Setting(
+        "LATCHKEY_RESET_INBOX_LIMIT", .integer(1...10_000_000, .count), default: "100000",
+        meaning: "Reset requests accepted and not yet processed (on every instance sharing the database) beyond which "
+            + "`POST /auth/password/request` is answered `503` with `Retry-After`, for every address alike.")
     static let metricsAllow = Setting(
         "LATCHKEY_METRICS_ALLOW", .list(.ipAddress), default: "127.0.0.1,::1",
         meaning: "The client IPs that may read `/metrics`; others get `404`, since the mail counters would reveal "

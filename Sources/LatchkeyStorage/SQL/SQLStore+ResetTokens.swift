@@ -24,6 +24,15 @@ extension SQLStore {
         }.map { try $0.text("id") }
     }
 
+    package func pendingResetRequestCount(upTo limit: Int) throws -> Int {
+        let count = try database.read { connection in
+            try connection.query(
+                "SELECT COUNT(*) AS pending FROM (SELECT 1 FROM reset_requests LIMIT ?) AS waiting", [.integer(Int64(limit))]
+            ).first?.integer("pending")
+        }
+        return Int(count ?? 0)
+    }
+
     package func processResetRequest(
         id: String, now: Date, issue: (PendingResetRequest, Account?) throws -> IssuedResetToken?
     ) throws -> Bool {
