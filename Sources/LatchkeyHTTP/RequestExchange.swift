@@ -379,7 +379,10 @@ final class RequestExchange: Sendable {
         }
         // libmicrohttpd computes Content-Length from the body itself.
         for (name, value) in response.headers where !HTTPHeaders.isSameName(name, "Content-Length") {
-            guard MHD_add_response_header(wire, name, value) == .YES else {
+            // withCString lends a native string's own NUL-terminated bytes; the implicit
+            // conversion of a String argument copied each name and value into a new array.
+            let added = name.withCString { name in value.withCString { value in MHD_add_response_header(wire, name, value) } }
+            guard added == .YES else {
                 // e.g. an empty value or a header the library reserves for itself.
                 logger?.error("http_response_invalid", ["reason": "header refused", "header": .string(name)])
                 MHD_destroy_response(wire)
