@@ -61,14 +61,17 @@ def json_request_bytes(port, path, body, close=False):
     return ("\r\n".join(lines) + "\r\n\r\n").encode() + payload
 
 
-def read_response(reader):
+def read_response(reader, headers=None):
     """Reads one HTTP/1.1 response with a Content-Length from the binary file `reader` (a
-    socket's makefile), leaving any pipelined response after it unread. Returns (status, body)."""
+    socket's makefile), leaving any pipelined response after it unread. Returns (status, body);
+    the header fields go into the dict `headers`, when given, by lower-case name."""
     status_line = reader.readline()
     assert status_line.startswith(b"HTTP/1.1 "), status_line
     length = 0
     while (line := reader.readline()) not in (b"\r\n", b""):
         name, _, value = line.decode("latin-1").partition(":")
+        if headers is not None:
+            headers[name.strip().lower()] = value.strip()
         if name.strip().lower() == "content-length":
             length = int(value)
     return int(status_line.split()[1]), reader.read(length)

@@ -90,6 +90,51 @@ def test_reset_requests_answered_200_survive_sigkill(make_server):
     assert_each_known_address_gets_one_mail(restarted, known, unknown)
 
 
+def test_a_full_reset_inbox_refuses_known_and_unknown_addresses_alike(make_server):
+    """LATCHKEY_RESET_INBOX_LIMIT=5, and 60 reset requests (known and unknown addresses in
+    turn) pipelined on 12 connections at once: the first few are stored and answered 200;
+    every other is answered 503 with Retry-After, the same bytes for a known address as for an
+    unknown one, and stores nothing (no mail ever comes for it). The background job's next
+    batch makes room again. Between two of its counts at most the limit is accepted, and at
+    most one count can fall inside the burst, so 5 to 10 are accepted."""
+    server = make_server(**UNLIMITED_RESETS, LATCHKEY_RESET_INBOX_LIMIT="5")
+    known = [f"person{index}@example.com" for index in range(30)]
+    unknown = [f"nobody{index}@example.com" for index in range(30)]
+    for address in known:
+        server.create_user(address)
+    addresses = [address for pair in zip(known, unknown) for address in pair]
+    chunks = [addresses[index::12] for index in range(12)]
+    sockets = [pipelined(server, chunk) for chunk in chunks]
+    answers = {}
+    try:
+        for connection, chunk in zip(sockets, chunks):
+            reader = connection.makefile("rb")
+            for address in chunk:
+                headers = {}
+                status, body = read_response(reader, headers)
+                answers[address] = (status, body, headers.get("retry-after"))
+    finally:
+        for connection in sockets:
+            connection.close()
+
+    accepted = [address for address, (status, _, _) in answers.items() if status == 200]
+    refused = [address for address, (status, _, _) in answers.items() if status == 503]
+    assert 5 <= len(accepted) <= 10 and len(accepted) + len(refused) == len(addresses), answers
+    assert {retry for address, (_, _, retry) in answers.items() if address in refused} == {"5"}
+    assert len({body for address, (_, body, _) in answers.items() if address in refused}) == 1
+    assert set(refused) & set(known) and set(refused) & set(unknown)
+
+    deadline = time.time() + 15
+    while (answer := server.post("/auth/password/request", {"email": "late@example.com"})).status_code != 200:
+        assert answer.status_code == 503 and time.time() < deadline, answer.text
+        time.sleep(0.5)
+    mailed = [address for address in accepted if address in known]
+    for address in mailed:
+        server.wait_for_mails(address, 1)
+    time.sleep(1.5)  # room for a mail that should not come
+    assert all(server.mails(address) == [] for address in refused)
+
+
 def test_a_completed_reset_clears_the_failure_state(server):
     server.create_user("carol@example.com")
     ip = "127.0.0.2"

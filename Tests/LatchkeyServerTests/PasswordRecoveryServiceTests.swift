@@ -4,6 +4,7 @@ import LatchkeyPasswordStrength
 @testable import LatchkeyCore
 @testable import LatchkeyStorage
 @testable import LatchkeyServer
+import Synchronization
 import Testing
 import LatchkeyTestSupport
 
@@ -125,6 +126,19 @@ struct RecoveryHarness {
         #expect(h.service.processPendingRequests() == 2)
         // Room again, and the refused request did not count against Jane's one mail a minute.
         #expect(try request("jane@example.com").requestID != nil)
+    }
+
+    @Test("requests racing for the last places in the inbox: exactly as many are stored as there was room for")
+    func inboxRoomIsNotOverbooked() throws {
+        let h = try RecoveryHarness(inboxLimit: 5)
+        let outcomes = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 48) { index in
+            let stored = (try? h.service.requestReset(
+                email: "racer-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")) != nil
+            outcomes.withLock { $0.append(stored) }
+        }
+        #expect(outcomes.withLock { $0.filter { $0 }.count } == 5)
+        #expect(try h.store.pendingResetRequestCount(upTo: 100) == 5)
     }
 
     @Test("the inbox is counted in the store: what another instance accepted fills it too, and the count is logged when full")

@@ -121,6 +121,8 @@ package final class PasswordRecoveryService: Sendable {
     private let countedInInbox = Atomic<Int>(0)
     /// The requests this instance stored since that count began.
     private let acceptedSinceCount = Atomic<Int>(0)
+    /// The requests this instance has given room in the inbox and not yet stored (or dropped).
+    private let enteringInbox = Atomic<Int>(0)
     private let abuse: AbuseMonitor
     private let logger: Logger
     private let metrics: ServerMetrics
@@ -161,7 +163,12 @@ package final class PasswordRecoveryService: Sendable {
         if let resetURL, !allowList.allows(resetURL) {
             throw LatchkeyError(.resetURLNotAllowed, "This reset link address is not allowed.")
         }
-        try checkInboxRoom()
+        try reserveInboxRoom()
+        var stored = false
+        defer {
+            if stored { acceptedSinceCount.add(1, ordering: .relaxed) }
+            enteringInbox.subtract(1, ordering: .relaxed)
+        }
         let key = addressKey(address)
         let now = clock.now()
         if abuse.record("ip:" + IPAddress.rateLimitKey(clientIP), now: now) {
@@ -182,16 +189,21 @@ package final class PasswordRecoveryService: Sendable {
             locale: locale.map { String($0.prefix(35)) }, acceptLanguage: SupportedLanguage.acceptLanguage(acceptLanguage),
             acceptedAt: now)
         try store.acceptResetRequest(request)
-        acceptedSinceCount.add(1, ordering: .relaxed)
+        stored = true
         return Receipt(requestID: request.id)
     }
 
-    /// Throws `server_busy` (retry in 5 s) when the inbox is full: the requests last counted
-    /// in the store and those stored here since then reach ``Settings/inboxLimit``. Checked
-    /// before the address's limit is counted, and the same for every address.
-    private func checkInboxRoom() throws {
-        let pending = countedInInbox.load(ordering: .relaxed) + acceptedSinceCount.load(ordering: .relaxed)
-        guard pending >= settings.inboxLimit else { return }
+    /// Takes room in the inbox for one request (the caller gives it back, and counts the
+    /// request as stored when it was), or throws `server_busy` (retry in 5 s) when there is
+    /// none: the requests last counted in the store, those stored here since, and those on
+    /// their way in here reach ``Settings/inboxLimit``. The room is taken by one atomic
+    /// addition, so requests racing for the last place cannot all get it. Before the
+    /// address's limit is counted, and the same for every address.
+    private func reserveInboxRoom() throws {
+        let entering = enteringInbox.add(1, ordering: .relaxed).newValue
+        let pending = countedInInbox.load(ordering: .relaxed) + acceptedSinceCount.load(ordering: .relaxed) + entering
+        guard pending > settings.inboxLimit else { return }
+        enteringInbox.subtract(1, ordering: .relaxed)
         metrics.resetRequestsRefused.increment()
         throw LatchkeyError(.serverBusy, "Too many reset requests are waiting; try again in a few seconds.", retryAfter: 5)
     }
@@ -262,8 +274,9 @@ package final class PasswordRecoveryService: Sendable {
     }
 
     /// Counts the pending requests in the store (no further than the limit) for
-    /// ``checkInboxRoom()``; logs `reset_inbox_full` when they reach it. The requests stored
-    /// while the count runs may be counted twice, never missed.
+    /// ``reserveInboxRoom()``; logs `reset_inbox_full` when they reach it. A request counts as
+    /// stored here only after its insert committed, so one stored while the count runs is
+    /// counted twice (in the store and since the count began), never missed.
     private func countInbox() {
         acceptedSinceCount.store(0, ordering: .relaxed)
         do {
