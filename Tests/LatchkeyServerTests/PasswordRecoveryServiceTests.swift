@@ -128,6 +128,34 @@ struct RecoveryHarness {
         #expect(try request("jane@example.com").requestID != nil)
     }
 
+    @Test("a backlog of orphans drains in one run of the job, with what is released meanwhile taken between its rounds; one round at a stop")
+    func orphanBacklogDrains() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "jane@example.com", password: password)
+        let backlog = 2 * PasswordRecoveryService.orphanBatch + 100
+        for index in 0..<backlog {
+            _ = try h.service.requestReset(
+                email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "198.51.100.\(index % 200)")
+        }
+        h.clock.advance(by: PasswordRecoveryService.orphanAge + 1)
+        // As at a stop: one round.
+        #expect(h.service.processPendingRequests() == PasswordRecoveryService.orphanBatch)
+        // As the job runs: every round, and Jane's request, released during the first, in the next.
+        var rounds = 0
+        let processed = h.service.processPendingRequests(continuing: {
+            rounds += 1
+            if rounds == 1 {
+                h.service.release(try! h.service.requestReset(
+                    email: "jane@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1"))
+            }
+            return true
+        })
+        #expect(processed == backlog - PasswordRecoveryService.orphanBatch + 1)
+        #expect(rounds == 1)  // asked after the first, full round; the second found the rest
+        #expect(try h.store.pendingResetRequestCount(upTo: 10) == 0)
+        #expect(try h.mailedLinks().count == 1)
+    }
+
     @Test("requests racing for the last places in the inbox: exactly as many are stored as there was room for")
     func inboxRoomIsNotOverbooked() throws {
         let h = try RecoveryHarness(inboxLimit: 5)

@@ -222,8 +222,8 @@ package final class PasswordRecoveryService: Sendable {
     package static let releasedLimit = 10_000
     /// How old a pending request must be before any instance processes it unreleased.
     package static let orphanAge: TimeInterval = 10
-    /// The most orphans one batch takes.
-    static let orphanBatch = 100
+    /// The most orphans one round takes (a round then counts the inbox).
+    package static let orphanBatch = 1_000
 
     /// Counts a request or reset against the client's budget; throws `rate_limited` with the
     /// seconds to wait beyond it.
@@ -246,10 +246,27 @@ package final class PasswordRecoveryService: Sendable {
 
     /// Processes the released requests and the orphans: for each, in one transaction, takes
     /// it, looks up the active account of its address, and issues a token and queues the mail
-    /// (or, without an account, only drops the request). Returns how many were taken. Called
-    /// by ``ResetRequestWorker``; tests call it directly.
+    /// (or, without an account, only drops the request). One round takes what was released
+    /// and at most ``orphanBatch`` orphans, then counts the inbox; further rounds follow while
+    /// the last one found a full batch of orphans and took some of them, and `continuing()`
+    /// says so (the job passes "not stopping"): a backlog of orphans — requests past
+    /// ``releasedLimit``, or a stopped instance's — drains in one run, and what is released
+    /// meanwhile is taken between its batches. Returns how many were taken. Called by
+    /// ``ResetRequestWorker``; tests call it directly.
     @discardableResult
-    package func processPendingRequests() -> Int {
+    package func processPendingRequests(continuing: () -> Bool = { false }) -> Int {
+        var processed = 0
+        while true {
+            let round = processRound()
+            processed += round.processed
+            countInbox()
+            guard round.orphans == Self.orphanBatch, round.processed > 0, continuing() else { return processed }
+        }
+    }
+
+    /// One round of ``processPendingRequests(continuing:)``: how many requests it took, and
+    /// how many orphans it found.
+    private func processRound() -> (processed: Int, orphans: Int) {
         let ready = released.withLock { ids in
             defer { ids.removeAll() }
             return ids
@@ -261,16 +278,16 @@ package final class PasswordRecoveryService: Sendable {
             logger.error("reset_requests_unreadable", ["error": .string("\(error)")])
             orphans = []
         }
+        let readyIDs = Set(ready)
         var processed = 0
-        for id in ready + orphans.filter({ !ready.contains($0) }) {
+        for id in ready + orphans.filter({ !readyIDs.contains($0) }) {
             do {
                 if try store.processResetRequest(id: id, now: clock.now(), issue: issueToken) { processed += 1 }
             } catch {
                 logger.error("reset_issue_failed", ["request": .string(id), "error": .string("\(error)")])
             }
         }
-        countInbox()
-        return processed
+        return (processed, orphans.count)
     }
 
     /// Counts the pending requests in the store (no further than the limit) for

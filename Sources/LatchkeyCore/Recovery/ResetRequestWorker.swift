@@ -15,8 +15,8 @@ package struct ResetRequestWorker: BackgroundJob {
     /// Every second plus up to a second of jitter, at background priority.
     package var schedule: JobSchedule { JobSchedule(interval: 1, jitter: 1, background: true) }
 
-    /// Processes one batch.
+    /// Processes what is pending, a backlog of orphans included, until the server stops.
     package func run(isStopping: () -> Bool) {
-        recovery.processPendingRequests()
+        recovery.processPendingRequests(continuing: { !isStopping() })
     }
 }
