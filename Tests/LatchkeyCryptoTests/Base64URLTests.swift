@@ -19,6 +19,17 @@ import Testing
         #expect(Base64URL.decode("-_-_") == data)
     }
 
+    @Test("every length from 0 to 70 bytes encodes as Foundation's base64 does, in the URL alphabet without padding")
+    func matchesFoundation() {
+        for length in 0...70 {
+            let data = SecureRandom.bytes(length)
+            let foundation = data.base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(data) == foundation, "\(length) bytes")
+        }
+        #expect(Base64URL.encode(Data(repeating: 0xFF, count: 5)) == "______8")
+    }
+
     @Test("every length from 0 to 70 bytes round-trips")
     func roundTrips() {
         for length in 0...70 {
