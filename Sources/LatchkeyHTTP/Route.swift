@@ -32,13 +32,18 @@ package struct Route: Sendable {
     /// Where it runs: ``RequestLane/passwordHashing`` for routes that may compute a password
     /// hash, ``RequestLane/eventThread`` for routes that only read memory.
     package let lane: RequestLane
+    /// Whether every request mostly gets the same answer, whoever asks (the reset request's
+    /// `200`, the same for every address): then, as for a route on the event thread, its last
+    /// answer is kept and sent again, wire form and all, while the answer stays the same. Only
+    /// for answers that hold no secret.
+    package let answersAlike: Bool
     /// Answers a request; a thrown ``LatchkeyError`` becomes its response in ``errorShape``.
     package let handler: @Sendable (HTTPRequest) throws -> HTTPResponse
 
     /// Creates a route.
     package init(
         _ method: String, _ path: String, name: String, body: BodyKind = .none, cacheable: Bool = false,
-        errorShape: ErrorShape = .latchkey, lane: RequestLane = .standard,
+        errorShape: ErrorShape = .latchkey, lane: RequestLane = .standard, answersAlike: Bool = false,
         handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
     ) {
         self.method = method
@@ -48,6 +53,7 @@ package struct Route: Sendable {
         self.cacheable = cacheable
         self.errorShape = errorShape
         self.lane = lane
+        self.answersAlike = answersAlike
         self.handler = handler
     }
 }

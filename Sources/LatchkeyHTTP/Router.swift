@@ -8,7 +8,8 @@ import Synchronization
 /// and an access log line (with a truncated client IP, never the query string).
 ///
 /// A route answered on the event thread mostly gives the same answer again (a constant, a
-/// document until it changes): its last finished answer is kept, and when the route's next
+/// document until it changes), and so does a route that answers every request alike
+/// (``Route/answersAlike``): its last finished answer is kept, and when the route's next
 /// answer is the same, that one is sent, with its wire form built once
 /// (``ReusableWireResponse``).
 package final class Router: HTTPHandler {
@@ -16,7 +17,7 @@ package final class Router: HTTPHandler {
     package let routes: [Route]
     /// The positions in ``routes`` of the routes at each path, in table order.
     private let positionsByPath: [String: [Int]]
-    /// For each route, its last finished answer when it runs on the event thread.
+    /// For each route, its last finished answer when it runs on the event thread or answers alike.
     private let lastAnswers: [LastAnswer?]
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -26,7 +27,7 @@ package final class Router: HTTPHandler {
     package init(routes: [Route], metrics: ServerMetrics, logger: Logger, clock: any WallClock = SystemClock()) {
         self.routes = routes
         positionsByPath = Dictionary(grouping: routes.indices, by: { routes[$0].path })
-        lastAnswers = routes.map { $0.lane == .eventThread ? LastAnswer() : nil }
+        lastAnswers = routes.map { $0.lane == .eventThread || $0.answersAlike ? LastAnswer() : nil }
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
@@ -151,22 +152,26 @@ package final class Router: HTTPHandler {
         securityHeaders + [(name: "Cache-Control", value: "no-store"), (name: "Pragma", value: "no-cache")]
 }
 
-/// One event-thread route's last answer, as the route gave it and as finished for the wire.
+/// One route's last answer, as the route gave it and as finished for the wire.
 private final class LastAnswer: Sendable {
     private let answer = Mutex<(given: HTTPResponse, cacheable: Bool, finished: HTTPResponse)?>(nil)
 
     /// The finished form of `given` (`cacheable` or not): the kept one when the route gave
     /// the same answer last time, otherwise `finish()` — kept, with a new
-    /// ``ReusableWireResponse``, in place of the last. An answer with a completion is never
-    /// kept: each request must get its own call.
+    /// ``ReusableWireResponse``, in place of the last. The completion is never kept: each
+    /// request gets its own (`given`'s) with the shared wire form.
     func finished(_ given: HTTPResponse, cacheable: Bool, finish: () -> HTTPResponse) -> HTTPResponse {
-        guard given.onCompletion == nil else { return finish() }
         if let kept = answer.withLock({ $0 }), kept.cacheable == cacheable, kept.given.sendsTheSame(as: given) {
-            return kept.finished
+            var reused = kept.finished
+            reused.onCompletion = given.onCompletion
+            return reused
         }
         var finished = finish()
         finished.reusableWire = ReusableWireResponse()
-        answer.withLock { $0 = (given, cacheable, finished) }
+        var keptGiven = given, keptFinished = finished
+        keptGiven.onCompletion = nil
+        keptFinished.onCompletion = nil
+        answer.withLock { $0 = (keptGiven, cacheable, keptFinished) }
         return finished
     }
 }

@@ -113,18 +113,19 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(response.headers["Content-Type"] == "text/plain")
     }
 
-    @Test("an event-thread route's unchanged answer keeps one wire form; a changed answer, a completion or another lane get none of the old")
+    @Test("a kept route's unchanged answer keeps one wire form, each request with its own completion; a changed answer or a route not kept get none of the old")
     func eventThreadAnswersAreReused() throws {
         let document = Mutex("one")
-        let completions = Mutex(0)
+        let completions = Mutex<[String]>([])
         let metrics = ServerMetrics()
         let router = Router(routes: [
             Route("GET", "/document", name: "document", cacheable: true, lane: .eventThread) { _ in
                 HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Data(document.withLock { $0 }.utf8))
             },
-            Route("GET", "/completed", name: "completed", lane: .eventThread) { _ in
+            Route("GET", "/completed", name: "completed", answersAlike: true) { request in
                 var response = HTTPResponse(status: 200, body: Data("same".utf8))
-                response.onCompletion = { completions.withLock { $0 += 1 } }
+                let caller = request.clientIP
+                response.onCompletion = { completions.withLock { $0.append(caller) } }
                 return response
             },
             Route("GET", "/work", name: "work") { _ in HTTPResponse(status: 200, body: Data("same".utf8)) },
@@ -143,13 +144,16 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(changed.reusableWire != nil && changed.reusableWire !== wire)
         #expect(get("/document").reusableWire === changed.reusableWire)
 
-        for _ in 0..<2 {
-            let completed = get("/completed")
-            #expect(completed.reusableWire == nil)
-            completed.onCompletion?()
-            #expect(get("/work").reusableWire == nil)
+        let completed = ["198.51.100.1", "198.51.100.2", "198.51.100.3"].map { ip in
+            var request = HTTPRequest(method: "GET", path: "/completed")
+            request.clientIP = ip
+            return router.handle(request)
         }
-        #expect(completions.withLock { $0 } == 2)
+        let completedWire = try #require(completed[0].reusableWire)
+        #expect(completed.allSatisfy { $0.reusableWire === completedWire })
+        for response in completed.reversed() { response.onCompletion?() }
+        #expect(completions.withLock { $0 } == ["198.51.100.3", "198.51.100.2", "198.51.100.1"])
+        #expect(get("/work").reusableWire == nil)
     }
 
     @Test("changing a response's status, header fields or body drops its reusable wire form")
@@ -244,6 +248,25 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         let (code, directusCode) = try errorCodes(refused)
         // As every 503: Latchkey's shape names no server-side cause, Directus's says unavailable.
         #expect(code == "internal_error" && directusCode == "SERVICE_UNAVAILABLE")
+    }
+
+    @Test("the request route's answer goes out in one wire form for every address, and each request's completion releases its own")
+    func requestAnswersShareAWire() throws {
+        let app = try makeApplication()
+        try app.accounts.createAccount(email: "known@example.com", password: .init("correct horse battery staple"))
+        let answers = ["known@example.com", "unknown@example.com"].map {
+            app.router.handle(jsonRequest("/auth/password/request", #"{"email":"\#($0)"}"#))
+        }
+        let wire = try #require(answers[0].reusableWire)
+        #expect(answers[1].reusableWire === wire)
+        // Nothing is taken before its answer is sent; each completion releases its own request.
+        #expect(app.recovery.processPendingRequests() == 0)
+        answers[1].onCompletion?()
+        #expect(app.recovery.processPendingRequests() == 1)
+        #expect(try app.store.pendingResetRequestCount(upTo: 10) == 1)
+        answers[0].onCompletion?()
+        #expect(app.recovery.processPendingRequests() == 1)
+        #expect(try app.store.pendingMailCount() == 1)
     }
 
     @Test("the request route answers known, unknown and malformed-but-valid addresses with one body")

@@ -15,7 +15,11 @@ struct PasswordResetRoutes {
 
     var routes: [Route] {
         [
-            Route("POST", "/auth/password/request", name: "password_request", body: .json, errorShape: .latchkeyAndDirectus) { request in
+            // The same answer for every address: its wire form is built once (Route.answersAlike).
+            Route(
+                "POST", "/auth/password/request", name: "password_request", body: .json, errorShape: .latchkeyAndDirectus,
+                answersAlike: true
+            ) { request in
                 let body = try request.decodeJSON(ResetRequestBody.self)
                 let receipt = try service.requestReset(
                     email: body.email, resetURL: body.resetURL, locale: body.locale,
