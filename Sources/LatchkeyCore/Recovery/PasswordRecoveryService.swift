@@ -84,7 +84,8 @@ package final class PasswordRecoveryService: Sendable {
             self.inboxLimit = inboxLimit
         }
 
-        /// 100 000 pending requests: some 20 MB of rows, and minutes of the background job's work.
+        /// 100 000 pending requests: some 20 MB of rows, and half a minute of the background
+        /// job's work on one core.
         package static let defaultInboxLimit = 100_000
 
         /// 20 calls per 10 minutes; then blocked for at least a minute, doubling up to an hour.
@@ -248,7 +249,7 @@ package final class PasswordRecoveryService: Sendable {
     /// it, looks up the active account of its address, and issues a token and queues the mail
     /// (or, without an account, only drops the request). One round takes what was released
     /// and at most ``orphanBatch`` orphans, then counts the inbox; further rounds follow while
-    /// the last one found a full batch of orphans and took some of them, and `continuing()`
+    /// the last one found a full batch of orphans and took any request, and `continuing()`
     /// says so (the job passes "not stopping"): a backlog of orphans — requests past
     /// ``releasedLimit``, or a stopped instance's — drains in one run, and what is released
     /// meanwhile is taken between its batches. Returns how many were taken. Called by
