@@ -27,8 +27,7 @@ package struct HTTPHeaders: Sendable, Sequence {
 
     /// Replaces every field of `name` with one field holding `value`.
     package mutating func set(_ name: String, _ value: String) {
-        remove(name)
-        fields.append((name: name, value: value))
+        set([(name: name, value: value)])
     }
 
     /// Replaces every field named in `replacements` with the fields given there, in their

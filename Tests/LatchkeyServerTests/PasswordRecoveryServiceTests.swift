@@ -128,6 +128,14 @@ struct RecoveryHarness {
         #expect(try request("jane@example.com").requestID != nil)
     }
 
+    @Test("an address's keyed hash, as every instance's limiter keys and logs write it: base64url of the first 16 bytes of its HMAC-SHA256")
+    func addressKeyHash() {
+        let key = AddressKey(Redacted(Data("Jefe".utf8)))
+        #expect(key.hash("what do ya want for nothing?") == "W9zBRr9gdU5qBCQmCJV1xw")
+        #expect(key.code(for: "what do ya want for nothing?")
+            == HMACSHA256.authenticationCode(for: Data("what do ya want for nothing?".utf8), key: Data("Jefe".utf8)))
+    }
+
     @Test("a backlog of orphans drains in one run of the job, with what is released meanwhile taken between its rounds; one round at a stop")
     func orphanBacklogDrains() throws {
         let h = try RecoveryHarness()

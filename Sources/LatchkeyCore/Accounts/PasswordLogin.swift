@@ -52,7 +52,7 @@ package struct PasswordLogin: Sendable {
     private let limiter: any RateLimiter
     private let limits: Limits
     private let costs: VerificationCostProfile
-    private let addressKey: HMACSHA256.Key
+    private let addressKey: AddressKey
     private let logger: Logger
 
     /// Creates it from its dependencies; `addressKey` keys the hashes of addresses in limiter keys.
@@ -65,7 +65,7 @@ package struct PasswordLogin: Sendable {
         self.limiter = limiter
         self.limits = limits
         self.costs = costs
-        self.addressKey = HMACSHA256.Key(addressKey.exposed)
+        self.addressKey = AddressKey(addressKey)
         self.logger = logger
     }
 
@@ -80,8 +80,7 @@ package struct PasswordLogin: Sendable {
         let address = try? EmailAddress(email)
         let account = try address.map { try store.account(email: $0.normalized) } ?? nil
         let subject = account.map { "account:\($0.id).\($0.credentialVersion).\($0.failureEpoch)" }
-            ?? "address:" + Base64URL.encode(addressKey.authenticationCode(
-                for: Data((address?.normalized ?? email).utf8)).prefix(16))
+            ?? "address:" + addressKey.hash(address?.normalized ?? email)
 
         // Counted before the hash, so no number of concurrent attempts gets past a limit.
         let pairKey = "login-fail:" + subject + "@" + ip

@@ -13,14 +13,14 @@ import Synchronization
 /// no accounts, the configured cost applies.
 package final class VerificationCostProfile: Sendable {
     private let hasher: PasswordHasher
-    private let key: HMACSHA256.Key
+    private let key: AddressKey
     private let sample = Mutex<[PasswordHasher.VerificationCost]>([])
 
     /// A profile for `hasher`'s configured cost, choosing with `key` (the address key, so every
     /// instance chooses alike).
     package init(hasher: PasswordHasher, key: Redacted<Data>) {
         self.hasher = hasher
-        self.key = HMACSHA256.Key(key.exposed)
+        self.key = AddressKey(key)
     }
 
     /// Replaces the sample with the costs of `hashes` (malformed ones are skipped).
@@ -33,7 +33,7 @@ package final class VerificationCostProfile: Sendable {
     package func cost(for address: String) -> PasswordHasher.VerificationCost {
         let costs = sample.withLock { $0 }
         guard !costs.isEmpty else { return hasher.configuredCost }
-        let mac = key.authenticationCode(for: Data(address.utf8))
+        let mac = key.code(for: address)
         let index = mac.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } % UInt64(costs.count)
         return costs[Int(index)]
     }

@@ -117,7 +117,7 @@ package final class PasswordRecoveryService: Sendable {
     /// Ids of pending requests whose responses were sent, waiting for the next batch.
     private let released = Mutex<[String]>([])
     /// ``Settings/addressKey``, prepared once.
-    private let addressMAC: HMACSHA256.Key
+    private let preparedAddressKey: AddressKey
     /// The pending requests the background job last counted in the store.
     private let countedInInbox = Atomic<Int>(0)
     /// The requests this instance stored since that count began.
@@ -142,7 +142,7 @@ package final class PasswordRecoveryService: Sendable {
         self.templates = templates
         self.settings = settings
         self.allowList = ResetURLAllowList(settings.resetURLAllowList)
-        self.addressMAC = HMACSHA256.Key(settings.addressKey.exposed)
+        self.preparedAddressKey = AddressKey(settings.addressKey)
         self.abuse = AbuseMonitor(threshold: settings.abuseWarningThreshold)
         self.logger = logger
         self.metrics = metrics
@@ -381,7 +381,7 @@ package final class PasswordRecoveryService: Sendable {
     }
 
     private func addressKey(normalized: String) -> String {
-        Base64URL.encode(addressMAC.authenticationCode(for: Data(normalized.utf8)).prefix(16))
+        preparedAddressKey.hash(normalized)
     }
 
     static let invalidToken = LatchkeyError(.invalidToken, "The link is no longer valid. Please request a new one.")

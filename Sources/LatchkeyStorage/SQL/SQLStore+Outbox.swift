@@ -81,10 +81,7 @@ extension SQLStore {
     }
 
     package func pendingMailCount() throws -> Int {
-        let count = try database.read { connection in
-            try connection.query("SELECT COUNT(*) AS pending FROM outbox WHERE status = 'pending'", []).first?.integer("pending")
-        }
-        return Int(count ?? 0)
+        try count("SELECT COUNT(*) AS counted FROM outbox WHERE status = 'pending'")
     }
 
     /// Runs `sql` (an UPDATE of the message `id`); throws when no message has that id.

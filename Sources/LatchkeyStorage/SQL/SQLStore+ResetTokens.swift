@@ -25,12 +25,7 @@ extension SQLStore {
     }
 
     package func pendingResetRequestCount(upTo limit: Int) throws -> Int {
-        let count = try database.read { connection in
-            try connection.query(
-                "SELECT COUNT(*) AS pending FROM (SELECT 1 FROM reset_requests LIMIT ?) AS waiting", [.integer(Int64(limit))]
-            ).first?.integer("pending")
-        }
-        return Int(count ?? 0)
+        try count("SELECT COUNT(*) AS counted FROM (SELECT 1 FROM reset_requests LIMIT ?) AS waiting", [.integer(Int64(limit))])
     }
 
     package func processResetRequest(

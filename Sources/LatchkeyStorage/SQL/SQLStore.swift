@@ -25,6 +25,12 @@ protocol SQLStore: Sendable {
 }
 
 extension SQLStore {
+    /// The number `sql` (a `SELECT COUNT(*) AS counted …` with `values`) gives, read on a reader.
+    func count(_ sql: String, _ values: [SQLValue] = []) throws -> Int {
+        let counted = try database.read { connection in try connection.query(sql, values).first?.integer("counted") }
+        return Int(counted ?? 0)
+    }
+
     @discardableResult
     package func migrate() throws -> [Int] {
         let known = Migrations.all.map(\.version).max() ?? 0
