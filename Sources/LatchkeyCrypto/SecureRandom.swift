@@ -23,6 +23,26 @@ package enum SecureRandom {
     package static func identifier() -> String {
         var bytes = [UInt8](bytes(16))
         bytes[6] = bytes[6] & 0x0F | 0x40
+        return uuidText(bytes)
+    }
+
+    /// A time-ordered (version 7, RFC 9562) UUID in lowercase text: the first 48 bits are
+    /// `time` in milliseconds since 1970, the other 74 free bits random from the CSPRNG. Ids
+    /// made later sort after earlier ones (within a millisecond, randomly), so rows keyed by
+    /// them are appended to the end of their index instead of landing on a random page of it:
+    /// for a table that grows by inserts, one page written per commit instead of one per row.
+    /// For row ids only: it tells anyone who sees it when it was made.
+    package static func identifier(orderedAt time: Date) -> String {
+        var bytes = [UInt8](bytes(16))
+        let milliseconds = UInt64(max(0, (time.timeIntervalSince1970 * 1000).rounded(.down)))
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
+        bytes[6] = bytes[6] & 0x0F | 0x70
+        return uuidText(bytes)
+    }
+
+    /// The 16 `bytes` of a UUID, its variant bits set to RFC 9562's, as 8-4-4-4-12 lowercase hex.
+    private static func uuidText(_ bytes: [UInt8]) -> String {
+        var bytes = bytes
         bytes[8] = bytes[8] & 0x3F | 0x80
         // 8-4-4-4-12 hex digits: a hyphen before bytes 4, 6, 8 and 10.
         return String(unsafeUninitializedCapacity: 36) { text in

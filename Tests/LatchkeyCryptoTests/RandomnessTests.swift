@@ -16,6 +16,29 @@ import Testing
         }
     }
 
+    @Test("a time-ordered identifier is a version 7 UUID whose first 48 bits are the time in milliseconds, sorting by time")
+    func timeOrderedIdentifier() throws {
+        // A quarter of a millisecond past each millisecond, so no rounding of the Double lands on the one before.
+        func time(_ milliseconds: UInt64) -> Date { Date(timeIntervalSince1970: (Double(milliseconds) + 0.25) / 1000) }
+        let start = time(1_796_000_000_123)
+        let identifiers = (0..<200).map { SecureRandom.identifier(orderedAt: time(1_796_000_000_123 + UInt64($0) * 10)) }
+        #expect(Set(identifiers).count == 200)
+        #expect(identifiers.sorted() == identifiers)
+        for (index, identifier) in identifiers.enumerated() {
+            let parsed = try #require(UUID(uuidString: identifier))
+            #expect(parsed.uuidString.lowercased() == identifier)
+            let bytes = withUnsafeBytes(of: parsed.uuid) { Array($0) }
+            let milliseconds = bytes[0..<6].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            #expect(milliseconds == 1_796_000_000_123 + UInt64(index) * 10)
+            #expect(bytes[6] >> 4 == 7)
+            #expect(bytes[8] >> 6 == 0b10)
+        }
+        // Within one millisecond the rest is random.
+        let sameTime = (0..<50).map { _ in SecureRandom.identifier(orderedAt: start) }
+        #expect(Set(sameTime).count == 50)
+        #expect(Set(sameTime.map { $0.prefix(13) }).count == 1)
+    }
+
     @Test("bytes returns the requested count, and two draws differ")
     func bytes() {
         #expect(SecureRandom.bytes(0).isEmpty)

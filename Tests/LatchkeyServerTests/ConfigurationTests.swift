@@ -14,7 +14,7 @@ import Testing
         #expect(configuration.resetTokenTTL == 1200)
         #expect(configuration.maxBodyBytes == 65_536)
         #expect(configuration.perIPConnectionLimit == 32)
-        #expect(configuration.workerThreads == 4 * AvailableProcessors.count)
+        #expect(configuration.workerThreads == max(16, 4 * AvailableProcessors.count))
         #expect(configuration.defaultResetURL == "http://127.0.0.1:8080/reset-password")
         #expect(configuration.dataDirectory.lastPathComponent == "data")
         #expect(!configuration.productionAdvice.isEmpty)

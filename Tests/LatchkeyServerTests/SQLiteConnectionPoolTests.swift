@@ -202,11 +202,12 @@ struct ScratchDatabase {
     let database: SQLiteDatabase
 
     init(readers: Int = SQLiteDatabase.defaultReaderLimit,
-         busyTimeoutMilliseconds: Int32 = SQLiteDatabase.busyTimeoutMilliseconds) throws {
+         busyTimeoutMilliseconds: Int32 = SQLiteDatabase.busyTimeoutMilliseconds,
+         gathering: SQLiteGroupCommit.Gathering = .standard) throws {
         directory = try TemporaryDirectory(prefix: "latchkey-sqlite-pool")
         database = try SQLiteDatabase(
             path: directory.url.appendingPathComponent("test.sqlite").path, readers: readers,
-            busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, gathering: gathering)
         try database.withConnection { try $0.execute("CREATE TABLE notes (body TEXT NOT NULL)") }
     }
 

@@ -99,6 +99,45 @@ import Testing
         #expect(try scratch.noteCount() == 2)
     }
 
+    @Test("a lone writer, one transaction after another, never waits for others to share its commit")
+    func loneWriterNeverGathers() throws {
+        let scratch = try ScratchDatabase()
+        let database = scratch.database
+        let batchesBefore = database.writeBatches
+        for index in 0..<300 {
+            try database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("note \(index)")]) }
+        }
+        #expect(database.writeBatches - batchesBefore == 300)
+        #expect(database.gatheredWriteBatches == 0)
+        #expect(try scratch.noteCount() == 300)
+    }
+
+    @Test("a transaction alone at the writer just after writers met waits for those coming, and they share its commit")
+    func leaderGathersWhileWritersMeet() throws {
+        // A window far longer than the threads below take to queue, so they are in time, and
+        // writers counted as meeting for longer than this test takes to get its leader going.
+        let scratch = try ScratchDatabase(gathering: .init(window: 1_000_000, contentionMemory: .seconds(60)))
+        let database = scratch.database
+        let held = try #require(HeldWriteTransaction(on: database, inserting: "held"))
+        // It queues behind the held transaction (writers meet), then leads alone.
+        let leader = startThreads(1) { _ in
+            _ = try? database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("leader")]) }
+        }
+        #expect(eventually { database.queuedWriteTransactions == 1 })
+        #expect(held.commit())
+        #expect(eventually { database.gatheredWriteBatches == 1 })
+        let batchesBefore = database.writeBatches
+        let late = 4
+        let followers = startThreads(late) { index in
+            _ = try? database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("follower \(index)")]) }
+        }
+        leader.wait()
+        followers.wait()
+        #expect(try scratch.noteCount() == Int64(late) + 2)
+        #expect(database.writeBatches - batchesBefore == 1, "the leader's batch took the followers")
+        #expect(database.gatheredWriteBatches == 1)
+    }
+
     @Test("many threads incrementing one counter at once lose no update")
     func noLostUpdates() throws {
         let scratch = try ScratchDatabase()

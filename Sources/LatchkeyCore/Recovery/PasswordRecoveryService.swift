@@ -186,7 +186,7 @@ package final class PasswordRecoveryService: Sendable {
             return Receipt(requestID: nil)
         }
         let request = PendingResetRequest(
-            id: SecureRandom.identifier(), email: address.normalized, resetURL: resetURL,
+            id: SecureRandom.identifier(orderedAt: now), email: address.normalized, resetURL: resetURL,
             locale: locale.map { String($0.prefix(35)) }, acceptLanguage: SupportedLanguage.acceptLanguage(acceptLanguage),
             acceptedAt: now)
         try store.acceptResetRequest(request)

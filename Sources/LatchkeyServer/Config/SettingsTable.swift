@@ -228,11 +228,11 @@ extension Setting {
         "LATCHKEY_ARGON2_PARALLELISM", .integer(1...16, .count), default: "1",
         meaning: "Argon2id lanes per new password hash.")
     static let workerThreads = Setting(
-        "LATCHKEY_WORKER_THREADS", .integer(1...1024, .count), default: .derived("4 per core the process may use"),
+        "LATCHKEY_WORKER_THREADS", .integer(1...1024, .count), default: .derived("4 per core the process may use, at least 16"),
         meaning: "Threads that run the request handlers (all but password hashing); a complete request waits for one "
             + "with its connection suspended, and past 1024 waiting the answer is `503` with `Retry-After`. More than one "
-            + "per core, because a handler waits for the database part of its time; raise it when the database is on "
-            + "another machine.")
+            + "per core, because a handler waits for the database part of its time (and on SQLite, writes that meet "
+            + "share a commit: no more of them than there are threads); raise it when the database is on another machine.")
     static let hashConcurrency = Setting(
         "LATCHKEY_HASH_CONCURRENCY", .integer(1...256, .count), default: .derived("the cores the process may use"),
         meaning: "Password hashes computed at once (sign-in, the sign-in form, reset), on threads of their own at low "

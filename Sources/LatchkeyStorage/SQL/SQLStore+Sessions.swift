@@ -23,7 +23,7 @@ extension SQLStore {
                 \(database.dialect.updateLock(of: "accounts"))
                 """,
                 [
-                    .text(SecureRandom.identifier()), .text(StorageEncoding.hex(digest)),
+                    .text(SecureRandom.identifier(orderedAt: now)), .text(StorageEncoding.hex(digest)),
                     .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
                     .text(familyID), .text(clientID), .text(scope.joined(separator: " ")),
                     .integer(StorageEncoding.milliseconds(absoluteExpiresAt)), .text(accountID),
@@ -240,7 +240,7 @@ extension SQLStore {
             VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(SecureRandom.identifier()), .text(token.accountID), .text(StorageEncoding.hex(token.digest)),
+                .text(SecureRandom.identifier(orderedAt: token.createdAt)), .text(token.accountID), .text(StorageEncoding.hex(token.digest)),
                 .integer(StorageEncoding.milliseconds(token.createdAt)), .integer(StorageEncoding.milliseconds(token.expiresAt)),
                 .text(token.familyID), .text(token.clientID), .text(token.scope.joined(separator: " ")),
                 .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),

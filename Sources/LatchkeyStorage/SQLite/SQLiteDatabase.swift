@@ -35,15 +35,20 @@ final class SQLiteDatabase: Sendable {
     /// reader connections (opened when first needed) and one writer, opened now: it
     /// switches the file to WAL. Each connection has `synchronous=NORMAL`, `secure_delete`
     /// and foreign keys on, and a busy timeout of `busyTimeoutMilliseconds`, which is also
-    /// the longest wait for a free connection.
-    init(path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds) throws {
+    /// the longest wait for a free connection. A write transaction alone at the writer while
+    /// writers meet waits for others to share its commit as `gathering` says (see
+    /// ``SQLiteGroupCommit``).
+    init(
+        path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds,
+        gathering: SQLiteGroupCommit.Gathering = .standard
+    ) throws {
         precondition(readers > 0, "a database needs at least one reader connection")
         let wait = Int(busyTimeoutMilliseconds)
         let first = try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         writer = SQLiteConnectionPool(role: .writer, limit: 1, waitMilliseconds: wait, initial: [first]) {
             try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
-        groupCommit = SQLiteGroupCommit(writer: writer, waitMilliseconds: wait)
+        groupCommit = SQLiteGroupCommit(writer: writer, waitMilliseconds: wait, gathering: gathering)
         self.readers = SQLiteConnectionPool(role: .reader, limit: readers, waitMilliseconds: wait) {
             try SQLiteConnection(path: path, role: .reader, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
@@ -57,6 +62,9 @@ final class SQLiteDatabase: Sendable {
 
     /// How many batches of write transactions have run so far (see ``SQLiteGroupCommit``).
     var writeBatches: Int { groupCommit.batches }
+
+    /// How many batches of write transactions began with their first waiting for others.
+    var gatheredWriteBatches: Int { groupCommit.gatheredBatches }
 
     /// How many write transactions wait for a batch now.
     var queuedWriteTransactions: Int { groupCommit.queued }

@@ -1,6 +1,11 @@
 import LatchkeyCore
 import Dispatch
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Group commit on the one writer connection: write transactions that arrive while another
 /// batch holds the writer run next as one batch, each in a savepoint of its own, inside one
@@ -27,9 +32,27 @@ import Synchronization
 /// and waits behind at most those queued before it. A caller whose transaction is not yet
 /// in a batch after `waitMilliseconds` gives up with `storage_error` ("The database is
 /// busy."); once in a batch, it waits for that batch.
+///
+/// A leader alone in the queue while writers meet (one had to queue behind a batch within
+/// the last 5 ms) first waits 200 µs for the others to queue (``Gathering/standard``), as PostgreSQL's `commit_delay` does: on one busy core a thread
+/// otherwise runs its transaction to its commit before another thread gets there, batches
+/// stay single, and every request pays a whole commit (the WAL frames of every page it
+/// changed, written and checksummed; the write lock taken and given back; a checkpoint every
+/// 1 000 frames). A lone writer, such as a command or a background job running one
+/// transaction after another, never waits.
 final class SQLiteGroupCommit: Sendable {
     /// The most transactions one batch runs; more wait for the next.
     static let batchLimit = 64
+    /// When and how long a leader alone in the queue waits for others to join its batch.
+    struct Gathering: Sendable {
+        /// How long the leader waits, in microseconds.
+        var window: UInt32
+        /// How long after a transaction last had to queue behind a batch writers count as meeting.
+        var contentionMemory: Duration
+
+        /// 200 µs within 5 ms of writers meeting.
+        static let standard = Gathering(window: 200, contentionMemory: .milliseconds(5))
+    }
 
     /// One caller's transaction. Its fields are written by the thread that runs it (the
     /// leader of its batch) before that thread signals `settled`, and read by the caller
@@ -56,23 +79,35 @@ final class SQLiteGroupCommit: Sendable {
         var queue: [Transaction] = []
         var leading = false
         var batches = 0
+        /// How many batches began with their leader waiting for others.
+        var gathered = 0
+        /// When a transaction last found a batch running and queued behind it.
+        var lastContention: ContinuousClock.Instant?
     }
 
     private let writer: SQLiteConnectionPool
     private let waitMilliseconds: Int
+    private let gathering: Gathering
     private let state = Mutex(State())
 
     /// Groups the transactions run on `writer`, a pool of one connection; a caller waits
-    /// at most `waitMilliseconds` for its transaction to be taken into a batch.
-    init(writer: SQLiteConnectionPool, waitMilliseconds: Int) {
+    /// at most `waitMilliseconds` for its transaction to be taken into a batch, and a leader
+    /// alone while writers meet waits for others as `gathering` says.
+    init(writer: SQLiteConnectionPool, waitMilliseconds: Int, gathering: Gathering = .standard) {
         precondition(writer.limit == 1, "group commit needs the one writer connection")
         self.writer = writer
         self.waitMilliseconds = waitMilliseconds
+        self.gathering = gathering
     }
 
     /// How many batches have been run (committed or rolled back) so far.
     var batches: Int {
         state.withLock { $0.batches }
+    }
+
+    /// How many batches began with their leader waiting for others (see the type's description).
+    var gatheredBatches: Int {
+        state.withLock { $0.gathered }
     }
 
     /// How many transactions wait for a batch now.
@@ -89,7 +124,10 @@ final class SQLiteGroupCommit: Sendable {
             defer { transaction.body = nil }
             let leads = state.withLock { state in
                 state.queue.append(transaction)
-                if state.leading { return false }
+                if state.leading {
+                    state.lastContention = .now
+                    return false
+                }
                 state.leading = true
                 return true
             }
@@ -125,6 +163,13 @@ final class SQLiteGroupCommit: Sendable {
     /// Runs one batch from the head of the queue (where `leader`, the caller's own
     /// transaction, is), wakes the other callers in it, and hands the lead on.
     private func lead(as leader: Transaction) {
+        let gathers = state.withLock { state in
+            guard state.queue.count == 1, let last = state.lastContention, last.duration(to: .now) < gathering.contentionMemory
+            else { return false }
+            state.gathered += 1
+            return true
+        }
+        if gathers { usleep(gathering.window) }
         let batch = state.withLock { state in
             let batch = Array(state.queue.prefix(Self.batchLimit))
             state.queue.removeFirst(batch.count)
