@@ -17,7 +17,9 @@ connection for reference. Scenarios, each on a fresh server with its own data di
   idle     10 000 connections from several loopback addresses, held open: accepted or
            refused, RSS and threads, fresh requests while they stay open; and a request
            head dripped one line every few seconds: when the server closes it
-  timing   known vs unknown address on POST /auth/password/request (bench/reset_timing.py)
+  timing   known vs unknown address on POST /auth/password/request (bench/reset_timing.py):
+           300 samples each, measured again on a fresh server when p < 0.05, and the second
+           measurement decides (one test of twenty lands below 0.05 by chance)
   login-timing  known vs unknown address on a failed POST /auth/login, at default and raised
            Argon2 settings and with stored hashes weaker or stronger than the configured ones
            (bench/login_timing.py): 60 samples each, and a mix with p < 0.05 measured again
@@ -182,11 +184,19 @@ def run_idle(args, connections):
 
 
 def run_timing(args):
-    server = BenchServer(args.server_cpu)
-    known = reset_timing.create_accounts(server, args.timing_samples)
-    with server:
-        progress(f"timing: {len(known)} known and {len(known)} unknown addresses")
-        return reset_timing.measure(server, known)
+    """(the TimingResult, that of the second measurement or None): a first measurement that
+    differs (p < 0.05) is repeated on a fresh server, and the second decides."""
+    def measure():
+        server = BenchServer(args.server_cpu)
+        known = reset_timing.create_accounts(server, args.timing_samples)
+        with server:
+            progress(f"timing: {len(known)} known and {len(known)} unknown addresses")
+            return reset_timing.measure(server, known)
+    first = measure()
+    if first.p >= 0.05:
+        return first, None
+    progress(f"timing: p = {first.p:.3f}, measured again")
+    return first, measure()
 
 
 def run_login_timing(args):
@@ -299,10 +309,11 @@ def scenario_table(args, idle_rss, flooded, idle, drip, timing, login_timings):
         met = drip.closed_after is not None and drip.how != "refused" and drip.closed_after <= args.request_deadline + 1
         lines.append(f"| request head dripped one line every {drip.interval:g} s | {outcome} "
                      f"| closed at the request deadline ({args.request_deadline:g} s) {mark(met)} |")
-    if timing:
-        lines.append(timing_row("POST /auth/password/request, known vs unknown address", timing))
+    measurements = [("POST /auth/password/request, known vs unknown address", *timing)] if timing else []
     for name, first, second in login_timings or []:
-        what = f"failed POST /auth/login, known vs unknown address, {login_timing.describe(name)}"
+        measurements.append((f"failed POST /auth/login, known vs unknown address, {login_timing.describe(name)}", first,
+                             second))
+    for what, first, second in measurements:
         if second is None:
             lines.append(timing_row(what, first))
         else:
