@@ -99,7 +99,7 @@ import Testing
         #expect(try scratch.noteCount() == 2)
     }
 
-    @Test("a lone writer, one transaction after another, never waits for others to share its commit")
+    @Test("a writer alone, one transaction after another, never waits for others to share its commit")
     func loneWriterNeverGathers() throws {
         let scratch = try ScratchDatabase()
         let database = scratch.database

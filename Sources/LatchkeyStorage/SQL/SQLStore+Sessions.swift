@@ -240,7 +240,8 @@ extension SQLStore {
             VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
-                .text(SecureRandom.identifier(orderedAt: token.createdAt)), .text(token.accountID), .text(StorageEncoding.hex(token.digest)),
+                .text(SecureRandom.identifier(orderedAt: token.createdAt)), .text(token.accountID),
+                .text(StorageEncoding.hex(token.digest)),
                 .integer(StorageEncoding.milliseconds(token.createdAt)), .integer(StorageEncoding.milliseconds(token.expiresAt)),
                 .text(token.familyID), .text(token.clientID), .text(token.scope.joined(separator: " ")),
                 .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),

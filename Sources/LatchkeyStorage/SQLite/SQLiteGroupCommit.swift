@@ -34,12 +34,13 @@ import Darwin
 /// busy."); once in a batch, it waits for that batch.
 ///
 /// A leader alone in the queue while writers meet (one had to queue behind a batch within
-/// the last 5 ms) first waits 200 µs for the others to queue (``Gathering/standard``), as PostgreSQL's `commit_delay` does: on one busy core a thread
-/// otherwise runs its transaction to its commit before another thread gets there, batches
-/// stay single, and every request pays a whole commit (the WAL frames of every page it
-/// changed, written and checksummed; the write lock taken and given back; a checkpoint every
-/// 1 000 frames). A lone writer, such as a command or a background job running one
-/// transaction after another, never waits.
+/// the last 5 ms) first waits 200 µs for the others to queue (``Gathering/standard``), as
+/// PostgreSQL's `commit_delay` does: on one busy core a thread otherwise runs its transaction
+/// to its commit before another thread gets there, batches stay single, and every request
+/// pays a whole commit (the WAL frames of every page it changed, written and checksummed;
+/// the write lock taken and given back; a checkpoint every 1 000 frames). A writer that met
+/// no other for 5 ms, such as a command or a background job running one transaction after
+/// another on a quiet server, never waits.
 final class SQLiteGroupCommit: Sendable {
     /// The most transactions one batch runs; more wait for the next.
     static let batchLimit = 64
