@@ -29,6 +29,21 @@ import Testing
         #expect(positions.count == 8 && positions == positions.sorted())
     }
 
+    @Test("each character that needs an escape is escaped alone among plain text, and plain text is written as it is")
+    func eachEscapeAlone() throws {
+        let specials = ["\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "\u{2028}", "\u{2029}"]
+        for special in specials + ["", "—"] {
+            let sink = MemoryLogSink()
+            let text = "plain é 🔑 " + special + " text"
+            Logger(sink: sink).warning("event_name", ["text": .string(text)])
+            let line = try #require(sink.lines.first)
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0.value == 0x2028 || $0.value == 0x2029 })
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["text"] as? String == text)
+            if special.isEmpty || special == "—" { #expect(line.contains("\"text\":\"\(text)\"")) }
+        }
+    }
+
     @Test("timestamps are what ISO8601DateFormatter writes, across leap years, centuries and before 1970")
     func timestampsMatchFoundation() {
         let formatter = ISO8601DateFormatter()
