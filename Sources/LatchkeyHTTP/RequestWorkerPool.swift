@@ -9,15 +9,64 @@ import Glibc
 /// A fixed number of threads that run request handlers, behind a first-in first-out queue
 /// of bounded length. A request that finds the queue full is refused (the caller answers
 /// 503), so neither threads nor waiting work grow with the load.
+///
+/// Idle threads are woken one at a time: a job queued while a woken thread has not yet taken
+/// one wakes nobody, and a thread that takes a job and leaves more queued wakes the next.
+/// Waking a thread per job made a burst of cheap requests wake as many threads as it had
+/// requests, each for one job and a context switch; now a thread that is running takes the
+/// queued jobs one after another, and more threads join only as the ones running block (on
+/// the database, or gathering at SQLite's writer).
 final class RequestWorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
-    private struct Queue {
+    /// The queued jobs and who waits for them; its methods decide when a thread is woken.
+    struct Queue {
         var slots: [Job?]
         var head = 0
         var count = 0
         var reserved = 0
         var closed = false
+        /// Threads waiting for a job, not yet woken.
+        var sleeping = 0
+        /// Threads woken that have not yet looked for a job.
+        var waking = 0
+
+        init(limit: Int) {
+            slots = Array(repeating: nil, count: limit)
+        }
+
+        /// Queues `job` in a place taken before; true when a sleeping thread is to be woken
+        /// for it (none is on its way already).
+        mutating func enqueue(_ job: @escaping Job) -> Bool {
+            slots[(head + count) % slots.count] = job
+            count += 1
+            return wakeOne()
+        }
+
+        /// For a thread looking for a job (`woken`: after a wake-up): the oldest job, and
+        /// whether to wake another thread for the jobs left; no job when there is none (the
+        /// thread then counts as sleeping) or the pool is `closed`.
+        mutating func take(woken: Bool) -> (job: Job?, closed: Bool, wakes: Bool) {
+            if woken { waking -= 1 }
+            guard !closed else { return (nil, true, false) }
+            guard count > 0 else {
+                sleeping += 1
+                return (nil, false, false)
+            }
+            let job = slots[head]
+            slots[head] = nil
+            head = (head + 1) % slots.count
+            count -= 1
+            return (job, false, count > 0 && wakeOne())
+        }
+
+        /// Marks one sleeping thread as woken, when none is on its way already; whether one was.
+        private mutating func wakeOne() -> Bool {
+            guard waking == 0, sleeping > 0 else { return false }
+            sleeping -= 1
+            waking += 1
+            return true
+        }
     }
 
     private let name: String
@@ -34,7 +83,7 @@ final class RequestWorkerPool: Sendable {
         self.name = name
         threadCount = threads
         self.lowPriority = lowPriority
-        queue = Mutex(Queue(slots: Array(repeating: nil, count: queueLimit)))
+        queue = Mutex(Queue(limit: queueLimit))
     }
 
     /// Starts the threads.
@@ -66,14 +115,12 @@ final class RequestWorkerPool: Sendable {
     /// Queues `job` in the place ``reserve()`` took, to run on a pool thread; false, and the
     /// job is dropped, when the pool was closed meanwhile.
     func submit(_ job: @escaping Job) -> Bool {
-        let queued = queue.withLock { queue in
+        let (queued, wakes) = queue.withLock { queue -> (Bool, Bool) in
             queue.reserved -= 1
-            guard !queue.closed else { return false }
-            queue.slots[(queue.head + queue.count) % queue.slots.count] = job
-            queue.count += 1
-            return true
+            guard !queue.closed else { return (false, false) }
+            return (true, queue.enqueue(job))
         }
-        if queued { available.signal() }
+        if wakes { available.signal() }
         return queued
     }
 
@@ -104,19 +151,16 @@ final class RequestWorkerPool: Sendable {
         _ = pthread_setschedparam(pthread_self(), batchPolicy, &parameters)
     }
 
+    /// The next job, waiting for one while there is none; nil once the pool is closed.
     private func nextJob() -> Job? {
+        var woken = false
         while true {
-            available.wait()
-            let (job, closed) = queue.withLock { queue -> (Job?, Bool) in
-                guard queue.count > 0 else { return (nil, queue.closed) }
-                let job = queue.slots[queue.head]
-                queue.slots[queue.head] = nil
-                queue.head = (queue.head + 1) % queue.slots.count
-                queue.count -= 1
-                return (job, false)
-            }
+            let (job, closed, wakes) = queue.withLock { $0.take(woken: woken) }
+            if wakes { available.signal() }
             if let job { return job }
             if closed { return nil }
+            available.wait()
+            woken = true
         }
     }
 }
