@@ -62,12 +62,3 @@ import Testing
         #expect(queue.enqueue {})
     }
 }
-
-private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
-}

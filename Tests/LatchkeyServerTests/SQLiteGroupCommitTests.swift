@@ -179,13 +179,3 @@ private func startThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Voi
     }
     return done
 }
-
-/// Whether `condition` became true within 10 s, checked every millisecond.
-private func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(10)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
-}
