@@ -32,7 +32,7 @@ import Testing
         #expect(try row.value("empty") == .blob(Data()))
     }
 
-    @Test("the writer and every reader use WAL, NORMAL sync, secure delete, foreign keys and a busy timeout")
+    @Test("the writer and every reader use WAL, NORMAL sync, secure delete, foreign keys, temporary files in memory and a busy timeout")
     func configuration() throws {
         let (database, directory) = try openScratchDatabase()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -41,7 +41,7 @@ import Testing
             var settings: [String: Int64] = ["wal": journal == "wal" ? 1 : 0]
             for (pragma, column) in [
                 ("synchronous", "synchronous"), ("secure_delete", "secure_delete"), ("foreign_keys", "foreign_keys"),
-                ("busy_timeout", "timeout"), ("query_only", "query_only"),
+                ("busy_timeout", "timeout"), ("query_only", "query_only"), ("temp_store", "temp_store"),
             ] {
                 settings[pragma] = try connection.query("PRAGMA \(pragma)").first?.integer(column)
             }
@@ -50,6 +50,8 @@ import Testing
         let expected: [String: Int64] = [
             "wal": 1, "synchronous": 1, "secure_delete": 1, "foreign_keys": 1,
             "busy_timeout": Int64(SQLiteDatabase.busyTimeoutMilliseconds), "query_only": 0,
+            // 2: MEMORY, where a batch's savepoint journal stays (see SQLiteConnection.init).
+            "temp_store": 2,
         ]
         #expect(try database.withConnection { try settings($0) } == expected)
         var readerExpected = expected

@@ -68,7 +68,11 @@ final class SQLiteConnection: Sendable {
     /// Opens the database file at `path` for `role` and configures the connection:
     /// `busyTimeoutMilliseconds` of waiting for another connection's lock, WAL journal
     /// (the writer switches the file to it; every connection checks it), `synchronous=NORMAL`,
-    /// `secure_delete` and foreign keys on, and `query_only` for a reader.
+    /// `secure_delete` and foreign keys on, temporary files in memory, and `query_only` for a
+    /// reader. The one temporary file a connection of ours needs is the savepoint journal of a
+    /// group commit's batch (the pages its savepoints changed, bounded by the batch); on disk,
+    /// SQLite spilled it to a new temporary file past 64 KiB, so a busy writer created,
+    /// wrote and unlinked a file for many of its batches.
     init(path: String, role: Role, busyTimeoutMilliseconds: Int32) throws {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (role == .writer ? SQLITE_OPEN_CREATE : 0)
@@ -89,7 +93,8 @@ final class SQLiteConnection: Sendable {
                 .storage, "The database could not be opened.",
                 detail: "\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
         }
-        try executeScript("PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON")
+        try executeScript(
+            "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
         if role == .reader { try executeScript("PRAGMA query_only = ON") }
     }
 
