@@ -34,7 +34,8 @@ final class SQLiteDatabase: Sendable {
     /// Opens (creating if needed) the database file at `path`, with at most `readers`
     /// reader connections (opened when first needed) and one writer, opened now: it
     /// switches the file to WAL. Each connection has `synchronous=NORMAL`, `secure_delete`
-    /// and foreign keys on, and a busy timeout of `busyTimeoutMilliseconds`, which is also
+    /// and foreign keys on, temporary files in memory, and a busy timeout of
+    /// `busyTimeoutMilliseconds`, which is also
     /// the longest wait for a free connection. A write transaction alone at the writer while
     /// writers meet waits for others to share its commit as `gathering` says (see
     /// ``SQLiteGroupCommit``).
