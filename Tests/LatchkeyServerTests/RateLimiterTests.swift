@@ -104,8 +104,30 @@ import Testing
         let limiter = LocalRateLimiter(maximumKeys: 100)
         let policy = RateLimitPolicy(windows: [.init(limit: 1, seconds: 60)])
         for i in 0..<1000 { _ = limiter.consume("k\(i)", policy: policy, now: start) }
-        // The newest key is still tracked (limited), so eviction removed old keys only.
-        #expect(limiter.consume("k999", policy: policy, now: start) != .allowed)
+        // Every key still limits, so a key the limiter remembers checks as limited and a
+        // forgotten one as allowed: at most the bound are remembered, the newest among them.
+        let remembered = (0..<1000).filter { limiter.check("k\($0)", policy: policy, now: start) != .allowed }
+        #expect(remembered.count <= 100)
+        #expect(remembered.count >= 80)
+        #expect(remembered.contains(999))
+        #expect(!remembered.contains(0))
+    }
+
+    @Test("a key hammered while blocked outlives a flood of other keys; keys nobody uses go first")
+    func hammeredKeySurvivesFlood() {
+        let limiter = LocalRateLimiter(maximumKeys: 100)
+        let policy = PasswordRecoveryService.perAddressPolicy
+        #expect(limiter.consume("victim", policy: policy, now: start) == .allowed)
+        #expect(limiter.consume("idle", policy: policy, now: start) == .allowed)
+        // An attacker floods fresh addresses and keeps retrying the victim's, hoping to push
+        // the victim's key out and send another mail: every retry keeps it in use.
+        for i in 0..<2000 {
+            let now = start.addingTimeInterval(1 + Double(i) / 100)
+            #expect(limiter.consume("flood\(i)", policy: policy, now: now) == .allowed)
+            #expect(limiter.consume("victim", policy: policy, now: now) != .allowed)
+        }
+        #expect(limiter.check("victim", policy: policy, now: start.addingTimeInterval(30)) != .allowed)
+        #expect(limiter.check("idle", policy: policy, now: start.addingTimeInterval(30)) == .allowed)
     }
 
     @Test("a key holding hundreds of events decides as a plain list of its events would, refunds and late instants included")

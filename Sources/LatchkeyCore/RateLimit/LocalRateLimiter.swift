@@ -8,6 +8,13 @@ import Synchronization
 /// and its share of the key bound, so threads deciding for different keys seldom wait for
 /// each other. A key's decisions depend on that key's history alone, so sharding changes
 /// none of them; only which idle keys a flood evicts first is decided per shard.
+///
+/// Past its bound a shard forgets every key that limits nothing any more, then the least
+/// recently consumed ones, down to nine tenths of the bound. A key is "used" by every
+/// decision about it, refused attempts included, so a key that is being hammered while
+/// blocked is the last a flood of other keys can push out. Each eviction frees a tenth of
+/// the bound and costs time linear in it, so a flood of distinct keys costs O(1) per key
+/// amortised, never a sort of the shard under its lock.
 package final class LocalRateLimiter: RateLimiter {
     private struct KeyState {
         /// The instants of the counted events, oldest first, so each window's share is
@@ -20,16 +27,50 @@ package final class LocalRateLimiter: RateLimiter {
         /// When the key holds nothing worth keeping: its events are out of every window
         /// and any block is over.
         var forgettableAfter = Date.distantPast
+        /// The shard's use counter at the key's latest decision.
+        var lastUse: UInt64 = 0
+    }
+
+    /// One key's decision in the order of uses: current while `stamp` is still the key's
+    /// ``KeyState/lastUse``, stale (left for the next compaction) once it was used again.
+    private struct Use {
+        let key: String
+        let stamp: UInt64
+    }
+
+    /// The keys of one shard and the order they were used in.
+    private struct ShardState {
+        var states: [String: KeyState] = [:]
+        /// Uses, oldest first: the least recently used key is the first whose use is
+        /// current. Compacted to one use per key once stale ones outnumber the keys, so it
+        /// holds at most about twice as many uses as keys.
+        var uses = FrontDroppingArray<Use>()
+        var useCounter: UInt64 = 0
+
+        func isCurrent(_ use: Use) -> Bool {
+            states[use.key]?.lastUse == use.stamp
+        }
+
+        /// Keeps only the current use of each key, in order.
+        mutating func compactUses() {
+            var current = FrontDroppingArray<Use>()
+            for index in 0..<uses.count where isCurrent(uses[index]) { current.append(uses[index]) }
+            uses = current
+        }
     }
 
     /// The keys of one shard, behind the shard's own lock.
     private final class Shard: Sendable {
-        let states = Mutex<[String: KeyState]>([:])
+        let state = Mutex(ShardState())
         /// The most keys this shard tracks.
         let maximumKeys: Int
+        /// How many keys an eviction leaves: nine tenths of the bound, so the next one is a
+        /// tenth of the bound of new keys away.
+        let keysAfterEviction: Int
 
         init(maximumKeys: Int) {
             self.maximumKeys = maximumKeys
+            keysAfterEviction = maximumKeys - max(1, maximumKeys / 10)
         }
     }
 
@@ -51,16 +92,23 @@ package final class LocalRateLimiter: RateLimiter {
 
     package func consume(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
         let shard = shard(for: key)
-        return shard.states.withLock { states in
-            let decision = Self.decide(&states[key, default: KeyState()], policy: policy, now: now)
-            if states.count > shard.maximumKeys { Self.evictIdle(&states, now: now, keeping: key) }
+        return shard.state.withLock { held in
+            held.useCounter += 1
+            let stamp = held.useCounter
+            let decision = Self.decide(&held.states[key, default: KeyState()], use: stamp, policy: policy, now: now)
+            held.uses.append(Use(key: key, stamp: stamp))
+            if held.states.count > shard.maximumKeys {
+                Self.evict(&held, now: now, keeping: key, down: shard.keysAfterEviction)
+            } else if held.uses.count > 2 * held.states.count + 64 {
+                held.compactUses()
+            }
             return decision
         }
     }
 
     package func check(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        shard(for: key).states.withLock { states in
-            guard let state = states[key] else { return .allowed }
+        shard(for: key).state.withLock { shard in
+            guard let state = shard.states[key] else { return .allowed }
             if let blockedUntil = state.blockedUntil, blockedUntil > now {
                 return .limited(retryAfter: Self.retryAfter(blockedUntil.timeIntervalSince(now)))
             }
@@ -70,9 +118,9 @@ package final class LocalRateLimiter: RateLimiter {
     }
 
     package func refund(_ key: String, policy: RateLimitPolicy, now: Date) {
-        shard(for: key).states.withLock { states in
+        shard(for: key).state.withLock { shard in
             // Events are oldest first, so the latest at or before `now` is found from the end.
-            states[key]?.events.removeLatest(notAfter: now)
+            shard.states[key]?.events.removeLatest(notAfter: now)
         }
     }
 
@@ -96,7 +144,8 @@ package final class LocalRateLimiter: RateLimiter {
         return longestWait
     }
 
-    private static func decide(_ state: inout KeyState, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+    private static func decide(_ state: inout KeyState, use: UInt64, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+        state.lastUse = use
         let longest = policy.windows.lazy.map(\.seconds).max() ?? 0
         state.events.removeOldest(state.events.firstIndex { now.timeIntervalSince($0) < longest })
 
@@ -129,16 +178,14 @@ package final class LocalRateLimiter: RateLimiter {
         max(1, Int(seconds.rounded(.up)))
     }
 
-    /// Forgets keys that no longer limit anything; only if none qualify (a flood of distinct
-    /// keys), the least recently used ones — memory stays bounded either way.
-    private static func evictIdle(_ states: inout [String: KeyState], now: Date, keeping current: String) {
-        let forgettable = states.filter { $0.key != current && $0.value.forgettableAfter <= now }.map(\.key)
-        guard forgettable.isEmpty else {
-            for key in forgettable { states.removeValue(forKey: key) }
-            return
+    /// Forgets every key that no longer limits anything, then the least recently used ones
+    /// until `keys` remain; `current` (the key just decided) stays. Linear in the shard.
+    private static func evict(_ shard: inout ShardState, now: Date, keeping current: String, down keys: Int) {
+        shard.states = shard.states.filter { $0.key == current || $0.value.forgettableAfter > now }
+        while shard.states.count > keys, let oldest = shard.uses.first, oldest.key != current || !shard.isCurrent(oldest) {
+            shard.uses.removeFirst(1)
+            if shard.isCurrent(oldest) { shard.states.removeValue(forKey: oldest.key) }
         }
-        let oldest = states.filter { $0.key != current }
-            .sorted { ($0.value.events.latest ?? .distantPast) < ($1.value.events.latest ?? .distantPast) }
-        for (key, _) in oldest.prefix(states.count / 10 + 1) { states.removeValue(forKey: key) }
+        shard.compactUses()
     }
 }
