@@ -203,13 +203,38 @@ extension LibCrypto {
         return isPairwiseConsistent(pkey) ? handle : nil
     }
 
-    /// Signs SHA-256(`message`) with ECDSA under the P-256 key pair `key` and returns the raw
-    /// 64-byte `r || s`.
-    static func p256Sign(_ key: KeyHandle, message: Data) -> Data {
-        guard let der = digestSign(key.pkey, digest: sha256Digest, message: message),
-            let signature = rawECDSASignature(der)
-        else { preconditionFailure("libcrypto could not sign with a validated P-256 key") }
-        return signature
+    /// A P-256 key pair as OpenSSL's EC_KEY, which signs without the provider dispatch of
+    /// the EVP interface (see shim.h). Like ``KeyHandle``, only read once built, so one key
+    /// signs on many threads at once.
+    final class P256Signer: @unchecked Sendable {
+        fileprivate let key: OpaquePointer
+
+        /// Takes ownership of `key`.
+        fileprivate init(taking key: OpaquePointer) {
+            self.key = key
+        }
+
+        deinit {
+            latchkey_ec_key_free(key)
+        }
+    }
+
+    /// The signer of the P-256 key pair `key` (from ``p256Key(_:)`` with `d`).
+    static func p256Signer(_ key: KeyHandle) -> P256Signer {
+        guard let ecKey = latchkey_ec_key(key.pkey) else {
+            preconditionFailure("libcrypto could not use a validated P-256 key pair as an EC_KEY")
+        }
+        return P256Signer(taking: ecKey)
+    }
+
+    /// Signs SHA-256(`message`) with ECDSA under `signer` and returns the raw 64-byte `r || s`.
+    static func p256Sign(_ signer: P256Signer, message: Data) -> Data {
+        let digest = [UInt8](sha256(message))
+        var signature = [UInt8](repeating: 0, count: 2 * p256ScalarLength)
+        guard latchkey_ecdsa_sign(signer.key, digest, nil, nil, &signature) == 1 else {
+            preconditionFailure("libcrypto could not sign with a validated P-256 key")
+        }
+        return Data(signature)
     }
 
     /// Verifies a raw 64-byte `r || s` ECDSA signature over SHA-256(`message`) under `key`.
@@ -379,19 +404,6 @@ extension LibCrypto {
         guard EVP_PKEY_get_bn_param(pkey, latchkey_param_private_key(), &number) == 1 else { return nil }
         defer { BN_clear_free(number) }
         return unpaddedBignum(number)
-    }
-
-    /// The raw `r || s` of a DER-encoded ECDSA-Sig-Value, each half 32 bytes.
-    private static func rawECDSASignature(_ der: Data) -> Data? {
-        der.withUnsafeBytes { buffer -> Data? in
-            var cursor = buffer.bindMemory(to: UInt8.self).baseAddress.map { UnsafePointer($0) }
-            guard let sig = d2i_ECDSA_SIG(nil, &cursor, buffer.count) else { return nil }
-            defer { ECDSA_SIG_free(sig) }
-            guard let r = unpaddedBignum(ECDSA_SIG_get0_r(sig)), let s = unpaddedBignum(ECDSA_SIG_get0_s(sig)) else {
-                return nil
-            }
-            return r + s
-        }
     }
 
     /// The DER-encoded ECDSA-Sig-Value of a raw 64-byte `r || s`; nil for any other length.

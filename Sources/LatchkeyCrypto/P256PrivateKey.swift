@@ -6,8 +6,8 @@ package struct P256PrivateKey: Sendable {
     package let publicKey: P256PublicKey
     /// The 32-byte big-endian private scalar.
     package let scalar: Redacted<Data>
-    /// The key pair as libcrypto uses it, built once from `scalar` and the package key.
-    private let key: LibCrypto.KeyHandle
+    /// The key pair as libcrypto signs with it, built once from `scalar` and the package key.
+    private let signer: LibCrypto.P256Signer
 
     /// Generates a new key from the operating system's CSPRNG.
     package static func generate() -> P256PrivateKey {
@@ -30,12 +30,12 @@ package struct P256PrivateKey: Sendable {
         }
         self.publicKey = P256PublicKey(x: x, y: y, key: publicKey)
         self.scalar = scalar
-        self.key = key
+        signer = LibCrypto.p256Signer(key)
     }
 
     /// Signs SHA-256(`message`) and returns the raw 64-byte `r || s` signature. ECDSA is
     /// randomised: two signatures of one message differ.
     package func signature(for message: Data) -> Data {
-        LibCrypto.p256Sign(key, message: message)
+        LibCrypto.p256Sign(signer, message: message)
     }
 }
