@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Runs a computation on a thread of its own in Linux's idle scheduling class (`SCHED_IDLE`)
-/// and waits for its result. An idle-class thread runs on the CPU time other threads leave,
+/// and waits for its result, or starts one without waiting (``start(_:)``). An idle-class thread runs on the CPU time other threads leave,
 /// and any other thread that wakes takes the processor from it at once — where a request
 /// worker (batch class) that wakes behind a nice-19 thread waits for the scheduler's next
 /// tick, up to milliseconds. For a password hash: tens of milliseconds of computing that
@@ -21,6 +21,31 @@ package enum IdleClassThread {
     package static func run<Output: Sendable>(_ work: @escaping @Sendable () -> Output) -> Output {
         #if os(Linux)
         let computation = Computation(work)
+        guard let thread = startThread(computation) else { return work() }
+        pthread_join(thread, nil)
+        return computation.output()
+        #else
+        return work()
+        #endif
+    }
+
+    /// Starts `work` on a new idle-class thread, which ends with it, and returns at once: for
+    /// work done ahead of need in the time other threads leave. False, and nothing started,
+    /// when no thread can be started, and on other systems.
+    package static func start(_ work: @escaping @Sendable () -> Void) -> Bool {
+        #if os(Linux)
+        guard let thread = startThread(Computation(work)) else { return false }
+        pthread_detach(thread)
+        return true
+        #else
+        return false
+        #endif
+    }
+
+    #if os(Linux)
+    /// A new thread that moves itself to the idle class and runs `computation`; nil when none
+    /// could be started.
+    private static func startThread(_ computation: AnyComputation) -> pthread_t? {
         let context = Unmanaged.passRetained(computation).toOpaque()
         var thread = pthread_t()
         let started = pthread_create(&thread, nil, { context in
@@ -32,15 +57,12 @@ package enum IdleClassThread {
             return nil
         }, context)
         guard started == 0 else {
-            Unmanaged<Computation<Output>>.fromOpaque(context).release()
-            return work()
+            Unmanaged<AnyComputation>.fromOpaque(context).release()
+            return nil
         }
-        pthread_join(thread, nil)
-        return computation.output()
-        #else
-        return work()
-        #endif
+        return thread
     }
+    #endif
 }
 
 #if os(Linux)

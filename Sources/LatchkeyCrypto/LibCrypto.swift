@@ -1,4 +1,5 @@
 import COpenSSL
+import Synchronization
 import Foundation
 
 /// The one place that calls OpenSSL's libcrypto. Digests and random bytes are one-shot.
@@ -204,10 +205,53 @@ extension LibCrypto {
     }
 
     /// A P-256 key pair as OpenSSL's EC_KEY, which signs without the provider dispatch of
-    /// the EVP interface (see shim.h). Like ``KeyHandle``, only read once built, so one key
-    /// signs on many threads at once.
+    /// the EVP interface (see shim.h), and a stock of nonces prepared for its signatures.
+    ///
+    /// Most of an ECDSA signature's work does not depend on what is signed: drawing the nonce
+    /// k and computing r = x(kG) and k⁻¹ (some 22 of its 24 µs here). That part is prepared
+    /// ahead, on an idle-class thread (``IdleClassThread/start(_:)``), in CPU time nothing else
+    /// wants — on a server whose writer waits for the disk, the time the core would stand
+    /// idle — and a signature then costs about a microsecond. The stock is bounded
+    /// (``nonceStockCapacity``); a signature that finds it empty computes its own nonce, as
+    /// ever.
+    ///
+    /// A nonce signs once: two signatures with one k reveal the private key. Each is taken out
+    /// of the stock under its lock before it is used and cleared from memory right after, and
+    /// a stock prepared in another process (this one's parent, before a fork) is dropped
+    /// unused. Its k is drawn from OpenSSL's DRBG like any other (`BN_priv_rand_range`);
+    /// unlike a nonce drawn while signing, it is not also hedged with the key and the digest.
+    /// Read-only once built otherwise, like ``KeyHandle``: one key signs on many threads at once.
     final class P256Signer: @unchecked Sendable {
         fileprivate let key: OpaquePointer
+        private let stock = Mutex(NonceStock())
+
+        /// A prepared k⁻¹ and r (two BIGNUMs), owned by whoever holds it.
+        fileprivate struct PreparedNonce: @unchecked Sendable {
+            let kinv: OpaquePointer
+            let r: OpaquePointer
+
+            /// Clears and frees both numbers.
+            func destroy() {
+                BN_clear_free(kinv)
+                BN_clear_free(r)
+            }
+        }
+
+        private struct NonceStock {
+            var nonces: [PreparedNonce] = []
+            /// The process the nonces were prepared in.
+            var process = getpid()
+            /// Whether a thread is preparing more.
+            var preparing = false
+        }
+
+        /// The most nonces a key keeps prepared (some 150 bytes each): enough for the
+        /// signatures between two of the writer's waits for the disk under refresh rotations
+        /// (a few hundred), so the stock prepared in one wait lasts until the next.
+        static let nonceStockCapacity = 1024
+        /// Below this many, a signature starts a thread preparing more: a quarter of the stock
+        /// at least per thread, so starting one costs little beside its work.
+        static let nonceStockRefill = 768
 
         /// Takes ownership of `key`.
         fileprivate init(taking key: OpaquePointer) {
@@ -215,7 +259,66 @@ extension LibCrypto {
         }
 
         deinit {
+            stock.withLock { stock in
+                for nonce in stock.nonces { nonce.destroy() }
+            }
             latchkey_ec_key_free(key)
+        }
+
+        /// How many prepared nonces wait in the stock.
+        var preparedNonceCount: Int {
+            stock.withLock { $0.nonces.count }
+        }
+
+        /// A prepared nonce, taken out of the stock (the caller destroys it), or nil when the
+        /// stock is empty; starts a thread preparing more when it runs low.
+        fileprivate func takeNonce() -> PreparedNonce? {
+            let pid = getpid()
+            let (nonce, refill) = stock.withLock { stock -> (PreparedNonce?, Bool) in
+                if stock.process != pid {
+                    // Prepared in the parent before a fork: the parent may use them too.
+                    stock.nonces.removeAll()
+                    stock.process = pid
+                    stock.preparing = false
+                }
+                let nonce = stock.nonces.popLast()
+                guard stock.nonces.count < Self.nonceStockRefill, !stock.preparing else { return (nonce, false) }
+                stock.preparing = true
+                return (nonce, true)
+            }
+            if refill, !IdleClassThread.start({ self.prepareNonces() }) {
+                stock.withLock { $0.preparing = false }
+            }
+            return nonce
+        }
+
+        /// Prepares nonces until the stock is full (on the thread ``takeNonce()`` starts; tests
+        /// call it directly).
+        func prepareNonces() {
+            while true {
+                var kinv: OpaquePointer?
+                var r: OpaquePointer?
+                guard latchkey_ecdsa_prepare(key, &kinv, &r) == 1, let kinv, let r else {
+                    BN_clear_free(kinv)
+                    BN_clear_free(r)
+                    stock.withLock { $0.preparing = false }
+                    return
+                }
+                let nonce = PreparedNonce(kinv: kinv, r: r)
+                let pid = getpid()
+                let full = stock.withLock { stock -> Bool in
+                    guard stock.process == pid, stock.nonces.count < Self.nonceStockCapacity else {
+                        nonce.destroy()
+                        stock.preparing = false
+                        return true
+                    }
+                    stock.nonces.append(nonce)
+                    guard stock.nonces.count == Self.nonceStockCapacity else { return false }
+                    stock.preparing = false
+                    return true
+                }
+                if full { return }
+            }
         }
     }
 
@@ -227,10 +330,16 @@ extension LibCrypto {
         return P256Signer(taking: ecKey)
     }
 
-    /// Signs SHA-256(`message`) with ECDSA under `signer` and returns the raw 64-byte `r || s`.
+    /// Signs SHA-256(`message`) with ECDSA under `signer` and returns the raw 64-byte `r || s`:
+    /// with a prepared nonce when the stock has one.
     static func p256Sign(_ signer: P256Signer, message: Data) -> Data {
         let digest = [UInt8](sha256(message))
         var signature = [UInt8](repeating: 0, count: 2 * p256ScalarLength)
+        if let nonce = signer.takeNonce() {
+            defer { nonce.destroy() }
+            // Fails only if this k gives s = 0 for this digest (odds 2⁻²⁵⁶): then a fresh one signs.
+            if latchkey_ecdsa_sign(signer.key, digest, nonce.kinv, nonce.r, &signature) == 1 { return Data(signature) }
+        }
         guard latchkey_ecdsa_sign(signer.key, digest, nil, nil, &signature) == 1 else {
             preconditionFailure("libcrypto could not sign with a validated P-256 key")
         }

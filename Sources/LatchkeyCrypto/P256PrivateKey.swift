@@ -34,8 +34,21 @@ package struct P256PrivateKey: Sendable {
     }
 
     /// Signs SHA-256(`message`) and returns the raw 64-byte `r || s` signature. ECDSA is
-    /// randomised: two signatures of one message differ.
+    /// randomised: two signatures of one message differ. Uses a nonce prepared ahead when
+    /// one is in stock (see ``LibCrypto/P256Signer``), each only once.
     package func signature(for message: Data) -> Data {
         LibCrypto.p256Sign(signer, message: message)
+    }
+
+    /// How many signatures have a nonce prepared ahead, waiting in this key's stock. A
+    /// signature that leaves fewer than three quarters of the stock starts an idle-class thread that
+    /// fills it again.
+    package var preparedSignatureCount: Int {
+        signer.preparedNonceCount
+    }
+
+    /// Fills the stock of prepared nonces on the calling thread.
+    package func prepareSignatures() {
+        signer.prepareNonces()
     }
 }
