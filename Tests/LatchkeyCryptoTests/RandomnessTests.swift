@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import Synchronization
 import LatchkeyCrypto
 import Testing
 
@@ -62,6 +64,24 @@ import Testing
         let tokens = Set((0..<1000).map { _ in SecureRandom.token().exposed })
         #expect(tokens.count == 1000)
         #expect(SecureRandom.token(byteCount: 16).exposed.count == 22)
+    }
+
+    @Test("draws from 16 threads at once, through many of the blocks small draws are cut from, never repeat a byte string; large draws too")
+    func concurrentDrawsNeverRepeat() {
+        // 16 × 1 000 draws of 16 bytes: 62 blocks of 4 KiB. A block or a part of one handed out
+        // twice would repeat 16-byte strings, which random bytes do with odds of 2^-100.
+        let draws = Mutex<[Data]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            var mine: [Data] = []
+            for index in 0..<1_000 { mine.append(SecureRandom.bytes(index % 7 == 0 ? 300 : 16)) }
+            draws.withLock { $0 += mine }
+        }
+        let all = draws.withLock { $0 }
+        #expect(all.count == 16_000)
+        #expect(all.allSatisfy { $0.count == 16 || $0.count == 300 })
+        #expect(Set(all.map { $0.prefix(16) }).count == all.count)
+        // Not a block of zeros handed out before it was drawn, nor one cleared.
+        #expect(!all.contains { $0.allSatisfy { $0 == 0 } })
     }
 }
 
