@@ -59,6 +59,24 @@ import Testing
         #expect(try database.withReader { try settings($0) } == readerExpected)
     }
 
+    @Test("sustained writes keep the WAL bounded: once a commit leaves it at 1 000 frames the writer copies it back, and every row is there after a reopen")
+    func walStaysBounded() throws {
+        let (database, directory) = try openScratchDatabase()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("test.sqlite").path
+        try database.withConnection { try $0.execute("CREATE TABLE pages (body BLOB NOT NULL)") }
+        // Each row fills a leaf cell and an overflow page or two: 3 000 commits write some
+        // 9 000 frames, nine times the checkpoint's mark.
+        for _ in 0..<3_000 {
+            try database.transaction { try $0.execute("INSERT INTO pages (body) VALUES (randomblob(6000))", []) }
+        }
+        let walBytes = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        // The WAL's header, and at most the mark plus the frames of the commit that reached it.
+        #expect(walBytes <= 32 + (1_000 + 16) * (24 + 4_096))
+        let reopened = try SQLiteDatabase(path: path)
+        #expect(try reopened.withReader { try $0.query("SELECT count(*) AS rows FROM pages", []).first?.integer("rows") } == 3_000)
+    }
+
     @Test("a transaction whose body throws leaves no trace, and one that returns commits")
     func transactionRollsBack() throws {
         let (database, directory) = try openScratchDatabase()

@@ -57,7 +57,13 @@ final class SQLiteConnection: Sendable {
         let handle: OpaquePointer
         /// The statements prepared on this connection, by SQL text.
         var statements: [SQLText: PreparedStatement] = [:]
+        /// The writer's WAL hook state (see shim.h); nil on a reader.
+        var walWriteback: UnsafeMutablePointer<latchkey_wal_writeback>?
     }
+
+    /// The WAL size, in frames, from which the writer copies the WAL back into the database
+    /// file after a commit: SQLite's own default (1 000 frames, 4 MiB of 4 KiB pages).
+    static let walCheckpointFrames: Int32 = 1_000
 
     /// The most statements one connection keeps prepared; the stores' SQL is a fixed set
     /// well below this.
@@ -72,7 +78,10 @@ final class SQLiteConnection: Sendable {
     /// reader. The one temporary file a connection of ours needs is the savepoint journal of a
     /// group commit's batch (the pages its savepoints changed, bounded by the batch); on disk,
     /// SQLite spilled it to a new temporary file past 64 KiB, so a busy writer created,
-    /// wrote and unlinked a file for many of its batches.
+    /// wrote and unlinked a file for many of its batches. The writer's WAL hook (shim.h)
+    /// checkpoints at ``walCheckpointFrames`` as SQLite's own does, and starts the kernel
+    /// writing each 64 new frames, so the checkpoint's sync of the WAL, which every writer
+    /// waits for, finds most of it on the disk already (a sync of some 10.5 ms → 4.5–6.5 ms).
     init(path: String, role: Role, busyTimeoutMilliseconds: Int32) throws {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (role == .writer ? SQLITE_OPEN_CREATE : 0)
@@ -96,12 +105,24 @@ final class SQLiteConnection: Sendable {
         try executeScript(
             "PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
         if role == .reader { try executeScript("PRAGMA query_only = ON") }
+        if role == .writer {
+            // SQLite's checkpoint after a commit, with the WAL's writing started as it grows.
+            let pageSize = try query("PRAGMA page_size", []).first?.optionalInteger("page_size") ?? 4096
+            try state.withLock { state in
+                guard let writeback = latchkey_wal_writeback_new(path, Int32(pageSize), Self.walCheckpointFrames) else {
+                    throw LatchkeyError(.storage, "The database could not be opened.", detail: "\(path): out of memory")
+                }
+                state.walWriteback = writeback
+                latchkey_install_wal_hook(state.handle, writeback)
+            }
+        }
     }
 
     deinit {
         state.withLock { state in
             for statement in state.statements.values { sqlite3_finalize(statement.handle) }
             _ = sqlite3_close_v2(state.handle)
+            latchkey_wal_writeback_free(state.walWriteback)
         }
     }
 
