@@ -3,18 +3,19 @@ import Glibc
 #endif
 
 /// Runs a computation on a thread of its own in Linux's idle scheduling class (`SCHED_IDLE`)
-/// and waits for its result, or starts one without waiting (``start(_:)``). An idle-class thread runs on the CPU time other threads leave,
-/// and any other thread that wakes takes the processor from it at once — where a request
-/// worker (batch class) that wakes behind a nice-19 thread waits for the scheduler's next
-/// tick, up to milliseconds. For a password hash: tens of milliseconds of computing that
-/// must delay no request.
+/// and waits for its result, or starts one without waiting (``start(_:)``). An idle-class
+/// thread runs on the CPU time other threads leave, and any other thread that wakes takes
+/// the processor from it at once — where a request worker (batch class) that wakes behind
+/// a nice-19 thread waits for the scheduler's next tick, up to milliseconds. For a password
+/// hash: tens of milliseconds of computing that must delay no request; for ES256 nonces
+/// prepared ahead (``LibCrypto/P256Signer``): work that only idle time should pay for.
 ///
 /// A thread per computation, because a thread cannot leave the idle class again without
 /// `CAP_SYS_NICE`, and the caller (a request handler) goes on to write to the database: it
 /// must not run those writes, which others may wait for, at idle priority. Starting a thread
 /// costs tens of microseconds against the hash's tens of milliseconds. The caller bounds how
 /// many run at once (the server's hashing threads). When no thread can be started, and on
-/// other systems, `work` runs on the calling thread.
+/// other systems, ``run(_:)`` computes on the calling thread.
 package enum IdleClassThread {
     /// The result of `work`, computed on a new idle-class thread (best effort: if the class
     /// cannot be set, that thread computes at the caller's priority).
