@@ -315,6 +315,7 @@ extension LibCrypto {
             let (nonce, refill) = stock.withLock { stock -> (PreparedNonce?, Bool) in
                 if stock.process != pid {
                     // Prepared in the parent before a fork: the parent may use them too.
+                    for nonce in stock.nonces { nonce.destroy() }
                     stock.nonces.removeAll()
                     stock.process = pid
                     stock.preparing = false
