@@ -41,8 +41,8 @@ package struct P256PrivateKey: Sendable {
     }
 
     /// How many signatures have a nonce prepared ahead, waiting in this key's stock. A
-    /// signature that leaves fewer than three quarters of the stock starts an idle-class thread that
-    /// fills it again.
+    /// signature that leaves fewer than three quarters of the stock starts an idle-class
+    /// thread that fills it again.
     package var preparedSignatureCount: Int {
         signer.preparedNonceCount
     }

@@ -107,8 +107,8 @@ package final class LocalRateLimiter: RateLimiter {
     }
 
     package func check(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        shard(for: key).state.withLock { shard in
-            guard let state = shard.states[key] else { return .allowed }
+        shard(for: key).state.withLock { held in
+            guard let state = held.states[key] else { return .allowed }
             if let blockedUntil = state.blockedUntil, blockedUntil > now {
                 return .limited(retryAfter: Self.retryAfter(blockedUntil.timeIntervalSince(now)))
             }
@@ -118,9 +118,9 @@ package final class LocalRateLimiter: RateLimiter {
     }
 
     package func refund(_ key: String, policy: RateLimitPolicy, now: Date) {
-        shard(for: key).state.withLock { shard in
+        shard(for: key).state.withLock { held in
             // Events are oldest first, so the latest at or before `now` is found from the end.
-            shard.states[key]?.events.removeLatest(notAfter: now)
+            held.states[key]?.events.removeLatest(notAfter: now)
         }
     }
 

@@ -35,10 +35,10 @@ final class SQLiteDatabase: Sendable {
     /// reader connections (opened when first needed) and one writer, opened now: it
     /// switches the file to WAL. Each connection has `synchronous=NORMAL`, `secure_delete`
     /// and foreign keys on, temporary files in memory, and a busy timeout of
-    /// `busyTimeoutMilliseconds`, which is also
-    /// the longest wait for a free connection. A write transaction alone at the writer while
-    /// writers meet waits for others to share its commit as `gathering` says (see
-    /// ``SQLiteGroupCommit``).
+    /// `busyTimeoutMilliseconds`, which is also the longest wait for a free connection; the
+    /// writer starts the WAL's writing as it grows (see ``SQLiteConnection``). A write
+    /// transaction alone at the writer while writers meet waits for others to share its
+    /// commit as `gathering` says (see ``SQLiteGroupCommit``).
     init(
         path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds,
         gathering: SQLiteGroupCommit.Gathering = .standard
