@@ -90,9 +90,13 @@ class Server:
         self.log_path = log_path
         self.process = None
 
-    def start(self):
+    def spawn(self):
+        """Starts the process without waiting for it to be ready."""
         self.log_file = open(self.log_path, "ab")
         self.process = subprocess.Popen([str(BINARY), "serve"], env=self.env, stdout=self.log_file, stderr=self.log_file)
+
+    def start(self):
+        self.spawn()
         deadline = time.time() + 30
         while time.time() < deadline:
             if self.process.poll() is not None:

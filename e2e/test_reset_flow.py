@@ -5,6 +5,7 @@ import re
 import socket
 import stat
 import threading
+import time
 
 import requests
 
@@ -242,3 +243,23 @@ def test_graceful_shutdown_on_sigterm(server):
     server.process.terminate()
     assert server.process.wait(timeout=20) == 0
     assert "server_stopped" in server.log()
+
+
+def test_sigterm_while_starting_is_kept_until_it_can_stop_gracefully(server):
+    # SIGTERM the moment the port accepts, before the server waits for signals: held from the
+    # start of `serve`, it is neither fatal (exit -15) nor lost (a server that no longer stops).
+    server.stop()
+    for _ in range(5):
+        server.spawn()
+        deadline = time.time() + 30
+        while True:
+            assert time.time() < deadline and server.process.poll() is None, server.log()
+            try:
+                socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.001)
+        server.process.terminate()
+        assert server.process.wait(timeout=20) == 0
+        server.log_file.close()
+    assert server.log().count('"server_stopped"') == 6

@@ -1,5 +1,3 @@
-import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,6 +6,11 @@ import Darwin
 
 /// A signal asking the process to shut down, so `latchkey serve` can stop gracefully
 /// (``HTTPServer/stop()``) instead of being killed mid-request.
+///
+/// Both signals are held (blocked) from ``hold()`` on, before any thread starts, and taken
+/// with `sigwait` by ``wait()``: a signal that arrives while the server is still starting,
+/// or between its start and the wait, stays pending until the wait takes it. It is never
+/// lost, and never the default action that would kill the process mid-start.
 package enum ShutdownSignal: Sendable, CaseIterable {
     /// SIGTERM, what service managers and `docker stop` send.
     case terminate
@@ -29,44 +32,35 @@ package enum ShutdownSignal: Sendable, CaseIterable {
         }
     }
 
-    /// Blocks the calling thread until the process receives SIGTERM or SIGINT and
-    /// returns which one arrived.
-    ///
-    /// From the call on, neither signal terminates the process any more (also not a
-    /// second time), so the caller must shut down once this returns.
-    package static func wait() -> ShutdownSignal {
-        let arrival = Arrival()
-        let queue = DispatchQueue(label: "latchkey.shutdown-signal")
-        let sources = allCases.map { shutdownSignal in
-            // Dispatch observes the signal; ignoring it stops the default action (exit).
-            signal(shutdownSignal.number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: shutdownSignal.number, queue: queue)
-            source.setEventHandler { arrival.record(shutdownSignal) }
-            source.resume()
-            return source
-        }
-        let first = arrival.wait()
-        sources.forEach { $0.cancel() }
-        return first
+    /// Both signals as a set.
+    private static var signalSet: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for shutdownSignal in allCases { sigaddset(&set, shutdownSignal.number) }
+        return set
     }
 
-    /// The first signal to arrive, handed from the dispatch queue to the waiting thread.
-    private final class Arrival: Sendable {
-        private let first = Mutex<ShutdownSignal?>(nil)
-        private let arrived = DispatchSemaphore(value: 0)
+    /// Holds both signals for the calling thread and every thread it starts from now on:
+    /// from here they wait, pending, for ``wait()`` instead of terminating the process.
+    /// Call it on the main thread before any other thread starts — a thread started earlier
+    /// does not hold them, and the kernel may deliver a signal to it (and so kill the
+    /// process) instead.
+    package static func hold() {
+        var set = signalSet
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
 
-        func record(_ signal: ShutdownSignal) {
-            let isFirst = first.withLock { first in
-                defer { first = first ?? signal }
-                return first == nil
-            }
-            if isFirst { arrived.signal() }
+    /// Blocks the calling thread, which must hold both signals (``hold()``), until one of
+    /// them is pending, takes it and returns which one it was: at once when one arrived
+    /// before the call. The next one waits, pending, for the next call.
+    package static func wait() -> ShutdownSignal {
+        var set = signalSet
+        var number: Int32 = 0
+        let status = sigwait(&set, &number)
+        // sigwait fails only for a set holding an invalid signal, and returns one of the set.
+        guard status == 0, let arrived = allCases.first(where: { $0.number == number }) else {
+            preconditionFailure("sigwait failed for SIGTERM and SIGINT (\(status))")
         }
-
-        func wait() -> ShutdownSignal {
-            arrived.wait()
-            // record(_:) stores the signal before it signals the semaphore.
-            return first.withLock { $0 }!
-        }
+        return arrived
     }
 }

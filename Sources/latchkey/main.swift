@@ -108,6 +108,9 @@ func settings(_ arguments: ArraySlice<String>) throws {
 }
 
 func serve(_ arguments: ArraySlice<String>) throws {
+    // Before any thread starts: a SIGTERM from here on waits for the wait below, even one
+    // that arrives while the server starts.
+    ShutdownSignal.hold()
     _ = try ParsedArguments(arguments)
     let configuration = try loadConfiguration()
     let logger = Logger(minimumLevel: configuration.logLevel)
