@@ -10,6 +10,7 @@
 #include <openssl/ec.h>
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
+#include <string.h>
 
 /// EVP_PKEY_PUBLIC_KEY and EVP_PKEY_KEYPAIR are nested macros Swift cannot import.
 static inline int latchkey_selection_public_key(void) { return EVP_PKEY_PUBLIC_KEY; }
@@ -28,13 +29,13 @@ static inline const char *latchkey_param_rsa_factor1(void) { return OSSL_PKEY_PA
 static inline const char *latchkey_param_rsa_factor2(void) { return OSSL_PKEY_PARAM_RSA_FACTOR2; }
 static inline const char *latchkey_param_rsa_exponent1(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT1; }
 static inline const char *latchkey_param_rsa_exponent2(void) { return OSSL_PKEY_PARAM_RSA_EXPONENT2; }
-static inline const char *latchkey_param_mac_digest(void) { return OSSL_MAC_PARAM_DIGEST; }
 static inline const char *latchkey_param_rsa_coefficient1(void) { return OSSL_PKEY_PARAM_RSA_COEFFICIENT1; }
 
 /// ECDSA over P-256 through the EC_KEY interface, which OpenSSL 3 deprecates but keeps: it is
 /// the only one that signs with a nonce prepared beforehand (ECDSA_sign_setup), and it skips
 /// the provider dispatch and DER encoding of EVP_DigestSign (about 24 instead of 36 us a
-/// signature here). Wrapped so the deprecation stays in this header.
+/// signature here). Wrapped so the deprecation stays in this header, as is the low-level
+/// SHA-256 that HMAC-SHA256 below runs on.
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wdeprecated-declarations"
 
@@ -66,6 +67,47 @@ static inline int latchkey_ecdsa_sign(
     int ok = BN_bn2binpad(sig_r, signature, 32) == 32 && BN_bn2binpad(sig_s, signature + 32, 32) == 32;
     ECDSA_SIG_free(sig);
     return ok;
+}
+
+/// An HMAC-SHA256 key prepared once (RFC 2104): the SHA-256 states after the key's inner
+/// and outer padded blocks. A code then costs two SHA-256 runs over the message and a digest
+/// and no allocation, where EVP_MAC_CTX_dup allocates and copies a provider context for
+/// every code (SHA256_CTX is deprecated with the rest of the low-level digest interface).
+typedef struct {
+    SHA256_CTX inner;
+    SHA256_CTX outer;
+} latchkey_hmac_sha256_key;
+
+/// Prepares `key` (`length` bytes, any length: a key longer than a block is hashed first).
+static inline void latchkey_hmac_sha256_prepare(latchkey_hmac_sha256_key *prepared, const unsigned char *key, size_t length) {
+    unsigned char block[64] = {0};
+    if (length > sizeof block) {
+        SHA256(key, length, block);
+    } else if (length > 0) {
+        memcpy(block, key, length);
+    }
+    for (size_t i = 0; i < sizeof block; i++) block[i] ^= 0x36;
+    SHA256_Init(&prepared->inner);
+    SHA256_Update(&prepared->inner, block, sizeof block);
+    for (size_t i = 0; i < sizeof block; i++) block[i] ^= 0x36 ^ 0x5c;
+    SHA256_Init(&prepared->outer);
+    SHA256_Update(&prepared->outer, block, sizeof block);
+    OPENSSL_cleanse(block, sizeof block);
+}
+
+/// The 32-byte HMAC-SHA256 of `message` under `prepared` into `code`; `prepared` is only read.
+static inline void latchkey_hmac_sha256(
+    const latchkey_hmac_sha256_key *prepared, const unsigned char *message, size_t length, unsigned char *code
+) {
+    SHA256_CTX context = prepared->inner;
+    unsigned char inner[32];
+    SHA256_Update(&context, message, length);
+    SHA256_Final(inner, &context);
+    context = prepared->outer;
+    SHA256_Update(&context, inner, sizeof inner);
+    SHA256_Final(code, &context);
+    OPENSSL_cleanse(&context, sizeof context);
+    OPENSSL_cleanse(inner, sizeof inner);
 }
 
 #pragma clang diagnostic pop

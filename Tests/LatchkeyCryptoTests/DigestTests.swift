@@ -63,6 +63,20 @@ import Testing
             == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 
+    @Test("HMAC-SHA256 with a key of exactly one block and of one byte more, and over a string's UTF-8 in place")
+    func blockSizedKeysAndText() {
+        // Expected codes from Python's hmac module (an implementation independent of ours).
+        let block = HMACSHA256.Key(Data((0..<64).map { UInt8($0) }))
+        #expect(block.authenticationCode(for: Data("Latchkey".utf8)).hex
+            == "458e4591a67a50ef10cc58f7ba1314b9d1d62a44cc921d5616aeeb8a3e1280b7")
+        #expect(block.authenticationCode(forUTF8: "Latchkey").hex
+            == "458e4591a67a50ef10cc58f7ba1314b9d1d62a44cc921d5616aeeb8a3e1280b7")
+        #expect(HMACSHA256.Key(Data((0..<65).map { UInt8($0) })).authenticationCode(forUTF8: "Latchkey").hex
+            == "614e44cd2d7ce9ce2545514b00969ed948e36c0226292b81fa388883d6ede5cb")
+        #expect(HMACSHA256.Key(Data("Jefe".utf8)).authenticationCode(forUTF8: "Zoë@exämple.com").hex
+            == "14f713554005f41eb43e42ec9a164d9ba4585f25bd07b1f3aa5f72e996f62026")
+    }
+
     @Test("One prepared key computes the right codes on many threads at once, and prints nothing of itself")
     func preparedKeyConcurrently() async {
         let key = HMACSHA256.Key(Data("Jefe".utf8))

@@ -63,7 +63,7 @@ package struct AuthorizationService: Sendable {
 
     /// The form token for the browser whose CSRF cookie holds `csrfCookie`.
     package func formToken(for csrfCookie: Redacted<String>) -> String {
-        Base64URL.encode(formTokenKey.authenticationCode(for: Data(csrfCookie.exposed.utf8)))
+        Base64URL.encode(formTokenKey.authenticationCode(forUTF8: csrfCookie.exposed))
     }
 
     /// Whether `formToken` was made for this browser's CSRF cookie (compared in constant time).

@@ -20,6 +20,6 @@ package struct AddressKey: Sendable {
 
     /// `text`'s whole 32-byte HMAC-SHA256.
     package func code(for text: String) -> Data {
-        mac.authenticationCode(for: Data(text.utf8))
+        mac.authenticationCode(forUTF8: text)
     }
 }
