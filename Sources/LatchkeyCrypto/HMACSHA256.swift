@@ -4,9 +4,9 @@ package import Foundation
 package enum HMACSHA256 {
     /// A key prepared once for many codes: what HMAC derives from the key (its inner and outer
     /// digest states) is computed when the key is made, not for every message, and a code
-    /// allocates nothing but its own 32 bytes. Keep one for a
-    /// key used on a hot path (the address key, the form-token key). Sendable: one key
-    /// computes codes on many threads at once. It shows nothing of the key when printed.
+    /// allocates nothing but its own 32 bytes. Keep one for a key used on a hot path (the
+    /// address key, the form-token key). Sendable: one key computes codes on many threads at
+    /// once. It shows nothing of the key when printed.
     package final class Key: Sendable, CustomStringConvertible {
         private let handle: LibCrypto.MACKeyHandle
 
