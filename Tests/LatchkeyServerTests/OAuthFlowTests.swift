@@ -327,6 +327,30 @@ import LatchkeyTestSupport
         #expect(try redirectParameters(silent)["code"] != nil)
     }
 
+    @Test("signing in again (prompt=login) ends the browser's previous session: its old cookie no longer gets a code")
+    func signingInAgainEndsThePreviousSession() throws {
+        let harness = try Harness()
+        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
+        var cookies = setCookies(page)
+        let first = harness.post(
+            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        cookies.merge(setCookies(first)) { $1 }
+        let previous = try #require(cookies["__Host-latchkey_session"])
+
+        let login = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "login")]), cookies: cookies)
+        let second = harness.post(
+            "/oauth/authorize", hiddenFields(login) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
+        cookies.merge(setCookies(second)) { $1 }
+        let current = try #require(cookies["__Host-latchkey_session"])
+        #expect(current != previous)
+
+        let silent = Self.authorizationQuery(redirect: Self.universalLink, extra: [("prompt", "none")])
+        var withPrevious = cookies
+        withPrevious["__Host-latchkey_session"] = previous
+        #expect(try redirectParameters(harness.get("/oauth/authorize", silent, cookies: withPrevious))["error"] == "login_required")
+        #expect(try redirectParameters(harness.get("/oauth/authorize", silent, cookies: cookies))["code"] != nil)
+    }
+
     @Test("a client that is not first-party needs consent: deny is access_denied, allow gives a code")
     func consent() throws {
         let harness = try Harness()

@@ -156,6 +156,10 @@ struct AuthorizeRoutes {
                     request: authorizationRequest, formToken: formToken, language: language, email: email,
                     problem: .invalidCredentials, status: 401))
             }
+            // A sign-in replaces the browser's session: the one its cookie held (prompt=login,
+            // max_age, another account) ends, on every server, rather than staying valid until it
+            // expires for whoever else holds that cookie.
+            try authorization.endBrowserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
             logger.info("authorize_signed_in", ["account": .string(account.id), "client_id": .string(authorizationRequest.client.id)])
             let session = BrowserSession(account: account, authTime: clock.now())
             var response =
