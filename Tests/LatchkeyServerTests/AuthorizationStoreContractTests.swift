@@ -113,13 +113,13 @@ import Testing
         let cookie = randomDigest()
         #expect(try store.createBrowserSession(
             digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
-            expiresAt: now.addingTimeInterval(3600)))
+            expiresAt: now.addingTimeInterval(3600), keeping: 32))
         #expect(try store.browserSession(digest: cookie, now: now)?.account == account)
         #expect(try store.browserSession(digest: randomDigest(), now: now) == nil)
         #expect(try store.browserSession(digest: cookie, now: now.addingTimeInterval(3600)) == nil)
         #expect(try !store.createBrowserSession(
             digest: randomDigest(), accountID: account.id, credentialVersion: account.credentialVersion + 1, now: now,
-            expiresAt: now.addingTimeInterval(3600)))
+            expiresAt: now.addingTimeInterval(3600), keeping: 32))
 
         let resetToken = randomDigest()
         try fixture.insertResetToken(resetToken, accountID: account.id, expiresAt: now.addingTimeInterval(600))
@@ -129,6 +129,42 @@ import Testing
                 locale: "en")
         }
         #expect(try store.browserSession(digest: cookie, now: now) == nil)
+    }
+
+    @Test("an account keeps its most recently started browser sessions up to the limit; one more ends the oldest, not another account's", arguments: StoreFactory.all)
+    func browserSessionLimit(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let other = Account(
+            id: UUID().uuidString.lowercased(), email: "other@example.com", passwordHash: "$argon2id$old",
+            status: .active, credentialVersion: 0, locale: "en", createdAt: fixture.clock.now())
+        try store.createAccount(other)
+        let start = fixture.clock.now()
+        let expiresAt = start.addingTimeInterval(3600)
+        let others = randomDigest()
+        #expect(try store.createBrowserSession(
+            digest: others, accountID: other.id, credentialVersion: 0, now: start, expiresAt: expiresAt, keeping: 3))
+        let cookies = (0..<5).map { _ in randomDigest() }
+        for (second, cookie) in cookies.enumerated() {
+            #expect(try store.createBrowserSession(
+                digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion,
+                now: start.addingTimeInterval(Double(second)), expiresAt: expiresAt, keeping: 3))
+        }
+        let now = start.addingTimeInterval(10)
+        #expect(try cookies.map { try store.browserSession(digest: $0, now: now) != nil } == [false, false, true, true, true])
+        #expect(try store.browserSession(digest: others, now: now)?.account == other)
+
+        // Started in the same millisecond, the new session is the one kept.
+        let sameInstant = (0..<3).map { _ in randomDigest() }
+        for cookie in sameInstant {
+            #expect(try store.createBrowserSession(
+                digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
+                expiresAt: expiresAt, keeping: 1))
+            #expect(try store.browserSession(digest: cookie, now: now)?.account == account)
+        }
+        #expect(try (cookies + sameInstant).filter { try store.browserSession(digest: $0, now: now) != nil } == [sameInstant[2]])
+        #expect(try store.browserSession(digest: others, now: now)?.account == other)
     }
 
     @Test("signing a browser out ends its session on every connection, once, and no other browser's", arguments: StoreFactory.all)
@@ -141,7 +177,7 @@ import Testing
         for cookie in [leaving, staying] {
             #expect(try store.createBrowserSession(
                 digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
-                expiresAt: now.addingTimeInterval(3600)))
+                expiresAt: now.addingTimeInterval(3600), keeping: 32))
         }
         #expect(try store.endBrowserSession(digest: leaving, now: now))
         #expect(try !store.endBrowserSession(digest: leaving, now: now))

@@ -13,6 +13,11 @@ package struct AuthorizationService: Sendable {
     package static let codeLifetime: TimeInterval = 60
     /// How long a browser stays signed in to the authorization pages.
     package static let browserSessionLifetime: TimeInterval = 12 * 3600
+    /// The most live browser sessions one account keeps: signing in once more ends the one
+    /// started longest ago. Enough for every browser a person (or a household sharing an
+    /// account) signs in with in a session's 12 hours; a bound on what one stolen password,
+    /// signing in over and over, can store.
+    package static let browserSessionsPerAccount = 32
 
     private let store: any AuthorizationStore
     private let clock: any WallClock
@@ -44,7 +49,7 @@ package struct AuthorizationService: Sendable {
         let now = clock.now()
         let stored = try store.createBrowserSession(
             digest: OpaqueToken.digest(cookie), accountID: account.id, credentialVersion: account.credentialVersion, now: now,
-            expiresAt: now.addingTimeInterval(Self.browserSessionLifetime))
+            expiresAt: now.addingTimeInterval(Self.browserSessionLifetime), keeping: Self.browserSessionsPerAccount)
         return stored ? cookie : nil
     }
 

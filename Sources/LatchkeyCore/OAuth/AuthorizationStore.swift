@@ -114,10 +114,12 @@ package protocol AuthorizationStore: Sendable {
         digest: Data, now: Date, refreshToken: InitialRefreshToken, accepts: (AuthorizationCodeRecord) -> Bool
     ) throws -> AuthorizationCodeRedemption
 
-    /// Stores a browser session for the account if it is active with `credentialVersion`;
-    /// false (nothing stored) otherwise.
-    func createBrowserSession(digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date) throws
-        -> Bool
+    /// Stores a browser session for the account if it is active with `credentialVersion`,
+    /// ending its live browser sessions beyond the `keeping` most recently started (this one
+    /// among them); false (nothing stored or ended) otherwise.
+    func createBrowserSession(
+        digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date, keeping limit: Int
+    ) throws -> Bool
 
     /// The live browser session with this cookie digest: unexpired and unrevoked at `now`,
     /// its account active and with the credential version it signed in with.

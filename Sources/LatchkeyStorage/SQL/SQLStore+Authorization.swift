@@ -88,12 +88,13 @@ extension SQLStore {
         }
     }
 
-    package func createBrowserSession(digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date)
-        throws -> Bool
-    {
-        let inserted = try database.transaction { connection in
+    package func createBrowserSession(
+        digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date, keeping limit: Int
+    ) throws -> Bool {
+        try database.transaction { connection in
             // The account locked, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
-            try connection.execute(
+            let id = SecureRandom.identifier()
+            let inserted = try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at, credential_version)
                 SELECT ?, id, 'browser', ?, ?, ?, credential_version
@@ -101,12 +102,25 @@ extension SQLStore {
                 \(database.dialect.updateLock(of: "accounts"))
                 """,
                 [
-                    .text(SecureRandom.identifier()), .text(StorageEncoding.hex(digest)),
+                    .text(id), .text(StorageEncoding.hex(digest)),
                     .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
                     .text(accountID), .integer(Int64(credentialVersion)),
                 ])
+            guard inserted == 1 else { return false }
+            // This one stays; of the others, the limit's remainder most recently started.
+            let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+            let others = try connection.query(
+                """
+                SELECT id FROM sessions
+                WHERE account_id = ? AND kind = 'browser' AND revoked_at IS NULL AND expires_at > ? AND id <> ?
+                ORDER BY created_at DESC, id
+                """,
+                [.text(accountID), nowValue, .text(id)])
+            for row in others.dropFirst(max(limit, 1) - 1) {
+                try connection.execute("UPDATE sessions SET revoked_at = ? WHERE id = ?", [nowValue, .text(try row.text("id"))])
+            }
+            return true
         }
-        return inserted == 1
     }
 
     package func endBrowserSession(digest: Data, now: Date) throws -> Bool {
