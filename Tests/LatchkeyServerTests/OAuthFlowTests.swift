@@ -62,13 +62,28 @@ import LatchkeyTestSupport
         func authorize(_ query: [(String, String)] = authorizationQuery()) throws -> [String: String] {
             let page = get("/oauth/authorize", query)
             #expect(page.status == 200)
-            let cookies = setCookies(page)
-            var fields = hiddenFields(page)
-            fields.append(("email", "person@example.com"))
-            fields.append(("password", OAuthFlowTests.password))
-            let response = post("/oauth/authorize", fields, cookies: cookies)
+            var cookies = setCookies(page)
+            let response = signIn(on: page, cookies: &cookies)
             #expect(response.status == 303)
             return try redirectParameters(response)
+        }
+
+        /// Submits the sign-in form of `page` as person@example.com with the right password,
+        /// with `cookies`, and adds the cookies the answer sets to them.
+        func signIn(on page: HTTPResponse, cookies: inout [String: String]) -> HTTPResponse {
+            let response = post(
+                "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", OAuthFlowTests.password)],
+                cookies: cookies)
+            cookies.merge(setCookies(response)) { $1 }
+            return response
+        }
+
+        /// The cookies of a browser that opened the authorization page and signed in.
+        func signedInBrowser() -> [String: String] {
+            let page = get("/oauth/authorize", authorizationQuery())
+            var cookies = setCookies(page)
+            _ = signIn(on: page, cookies: &cookies)
+            return cookies
         }
 
         /// Redeems `code` with the RFC 7636 verifier; returns the JSON body.
@@ -300,9 +315,7 @@ import LatchkeyTestSupport
         let page = harness.get("/oauth/authorize", Self.authorizationQuery())
         var cookies = setCookies(page)
         #expect(page.headers.values("Set-Cookie").contains { $0.hasPrefix("__Host-latchkey_csrf=") && $0.contains("Path=/;") && $0.contains("Secure") })
-        let signedIn = harness.post(
-            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
-        cookies.merge(setCookies(signedIn)) { $1 }
+        _ = harness.signIn(on: page, cookies: &cookies)
         #expect(cookies["__Host-latchkey_session"] != nil)
 
         let again = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink), cookies: cookies)
@@ -330,17 +343,11 @@ import LatchkeyTestSupport
     @Test("signing in again (prompt=login) ends the browser's previous session: its old cookie no longer gets a code")
     func signingInAgainEndsThePreviousSession() throws {
         let harness = try Harness()
-        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
-        var cookies = setCookies(page)
-        let first = harness.post(
-            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
-        cookies.merge(setCookies(first)) { $1 }
+        var cookies = harness.signedInBrowser()
         let previous = try #require(cookies["__Host-latchkey_session"])
 
         let login = harness.get("/oauth/authorize", Self.authorizationQuery(extra: [("prompt", "login")]), cookies: cookies)
-        let second = harness.post(
-            "/oauth/authorize", hiddenFields(login) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
-        cookies.merge(setCookies(second)) { $1 }
+        _ = harness.signIn(on: login, cookies: &cookies)
         let current = try #require(cookies["__Host-latchkey_session"])
         #expect(current != previous)
 
@@ -704,11 +711,7 @@ import LatchkeyTestSupport
     @Test("max_age older than the sign-in asks for the password again (prompt=none: login_required); a bad max_age is invalid_request")
     func maxAge() throws {
         let harness = try Harness()
-        let page = harness.get("/oauth/authorize", Self.authorizationQuery())
-        var cookies = setCookies(page)
-        let signedIn = harness.post(
-            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
-        cookies.merge(setCookies(signedIn)) { $1 }
+        let cookies = harness.signedInBrowser()
         harness.clock.advance(by: 120)
 
         let recent = harness.get("/oauth/authorize", Self.authorizationQuery(redirect: Self.universalLink, extra: [("max_age", "300")]), cookies: cookies)
@@ -742,9 +745,7 @@ import LatchkeyTestSupport
             .map { $0.0 == "client_id" ? ("client_id", "partner") : $0 }
         let page = harness.get("/oauth/authorize", query)
         var cookies = setCookies(page)
-        let consentPage = harness.post(
-            "/oauth/authorize", hiddenFields(page) + [("email", "person@example.com"), ("password", Self.password)], cookies: cookies)
-        cookies.merge(setCookies(consentPage)) { $1 }
+        let consentPage = harness.signIn(on: page, cookies: &cookies)
         #expect(hiddenFields(consentPage).contains { $0.0 == "step" && $0.1 == "consent" })
         harness.clock.advance(by: 120)
         let late = harness.post("/oauth/authorize", hiddenFields(consentPage) + [("decision", "allow")], cookies: cookies)
