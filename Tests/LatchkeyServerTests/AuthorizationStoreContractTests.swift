@@ -167,6 +167,28 @@ import Testing
         #expect(try store.browserSession(digest: others, now: now)?.account == other)
     }
 
+    @Test("browser sessions started at once for one account keep its limit: of 32 released together, five times, the limit stay live", arguments: StoreFactory.all)
+    func browserSessionLimitUnderRace(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let account = try setUp(fixture)
+        let now = fixture.clock.now()
+        var all: [Data] = []
+        for round in 0..<5 {
+            let cookies = (0..<32).map { _ in randomDigest() }
+            all += cookies
+            let created = Mutex(0)
+            runOnThreads(cookies.count) { index in
+                let stored = try? store.createBrowserSession(
+                    digest: cookies[index], accountID: account.id, credentialVersion: account.credentialVersion, now: now,
+                    expiresAt: now.addingTimeInterval(3600), keeping: 4)
+                if stored == true { created.withLock { $0 += 1 } }
+            }
+            #expect(created.withLock { $0 } == cookies.count, "round \(round)")
+            #expect(try all.filter { try store.browserSession(digest: $0, now: now) != nil }.count == 4, "round \(round)")
+        }
+    }
+
     @Test("signing a browser out ends its session on every connection, once, and no other browser's", arguments: StoreFactory.all)
     func endBrowserSession(factory: StoreFactory) throws {
         let fixture = try factory.make()
