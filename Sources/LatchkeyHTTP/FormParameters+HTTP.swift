@@ -8,9 +8,7 @@ extension FormParameters {
         guard request.headers.contentTypeIs("application/x-www-form-urlencoded") else {
             throw LatchkeyError(.invalidRequest, "Send the parameters as application/x-www-form-urlencoded.")
         }
-        guard let text = String(data: request.body, encoding: .utf8),
-            let parameters = FormParameters.decode(urlencoded: Substring(text))
-        else {
+        guard let parameters = request.body.withUnsafeBytes({ FormParameters.decode(urlencoded: $0) }) else {
             throw LatchkeyError(.invalidRequest, "The request body is not valid form encoding.")
         }
         try self.init(parameters)

@@ -36,21 +36,44 @@ package struct FormParameters {
     /// `text` decoded as `application/x-www-form-urlencoded` (`+` is a space, `%XX` a byte,
     /// the result must be UTF-8), in order with repeats; nil when it is not validly encoded.
     package static func decode(urlencoded text: Substring) -> [(name: String, value: String)]? {
+        var text = text
+        return text.withUTF8 { decode(urlencoded: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// `bytes` decoded as ``decode(urlencoded:)-(Substring)`` does. The body is read as bytes:
+    /// `&` and `=` split it wherever they are (a split by `Character` would keep one followed
+    /// by a combining mark, which is not how form encoding is defined), and each name and value
+    /// must decode to UTF-8 on its own.
+    package static func decode(urlencoded bytes: UnsafeRawBufferPointer) -> [(name: String, value: String)]? {
         var parameters: [(name: String, value: String)] = []
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let equals = pair.firstIndex(of: "=") ?? pair.endIndex
-            guard let name = formDecoded(pair[..<equals]),
-                  let value = formDecoded(equals < pair.endIndex ? pair[pair.index(after: equals)...] : "")
-            else { return nil }
-            parameters.append((name: name, value: value))
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            var equals: Int?
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                if equals == nil, bytes[end] == UInt8(ascii: "=") { equals = end }
+                end += 1
+            }
+            if end > start {
+                let nameEnd = equals ?? end
+                guard let name = formDecoded(bytes[start..<nameEnd]),
+                    let value = formDecoded(bytes[min(nameEnd + 1, end)..<end])
+                else { return nil }
+                parameters.append((name: name, value: value))
+            }
+            start = end + 1
         }
         return parameters
     }
 
-    private static func formDecoded(_ text: Substring) -> String? {
+    private static func formDecoded(_ text: Slice<UnsafeRawBufferPointer>) -> String? {
+        // Most names and values have nothing to decode: validated as they are.
+        guard text.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else {
+            return String(validating: text, as: UTF8.self)
+        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var input = text.utf8.makeIterator()
+        bytes.reserveCapacity(text.count)
+        var input = text.makeIterator()
         while let byte = input.next() {
             switch byte {
             case UInt8(ascii: "+"):
