@@ -50,11 +50,22 @@ package struct HTTPHeaders: Sendable, Sequence {
     /// `application/json`): its part before any `;`, without surrounding spaces and tabs,
     /// equal but for the case of ASCII letters. Parameters such as `charset` are not judged.
     package func contentTypeIs(_ mediaType: String) -> Bool {
-        guard let value = self["Content-Type"] else { return false }
-        let essence = value.utf8.prefix { $0 != UInt8(ascii: ";") }
-        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        let trimmed = essence.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
-        return trimmed.elementsEqual(mediaType.utf8) { a, b in a == b || (a | 0x20 == b && (0x61...0x7A).contains(b)) }
+        guard var value = self["Content-Type"] else { return false }
+        var mediaType = mediaType
+        // Compared in the contiguous UTF-8: every request with a body passes here.
+        return value.withUTF8 { bytes in
+            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            var start = 0
+            var end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            while start < end, isSpace(bytes[start]) { start += 1 }
+            while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+            return mediaType.withUTF8 { expected in
+                end - start == expected.count && expected.indices.allSatisfy { index in
+                    let (a, b) = (bytes[start + index], expected[index])
+                    return a == b || (a | 0x20 == b && (0x61...0x7A).contains(b))
+                }
+            }
+        }
     }
 
     /// Whether two field names are the same: equal but for the case of ASCII letters (names

@@ -14,6 +14,23 @@ import Testing
         #expect(Array(headers).count == 2)
     }
 
+    @Test("the Content-Type's media type is matched before any parameter, without surrounding blanks, letters in any case")
+    func contentTypeMediaType() {
+        let matching = ["application/json", "Application/JSON", " application/json ", "\tapplication/json\t; charset=utf-8",
+                        "application/json;charset=utf-8", "APPLICATION/JSON ;"]
+        for value in matching {
+            #expect(HTTPHeaders([("Content-Type", value)]).contentTypeIs("application/json"), "\(value)")
+        }
+        let other = ["application/jsonx", "xapplication/json", "application/js", "application/json-patch+json", "text/json", "",
+                     ";application/json", "application/ json", "application/json\u{0}"]
+        for value in other {
+            #expect(!HTTPHeaders([("Content-Type", value)]).contentTypeIs("application/json"), "\(value)")
+        }
+        #expect(!HTTPHeaders([("Accept", "application/json")]).contentTypeIs("application/json"))
+        // Only letters match across case: "[" is "{" with the case bit cleared.
+        #expect(!HTTPHeaders([("Content-Type", "a[")]).contentTypeIs("a{"))
+    }
+
     @Test("several fields are replaced at once: every field of each name goes, the others keep their order, the new ones follow in theirs")
     func severalReplacedAtOnce() {
         var headers = HTTPHeaders([

@@ -13,6 +13,9 @@ struct ResultColumns: Sendable {
     /// The position of the column named `name` — the last such column when a result names
     /// two alike — or nil when the result has no such column.
     func position(of name: String) -> Int? {
-        names.lastIndex(of: name)
+        // Lengths first: a native string knows its own, and most names differ in it, so few
+        // reach the comparison of their contents (a row's every column is looked up by name).
+        let length = name.utf8.count
+        return names.lastIndex { $0.utf8.count == length && $0 == name }
     }
 }

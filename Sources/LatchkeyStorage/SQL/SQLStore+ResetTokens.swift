@@ -69,7 +69,7 @@ extension SQLStore {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT t.token_digest, t.created_at AS token_created_at, t.expires_at,
+                SELECT t.created_at AS token_created_at, t.expires_at,
                        a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.failure_epoch, a.created_at
                 FROM reset_tokens t JOIN accounts a ON a.id = t.account_id
                 WHERE t.token_digest = ? AND t.used_at IS NULL AND t.superseded_at IS NULL AND t.expires_at > ?
@@ -79,8 +79,9 @@ extension SQLStore {
         }
         guard let row = rows.first else { return nil }
         let account = try Self.account(from: row)
+        // The row is the one whose digest the query asked for.
         let token = ResetTokenRecord(
-            digest: try StorageEncoding.bytes(hex: try row.text("token_digest")),
+            digest: digest,
             accountID: account.id,
             createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
             expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
