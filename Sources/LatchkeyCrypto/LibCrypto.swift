@@ -2,9 +2,9 @@ import COpenSSL
 import Synchronization
 import Foundation
 
-/// The one place that calls OpenSSL's libcrypto. Digests and random bytes are one-shot.
-/// Three things are kept: SHA-256 is fetched from the provider once, for the life of the
-/// process (``sha256Digest``), each HMAC key holds the digest states prepared from it when it
+/// The one place that calls OpenSSL's libcrypto. Digests and random bytes are one-shot
+/// (SHA-256 on a state on the stack, shim.h). Three things are kept: SHA-256 is fetched from
+/// the provider once, for the life of the process (``sha256Digest``, for signatures), each HMAC key holds the digest states prepared from it when it
 /// was created, in a ``MACKeyHandle``, and each asymmetric key holds the
 /// EVP_PKEY built when it was created, in a ``KeyHandle``. Their pointers are private to this
 /// file, so no C type or pointer leaves it.
@@ -16,7 +16,7 @@ enum LibCrypto {
     static let sha256Length = 32
 
     /// SHA-256, fetched once from the default provider and never freed; used wherever a
-    /// SHA-256 EVP_MD is passed. With the legacy `EVP_sha256()`, OpenSSL 3 fetches the
+    /// SHA-256 EVP_MD is passed (signatures and their verification). With the legacy `EVP_sha256()`, OpenSSL 3 fetches the
     /// provider's implementation again on every EVP_Digest. (Signature calls use only the
     /// digest's name: the provider fetches by name itself, whichever EVP_MD is passed.)
     /// A fetched EVP_MD is immutable (only its reference count changes, atomically), so every
@@ -40,11 +40,9 @@ enum LibCrypto {
 
     private static func sha256(bytes message: UnsafeRawBufferPointer) -> Data {
         var digest = Data(count: sha256Length)
-        var written: UInt32 = 0
-        let status = digest.withUnsafeMutableBytes { output in
-            EVP_Digest(message.baseAddress, message.count, output.baseAddress, &written, sha256Digest, nil)
+        digest.withUnsafeMutableBytes { output in
+            latchkey_sha256(message.bindMemory(to: UInt8.self).baseAddress, message.count, output.bindMemory(to: UInt8.self).baseAddress)
         }
-        precondition(status == 1 && written == sha256Length, "libcrypto could not compute SHA-256")
         return digest
     }
 
