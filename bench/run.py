@@ -4,7 +4,8 @@
 The server under test runs pinned to one CPU (`taskset -c 0`), the load generator and this
 script to another (`taskset -c 1`), and the bare libmicrohttpd "hello" (bench/hello_mhd.c)
 is measured in the same run as the ceiling: epoll with one thread, and thread per
-connection for reference. Scenarios, each on a fresh server with its own data directory
+connection for reference, at the start; and the epoll one again right before each route,
+whose share is of that ceiling beside it (the machine's speed drifts during a run). Scenarios, each on a fresh server with its own data directory
 (SQLite), each bounded in time:
 
   routes   req/s, p50 and p99 of each route with wrk -t1 -c32 (Lua scripts in bench/wrk/:
@@ -78,20 +79,29 @@ def validate_request(server):
 
 
 def ceiling(args):
-    """The bare libmicrohttpd "hello" in both modes; returns rows (label, WrkResult)."""
+    """The bare libmicrohttpd "hello" in both modes; returns rows (label, WrkResult, no target,
+    no ceiling beside it)."""
     HelloServer.build()
     rows = []
     for mode, label in [("epoll", 'bare libmicrohttpd "hello", epoll, 1 thread (the ceiling)'),
                         ("thread", 'bare libmicrohttpd "hello", thread per connection')]:
         progress(f"hello_mhd {mode}")
-        with HelloServer(mode, args.server_cpu) as hello:
-            rows.append((label, run_wrk(hello.base + "/", args.seconds, args.connections, args.client_cpu,
-                                        threads=args.threads)))
+        rows.append((label, hello(args, mode), None, None))
     return rows
 
 
+def hello(args, mode="epoll"):
+    """The bare libmicrohttpd "hello" (built by HelloServer.build()) in `mode`, measured as a route is."""
+    with HelloServer(mode, args.server_cpu) as server:
+        return run_wrk(server.base + "/", args.seconds, args.connections, args.client_cpu, threads=args.threads)
+
+
 def routes(args, store, settings):
-    """Each route on one fresh server; returns (rows (label, WrkResult, target), idle RSS)."""
+    """Each route on one fresh server, each right after the epoll "hello" (the ceiling beside
+    it, which its share is of: the machine's speed drifts over a run, by a tenth and more
+    between the first ceiling and the last route); returns (rows (label, WrkResult, target,
+    ceiling beside it), idle RSS)."""
+    HelloServer.build()
     # Each refresh chain starts with a sign-in from this one address, for one account: more
     # than the sign-in limit allows, and more live logins than an account keeps by default
     # (beyond it the oldest chains would be ended, and their rotations fail).
@@ -137,11 +147,14 @@ def routes(args, store, settings):
         ]
         rows = []
         for label, path, script, script_args, target in plan:
+            progress(f"{store}: the ceiling beside {label}")
+            beside = hello(args)
             progress(f"{store}: {label}")
             result = run_wrk(server.base + path, args.seconds, args.connections, args.client_cpu, script, script_args,
                              threads=args.threads)
             # The issue's targets are set for SQLite.
-            rows.append((label, result, target) if store == "SQLite" else (f"{store}: {label}", result, None))
+            rows.append((label, result, target, beside) if store == "SQLite"
+                        else (f"{store}: {label}", result, None, beside))
     return rows, idle_rss
 
 
@@ -230,14 +243,17 @@ def counts(outcomes):
 
 
 def route_table(ceiling_rows, route_rows, args):
+    """A route's share is of the ceiling measured beside it (the first ceiling's share is in
+    parentheses, for runs before ceilings were measured beside each route)."""
     ceiling_rate = ceiling_rows[0][1].rate if ceiling_rows else None
-    lines = ["| what | req/s | p50 ms | p99 ms | share of the ceiling | errors | target |",
-             "|---|---|---|---|---|---|---|"]
-    for label, result, *target in ceiling_rows + route_rows:
-        share = result.rate / ceiling_rate if ceiling_rate else None
+    lines = ["| what | req/s | p50 ms | p99 ms | ceiling beside it, req/s | share of the ceiling (of the first) | errors | target |",
+             "|---|---|---|---|---|---|---|---|"]
+    for label, result, target, beside in ceiling_rows + route_rows:
+        share = result.rate / beside.rate if beside else result.rate / ceiling_rate if ceiling_rate else None
+        first = f" ({result.rate / ceiling_rate:.3f})" if beside and ceiling_rate else ""
         goal = ""
-        if target and target[0]:
-            minimum, tail = target[0]
+        if target:
+            minimum, tail = target
             goal = f"≥ {minimum:.2f}"
             met = share is None or share >= minimum
             if tail:
@@ -246,7 +262,8 @@ def route_table(ceiling_rows, route_rows, args):
             goal += " " + mark(met and result.errors == 0)
         errors = f"{result.errors:,}" + (f" ({result.starved:,} without a chain)" if result.starved else "")
         lines.append(f"| {label} | {result.rate:,.0f} | {result.p50_ms:.2f} | {result.p99_ms:.2f} | "
-                     f"{'' if share is None else f'{share:.2f}'} | {errors} | {goal} |")
+                     f"{f'{beside.rate:,.0f}' if beside else ''} | {'' if share is None else f'{share:.3f}'}{first} | "
+                     f"{errors} | {goal} |")
     return lines
 
 
