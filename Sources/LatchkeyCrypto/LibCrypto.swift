@@ -4,10 +4,10 @@ import Foundation
 
 /// The one place that calls OpenSSL's libcrypto. Digests and random bytes are one-shot
 /// (SHA-256 on a state on the stack, shim.h). Three things are kept: SHA-256 is fetched from
-/// the provider once, for the life of the process (``sha256Digest``, for signatures), each HMAC key holds the digest states prepared from it when it
-/// was created, in a ``MACKeyHandle``, and each asymmetric key holds the
-/// EVP_PKEY built when it was created, in a ``KeyHandle``. Their pointers are private to this
-/// file, so no C type or pointer leaves it.
+/// the provider once, for the life of the process (``sha256Digest``, for signatures), each
+/// HMAC key holds the digest states prepared from it when it was created, in a
+/// ``MACKeyHandle``, and each asymmetric key holds the EVP_PKEY built when it was created, in
+/// a ``KeyHandle``. Their pointers are private to this file, so no C type or pointer leaves it.
 ///
 /// The digest and MAC functions can only fail if libcrypto itself is unusable (no default
 /// provider, out of memory); the process cannot do anything safe without them, so they trap.
@@ -16,9 +16,10 @@ enum LibCrypto {
     static let sha256Length = 32
 
     /// SHA-256, fetched once from the default provider and never freed; used wherever a
-    /// SHA-256 EVP_MD is passed (signatures and their verification). With the legacy `EVP_sha256()`, OpenSSL 3 fetches the
-    /// provider's implementation again on every EVP_Digest. (Signature calls use only the
-    /// digest's name: the provider fetches by name itself, whichever EVP_MD is passed.)
+    /// SHA-256 EVP_MD is passed (signatures and their verification). With the legacy
+    /// `EVP_sha256()`, OpenSSL 3 fetches the provider's implementation again on every call.
+    /// (Signature calls use only the digest's name: the provider fetches by name itself,
+    /// whichever EVP_MD is passed.)
     /// A fetched EVP_MD is immutable (only its reference count changes, atomically), so every
     /// thread may use this one at once.
     private nonisolated(unsafe) static let sha256Digest: OpaquePointer = {

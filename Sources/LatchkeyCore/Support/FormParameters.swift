@@ -40,7 +40,7 @@ package struct FormParameters {
         return text.withUTF8 { decode(urlencoded: UnsafeRawBufferPointer($0)) }
     }
 
-    /// `bytes` decoded as ``decode(urlencoded:)-(Substring)`` does. The body is read as bytes:
+    /// `bytes` decoded as the text of the function above is. The body is read as bytes:
     /// `&` and `=` split it wherever they are (a split by `Character` would keep one followed
     /// by a combining mark, which is not how form encoding is defined), and each name and value
     /// must decode to UTF-8 on its own.
