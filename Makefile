@@ -5,7 +5,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT_FLAGS ?=
 VENV := .venv
 
-.PHONY: run test build release dist bootstrap bootstrap-test swift-test e2e bench function-order clean
+.PHONY: run test build release dist bootstrap bootstrap-test swift-test e2e bench instructions function-order clean
 
 ## make run: install what is missing, build release, start the server on the embedded default.
 run: bootstrap release
@@ -52,6 +52,12 @@ $(VENV)/.installed: e2e/requirements.txt
 bench: bootstrap release
 	@bench/setup.sh
 	python3 bench/run.py $(BENCH_ARGS)
+
+## make instructions: the instructions per request of the routes make bench measures, counted
+## by callgrind (bench/instructions.py); INSTRUCTIONS_ARGS="--routes validate --requests 300".
+instructions: bootstrap release
+	@bench/setup.sh valgrind
+	python3 bench/instructions.py $(INSTRUCTIONS_ARGS)
 
 ## make function-order: rewrite bench/latchkey.order, the functions the release link lays out
 ## first (bench/function_order.py runs the server under valgrind), then relink with it.
