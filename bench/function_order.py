@@ -23,7 +23,6 @@ Run `make function-order` (it relinks) after changes that move much code: a tool
 update, large new features. A name that no longer exists is skipped by the linker, so a
 stale file costs memory, never correctness.
 """
-import json
 import os
 import pathlib
 import re
@@ -97,24 +96,13 @@ def serve_requests(server, rounds=20):
     """The routes a deployment serves most (those `make bench` measures), `rounds` times each,
     on one kept-alive connection as a load balancer's would be."""
     conn = server.connect(timeout=120)
-    token = server.reset_token(timeout=120)
-    refresh_token = server.directus_login()
-    grant_token = server.oauth_sign_in()["refresh_token"]
+    clients = [harness.RouteClient(server, route, conn) for route in harness.RouteClient.ROUTES]
     for round in range(rounds):
         for path in ("/healthz", "/.well-known/jwks.json", "/.well-known/openid-configuration"):
             _, status, body = request(conn, "GET", path)
             assert status == 200, (path, status, body)
-        _, status, body = request(conn, "POST", "/auth/password/validate", {"token": token})
-        assert status == 200, body
-        _, status, body = request(conn, "POST", "/auth/password/request", {"email": f"nobody{round}@example.com"})
-        assert status == 200, body
-        _, status, body = request(conn, "POST", "/auth/refresh", {"refresh_token": refresh_token})
-        assert status == 200, body
-        refresh_token = json.loads(body)["data"]["refresh_token"]
-        _, status, body = request(conn, "POST", "/oauth/token", form={
-            "grant_type": "refresh_token", "refresh_token": grant_token, "client_id": harness.OAUTH_CLIENT})
-        assert status == 200, body
-        grant_token = json.loads(body)["refresh_token"]
+        for client in clients:
+            client.send()
     conn.close()
 
 

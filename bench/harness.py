@@ -249,6 +249,45 @@ class BenchServer:
         return json.loads(body)
 
 
+class RouteClient:
+    """Sends one of the POST routes `make bench` measures again and again on `conn`: /validate
+    with one reset token, the reset request for a new address each time, and refresh rotations
+    and the refresh grant, each following its chain (the token an answer gives is the next one
+    sent). Every answer must be 200."""
+
+    ROUTES = ("validate", "request", "refresh", "grant")
+
+    def __init__(self, server, route, conn):
+        assert route in self.ROUTES, route
+        self.route = route
+        self.conn = conn
+        self.sent = 0
+        if route == "validate":
+            self.token = server.reset_token(timeout=120)
+        elif route == "refresh":
+            self.token = server.directus_login()
+        elif route == "grant":
+            self.token = server.oauth_sign_in()["refresh_token"]
+
+    def send(self):
+        self.sent += 1
+        if self.route == "validate":
+            _, status, body = request(self.conn, "POST", "/auth/password/validate", {"token": self.token})
+        elif self.route == "request":
+            _, status, body = request(self.conn, "POST", "/auth/password/request",
+                                      {"email": f"nobody-{self.sent}@example.com"})
+        elif self.route == "refresh":
+            _, status, body = request(self.conn, "POST", "/auth/refresh", {"refresh_token": self.token})
+            if status == 200:
+                self.token = json.loads(body)["data"]["refresh_token"]
+        else:
+            _, status, body = request(self.conn, "POST", "/oauth/token", form={
+                "grant_type": "refresh_token", "refresh_token": self.token, "client_id": OAUTH_CLIENT})
+            if status == 200:
+                self.token = json.loads(body)["refresh_token"]
+        assert status == 200, (self.route, status, body)
+
+
 class HiddenFields(html.parser.HTMLParser):
     """The hidden inputs of a page's form."""
 

@@ -19,7 +19,6 @@ LATCHKEY_BENCH_BINARY compares another build. The four routes take about two min
 """
 import argparse
 import glob
-import json
 import os
 import shutil
 import subprocess
@@ -28,48 +27,15 @@ import tempfile
 import time
 
 import harness
-from harness import BenchServer, request
+from harness import BenchServer, RouteClient
 
-ROUTES = ("validate", "request", "refresh", "grant")
+ROUTES = RouteClient.ROUTES
 WARM_UP = 200
 START_TIMEOUT = 180
 
 
 def callgrind(server, *arguments):
     subprocess.run(["callgrind_control", *arguments, str(server.process.pid)], check=True, capture_output=True)
-
-
-class Client:
-    """Sends one route's request again and again on one connection, following rotation chains."""
-
-    def __init__(self, server, route):
-        self.route = route
-        self.conn = server.connect(timeout=120)
-        self.sent = 0
-        if route == "validate":
-            self.token = server.reset_token(timeout=120)
-        elif route == "refresh":
-            self.token = server.directus_login()
-        elif route == "grant":
-            self.token = server.oauth_sign_in()["refresh_token"]
-
-    def send(self):
-        self.sent += 1
-        if self.route == "validate":
-            _, status, body = request(self.conn, "POST", "/auth/password/validate", {"token": self.token})
-        elif self.route == "request":
-            _, status, body = request(self.conn, "POST", "/auth/password/request",
-                                      {"email": f"nobody-{self.sent}@example.com"})
-        elif self.route == "refresh":
-            _, status, body = request(self.conn, "POST", "/auth/refresh", {"refresh_token": self.token})
-            if status == 200:
-                self.token = json.loads(body)["data"]["refresh_token"]
-        else:
-            _, status, body = request(self.conn, "POST", "/oauth/token", form={
-                "grant_type": "refresh_token", "refresh_token": self.token, "client_id": harness.OAUTH_CLIENT})
-            if status == 200:
-                self.token = json.loads(body)["refresh_token"]
-        assert status == 200, (self.route, status, body)
 
 
 def counted(dumps, label):
@@ -102,7 +68,7 @@ def main():
     with server:
         for route in routes:
             print(f"instructions.py: {route}", file=sys.stderr)
-            client = Client(server, route)
+            client = RouteClient(server, route, server.connect(timeout=120))
             for _ in range(WARM_UP):
                 client.send()
             callgrind(server, "-z")
