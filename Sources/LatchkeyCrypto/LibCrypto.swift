@@ -9,8 +9,9 @@ import Foundation
 /// ``MACKeyHandle``, and each asymmetric key holds the EVP_PKEY built when it was created, in
 /// a ``KeyHandle``. Their pointers are private to this file, so no C type or pointer leaves it.
 ///
-/// The digest and MAC functions can only fail if libcrypto itself is unusable (no default
-/// provider, out of memory); the process cannot do anything safe without them, so they trap.
+/// SHA-256 and HMAC-SHA256 run on states in memory of their own and cannot fail. The other
+/// functions can only fail if libcrypto itself is unusable (no default provider, out of
+/// memory); the process cannot do anything safe without them, so they trap.
 enum LibCrypto {
     /// The size of a SHA-256 digest in bytes.
     static let sha256Length = 32

@@ -92,8 +92,9 @@ extension SQLStore {
         digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date, keeping limit: Int
     ) throws -> Bool {
         try database.transaction { connection in
-            // The account locked, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
             let id = SecureRandom.identifier()
+            let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
+            // The account locked, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
             let inserted = try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at, credential_version)
@@ -102,13 +103,11 @@ extension SQLStore {
                 \(database.dialect.updateLock(of: "accounts"))
                 """,
                 [
-                    .text(id), .text(StorageEncoding.hex(digest)),
-                    .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
+                    .text(id), .text(StorageEncoding.hex(digest)), nowValue, .integer(StorageEncoding.milliseconds(expiresAt)),
                     .text(accountID), .integer(Int64(credentialVersion)),
                 ])
             guard inserted == 1 else { return false }
             // This one stays; of the others, the limit's remainder most recently started.
-            let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
             let others = try connection.query(
                 """
                 SELECT id FROM sessions
