@@ -92,50 +92,30 @@ enum LibCrypto {
         return code
     }
 
-    /// Random bytes drawn from OpenSSL's DRBG a block at a time and handed out in order, each
-    /// byte once: a call of `RAND_bytes` costs some 4 µs on OpenSSL 3 whatever it draws (the
-    /// DRBG's provider dispatch and its AES-CTR set-up), and requests want a few small draws
-    /// each (a token, an id, a UUID). A byte is cleared from the block as it is handed out, so
-    /// the block holds only bytes nobody has had, and a block drawn before a fork is dropped
-    /// (parent and child would hand out the same bytes).
-    private struct RandomBlock {
-        static let size = 4096
-        var bytes = [UInt8](repeating: 0, count: size)
-        /// How many bytes at the block's end have not been handed out.
-        var unused = 0
-        /// The process the block was drawn in.
-        var process: pid_t = 0
+    /// `count` bytes from the kernel's CSPRNG (`getentropy`, which is `getrandom(2)` on Linux),
+    /// drawn for each call, at most 256 bytes a system call. Not from OpenSSL's DRBG: every
+    /// draw there takes process-wide locks (the RAND method's and the primary DRBG's), glibc
+    /// rwlocks whose waiters spin through a hand-over, so a draw on a thread of low priority,
+    /// preempted there, left request threads spinning behind it — for seconds under load
+    /// (the idle-class threads that prepare ES256 nonces draw too). Here no thread shares
+    /// anything with another, and a forked child cannot repeat its parent's bytes. A call
+    /// costs some 0.2 µs for a token's 32 bytes.
+    static func randomBytes(_ count: Int) -> Data {
+        precondition(count >= 0, "random byte count out of range")
+        var bytes = Data(count: count)
+        bytes.withUnsafeMutableBytes(fillRandom)
+        return bytes
     }
 
-    private static let randomBlock = Mutex(RandomBlock())
-
-    /// The largest draw served from the block; larger ones call `RAND_bytes` themselves.
-    static let blockedRandomDrawLimit = 256
-
-    static func randomBytes(_ count: Int) -> Data {
-        precondition(count >= 0 && count <= Int(Int32.max), "random byte count out of range")
-        guard count > 0 else { return Data() }
-        guard count <= blockedRandomDrawLimit else {
-            var bytes = [UInt8](repeating: 0, count: count)
-            let status = RAND_bytes(&bytes, Int32(count))
-            precondition(status == 1, "the operating system's random number generator failed")
-            return Data(bytes)
-        }
-        let pid = getpid()
-        return randomBlock.withLock { block in
-            if block.unused < count || block.process != pid {
-                let status = RAND_bytes(&block.bytes, Int32(RandomBlock.size))
-                precondition(status == 1, "the operating system's random number generator failed")
-                block.unused = RandomBlock.size
-                block.process = pid
-            }
-            let start = RandomBlock.size - block.unused
-            block.unused -= count
-            return block.bytes.withUnsafeMutableBytes { buffer in
-                let drawn = Data(buffer[start..<start + count])
-                OPENSSL_cleanse(buffer.baseAddress! + start, count)
-                return drawn
-            }
+    /// Fills `buffer` from the kernel's CSPRNG, as ``randomBytes(_:)`` draws.
+    static func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
+        var offset = 0
+        while offset < buffer.count {
+            let chunk = min(256, buffer.count - offset)
+            precondition(
+                getentropy(buffer.baseAddress! + offset, chunk) == 0,
+                "the operating system's random number generator failed")
+            offset += chunk
         }
     }
 
@@ -231,23 +211,30 @@ extension LibCrypto {
     /// ahead, on an idle-class thread (``IdleClassThread/start(_:)``), in CPU time nothing else
     /// wants — on a server whose writer waits for the disk, the time the core would stand
     /// idle — and a signature then costs about a microsecond. The stock is bounded
-    /// (``nonceStockCapacity``); a signature that finds it empty computes its own nonce, as
-    /// ever.
+    /// (``nonceStockCapacity``); a signature that finds it empty lets OpenSSL draw its nonce,
+    /// as ever (hedged with the key and the digest).
+    ///
+    /// An idle-class thread gets the processor only when no other thread wants it, so no
+    /// request thread may ever wait for one: one preempted while holding what a request
+    /// thread waits for would stall that request until the core fell idle. So the preparing
+    /// thread draws k from the kernel (``nonceScalar(drawing:)``), not from OpenSSL's DRBG and
+    /// its process-wide locks, and a signature only tries the stock's lock: when the preparing
+    /// thread holds it, the signature goes without a prepared nonce.
     ///
     /// A nonce signs once: two signatures with one k reveal the private key. Each is taken out
     /// of the stock under its lock before it is used and cleared from memory right after, and
     /// a stock prepared in another process (this one's parent, before a fork) is dropped
-    /// unused. Its k is drawn from OpenSSL's DRBG like any other (`BN_priv_rand_range`);
-    /// unlike a nonce drawn while signing, it is not also hedged with the key and the digest.
-    /// Read-only once built otherwise, like ``KeyHandle``: one key signs on many threads at once.
+    /// unused. Read-only once built otherwise, like ``KeyHandle``: one key signs on many
+    /// threads at once.
     final class P256Signer: @unchecked Sendable {
         fileprivate let key: OpaquePointer
-        private let stock = Mutex(NonceStock())
+        /// The prepared nonces (internal, not private, for the test that holds its lock).
+        let stock = Mutex(NonceStock())
 
         /// A prepared k⁻¹ and r (two BIGNUMs), owned by whoever holds it.
-        fileprivate struct PreparedNonce: @unchecked Sendable {
-            let kinv: OpaquePointer
-            let r: OpaquePointer
+        struct PreparedNonce: @unchecked Sendable {
+            fileprivate let kinv: OpaquePointer
+            fileprivate let r: OpaquePointer
 
             /// Clears and frees both numbers.
             func destroy() {
@@ -256,7 +243,7 @@ extension LibCrypto {
             }
         }
 
-        private struct NonceStock {
+        struct NonceStock {
             var nonces: [PreparedNonce] = []
             /// The process the nonces were prepared in.
             var process = getpid()
@@ -271,6 +258,14 @@ extension LibCrypto {
         /// Below this many, a signature starts a thread preparing more: a quarter of the stock
         /// at least per thread, so starting one costs little beside its work.
         static let nonceStockRefill = 768
+        /// How many nonces are prepared together: they share two inversions (see shim.h).
+        static let nonceBatch = 32
+
+        /// The order n of P-256's group, big-endian.
+        private static let p256Order: [UInt8] = [
+            0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+            0xBC, 0xE6, 0xFA, 0xAD, 0xA7, 0x17, 0x9E, 0x84, 0xF3, 0xB9, 0xCA, 0xC2, 0xFC, 0x63, 0x25, 0x51,
+        ]
 
         /// Takes ownership of `key`.
         fileprivate init(taking key: OpaquePointer) {
@@ -289,11 +284,35 @@ extension LibCrypto {
             stock.withLock { $0.nonces.count }
         }
 
+        /// A nonce scalar k uniform in [1, n − 1]: 32 bytes `draw` writes, drawn again (in the
+        /// same bytes) while they are 0 or not below n — rejection, not reduction mod n, which
+        /// would make small values likelier. A draw is rejected with odds of about 2⁻³².
+        static func nonceScalar(drawing draw: (UnsafeMutableRawBufferPointer) -> Void) -> [UInt8] {
+            var candidate = [UInt8](repeating: 0, count: p256ScalarLength)
+            repeat {
+                candidate.withUnsafeMutableBytes(draw)
+            } while !candidate.contains(where: { $0 != 0 }) || !candidate.lexicographicallyPrecedes(p256Order)
+            return candidate
+        }
+
+        /// The nonces of the `scalars` k (each 32 bytes in [1, n − 1]), prepared as one batch
+        /// (see shim.h), or nil if OpenSSL fails.
+        func prepareNonces(scalars: [[UInt8]]) -> [PreparedNonce]? {
+            guard !scalars.isEmpty else { return [] }
+            var packed = scalars.flatMap { $0 }
+            defer { cleanse(&packed) }
+            precondition(packed.count == scalars.count * p256ScalarLength, "a nonce scalar has the wrong length")
+            var kinv = [OpaquePointer?](repeating: nil, count: scalars.count)
+            var r = [OpaquePointer?](repeating: nil, count: scalars.count)
+            guard latchkey_ecdsa_prepare(key, scalars.count, packed, &kinv, &r) == 1 else { return nil }
+            return zip(kinv, r).map { PreparedNonce(kinv: $0!, r: $1!) }
+        }
+
         /// A prepared nonce, taken out of the stock (the caller destroys it), or nil when the
-        /// stock is empty; starts a thread preparing more when it runs low.
+        /// stock is empty or its lock is held; starts a thread preparing more when it runs low.
         fileprivate func takeNonce() -> PreparedNonce? {
             let pid = getpid()
-            let (nonce, refill) = stock.withLock { stock -> (PreparedNonce?, Bool) in
+            let taken = stock.withLockIfAvailable { stock -> (PreparedNonce?, Bool) in
                 if stock.process != pid {
                     // Prepared in the parent before a fork: the parent may use them too.
                     for nonce in stock.nonces { nonce.destroy() }
@@ -306,6 +325,7 @@ extension LibCrypto {
                 stock.preparing = true
                 return (nonce, true)
             }
+            guard let (nonce, refill) = taken else { return nil }
             if refill, !IdleClassThread.start({ self.prepareNonces() }) {
                 stock.withLock { $0.preparing = false }
             }
@@ -313,32 +333,27 @@ extension LibCrypto {
         }
 
         /// Prepares nonces until the stock is full (on the thread ``takeNonce()`` starts; tests
-        /// call it directly).
+        /// call it directly), ``nonceBatch`` at a time.
         func prepareNonces() {
-            while true {
-                var kinv: OpaquePointer?
-                var r: OpaquePointer?
-                guard latchkey_ecdsa_prepare(key, &kinv, &r) == 1, let kinv, let r else {
-                    BN_clear_free(kinv)
-                    BN_clear_free(r)
-                    stock.withLock { $0.preparing = false }
-                    return
-                }
-                let nonce = PreparedNonce(kinv: kinv, r: r)
-                let pid = getpid()
-                let full = stock.withLock { stock -> Bool in
-                    guard stock.process == pid, stock.nonces.count < Self.nonceStockCapacity else {
-                        nonce.destroy()
-                        stock.preparing = false
-                        return true
-                    }
-                    stock.nonces.append(nonce)
-                    guard stock.nonces.count == Self.nonceStockCapacity else { return false }
-                    stock.preparing = false
-                    return true
-                }
-                if full { return }
+            let pid = getpid()
+            /// How many more nonces the stock takes (none in a process it was not prepared in).
+            func room(_ stock: NonceStock) -> Int {
+                stock.process == pid ? Self.nonceStockCapacity - stock.nonces.count : 0
             }
+            var left = stock.withLock { room($0) }
+            while left > 0 {
+                var scalars = (0..<min(Self.nonceBatch, left)).map { _ in Self.nonceScalar(drawing: fillRandom) }
+                let prepared = prepareNonces(scalars: scalars)
+                for index in scalars.indices { cleanse(&scalars[index]) }
+                guard let nonces = prepared else { break }
+                left = stock.withLock { stock -> Int in
+                    let taken = min(room(stock), nonces.count)
+                    stock.nonces += nonces[..<taken]
+                    for nonce in nonces[taken...] { nonce.destroy() }
+                    return room(stock)
+                }
+            }
+            stock.withLock { $0.preparing = false }
         }
     }
 
@@ -353,16 +368,25 @@ extension LibCrypto {
     /// Signs SHA-256(`message`) with ECDSA under `signer` and returns the raw 64-byte `r || s`:
     /// with a prepared nonce when the stock has one.
     static func p256Sign(_ signer: P256Signer, message: Data) -> Data {
+        if let nonce = signer.takeNonce(), let signature = p256Sign(signer, message: message, nonce: nonce) {
+            return signature
+        }
         let digest = [UInt8](sha256(message))
         var signature = [UInt8](repeating: 0, count: 2 * p256ScalarLength)
-        if let nonce = signer.takeNonce() {
-            defer { nonce.destroy() }
-            // Fails only if this k gives s = 0 for this digest (odds 2⁻²⁵⁶): then a fresh one signs.
-            if latchkey_ecdsa_sign(signer.key, digest, nonce.kinv, nonce.r, &signature) == 1 { return Data(signature) }
-        }
         guard latchkey_ecdsa_sign(signer.key, digest, nil, nil, &signature) == 1 else {
             preconditionFailure("libcrypto could not sign with a validated P-256 key")
         }
+        return Data(signature)
+    }
+
+    /// Signs SHA-256(`message`) with ECDSA under `signer` with the prepared `nonce`, which it
+    /// destroys; nil only if this k gives s = 0 for this digest (odds 2⁻²⁵⁶), when another
+    /// nonce must sign.
+    static func p256Sign(_ signer: P256Signer, message: Data, nonce: P256Signer.PreparedNonce) -> Data? {
+        defer { nonce.destroy() }
+        let digest = [UInt8](sha256(message))
+        var signature = [UInt8](repeating: 0, count: 2 * p256ScalarLength)
+        guard latchkey_ecdsa_sign(signer.key, digest, nonce.kinv, nonce.r, &signature) == 1 else { return nil }
         return Data(signature)
     }
 

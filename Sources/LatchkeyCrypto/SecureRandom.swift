@@ -1,6 +1,7 @@
 package import Foundation
 
-/// Random bytes from OpenSSL's CSPRNG, which is seeded from the operating system.
+/// Random bytes from the operating system's CSPRNG (`getrandom(2)` on Linux), drawn for each
+/// call; no state is shared between threads or kept across a fork.
 package enum SecureRandom {
     /// Returns `count` cryptographically secure random bytes.
     ///
@@ -18,8 +19,7 @@ package enum SecureRandom {
         Redacted(Base64URL.encode(bytes(byteCount)))
     }
 
-    /// A random (version 4) UUID in lowercase text, e.g. `0d4e…-4…-a…`, from the CSPRNG in
-    /// this process: Foundation's `UUID()` reads the kernel's random device on every call.
+    /// A random (version 4) UUID in lowercase text, e.g. `0d4e…-4…-a…`, from the CSPRNG.
     package static func identifier() -> String {
         var bytes = [UInt8](bytes(16))
         bytes[6] = bytes[6] & 0x0F | 0x40

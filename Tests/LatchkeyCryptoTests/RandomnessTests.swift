@@ -66,10 +66,10 @@ import Testing
         #expect(SecureRandom.token(byteCount: 16).exposed.count == 22)
     }
 
-    @Test("draws from 16 threads at once, through many of the blocks small draws are cut from, never repeat a byte string; large draws too")
+    @Test("draws from 16 threads at once never repeat a byte string, and a draw larger than one system call's 256 bytes is filled to its end")
     func concurrentDrawsNeverRepeat() {
-        // 16 × 1 000 draws of 16 bytes: 62 blocks of 4 KiB. A block or a part of one handed out
-        // twice would repeat 16-byte strings, which random bytes do with odds of 2^-100.
+        // 16 × 1 000 draws of 16 bytes, every seventh of 300: random bytes repeat a 16-byte
+        // string with odds of 2^-100.
         let draws = Mutex<[Data]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { _ in
             var mine: [Data] = []
@@ -80,7 +80,9 @@ import Testing
         #expect(all.count == 16_000)
         #expect(all.allSatisfy { $0.count == 16 || $0.count == 300 })
         #expect(Set(all.map { $0.prefix(16) }).count == all.count)
-        // Not a block of zeros handed out before it was drawn, nor one cleared.
+        // The 44 bytes past the first 256 are drawn too, not left as the zeros they start as.
+        let large = all.filter { $0.count == 300 }
+        #expect(Set(large.map { $0.suffix(16) }).count == large.count)
         #expect(!all.contains { $0.allSatisfy { $0 == 0 } })
     }
 }
