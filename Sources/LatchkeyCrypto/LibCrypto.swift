@@ -218,8 +218,9 @@ extension LibCrypto {
     /// request thread may ever wait for one: one preempted while holding what a request
     /// thread waits for would stall that request until the core fell idle. So the preparing
     /// thread draws k from the kernel (``nonceScalar(drawing:)``), not from OpenSSL's DRBG and
-    /// its process-wide locks, and a signature only tries the stock's lock: when the preparing
-    /// thread holds it, the signature goes without a prepared nonce.
+    /// its process-wide locks, and a signature only tries the stock's lock: when another thread
+    /// holds it (the preparing thread, or now and then another signature), the signature goes
+    /// without a prepared nonce.
     ///
     /// A nonce signs once: two signatures with one k reveal the private key. Each is taken out
     /// of the stock under its lock before it is used and cleared from memory right after, and
