@@ -1,5 +1,5 @@
 import Foundation
-import LatchkeyCore
+package import LatchkeyCore
 package import LatchkeyCrypto
 
 extension HTTPRequest {
@@ -76,7 +76,16 @@ extension KeyedDecodingContainer {
 extension HTTPResponse {
     /// `value` as a JSON response (keys sorted, slashes not escaped: ``CompactJSON``).
     package static func json(_ value: some Encodable, status: Int = 200) -> HTTPResponse {
-        let data = (try? CompactJSON.encode(value)) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: data)
+        json(body: (try? CompactJSON.encode(value)) ?? Data("{}".utf8), status: status)
+    }
+
+    /// `value`, which writes its own members (``CompactJSONObject``), as a JSON response: the
+    /// same bytes as through `Encodable`.
+    package static func json(_ value: some CompactJSONObject, status: Int = 200) -> HTTPResponse {
+        json(body: CompactJSON.encode(value), status: status)
+    }
+
+    private static func json(body: Data, status: Int) -> HTTPResponse {
+        HTTPResponse(status: status, headers: HTTPHeaders([("Content-Type", "application/json")]), body: body)
     }
 }

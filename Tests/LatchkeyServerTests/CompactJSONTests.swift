@@ -1,5 +1,7 @@
 import Foundation
-import LatchkeyCore
+@testable import LatchkeyCore
+@testable import LatchkeyServer
+import LatchkeyCrypto
 import Testing
 
 /// CompactJSON writes exactly what JSONEncoder with sorted keys and unescaped slashes writes.
@@ -121,4 +123,36 @@ import Testing
     func emptyTopLevelIsRefused() {
         #expect(throws: EncodingError.self) { try CompactJSON.encode(Empty()) }
     }
+
+    /// `value` through its own member writer and, in a context that only knows it is
+    /// `Encodable`, through the encoder: both must be JSONEncoder's bytes.
+    private static func expectWritesItsEncoding<Value: CompactJSONObject>(_ value: Value) throws {
+        let written = String(decoding: CompactJSON.encode(value), as: UTF8.self)
+        #expect(written == (try reference(value)))
+        #expect(written == (try compact(value)))
+    }
+
+    /// Strings with everything a writer must escape, or must not.
+    private static let awkward = ["", "plain", "a \"b\" \\ c / d\u{0}\n\t\u{1F}", "é€😀\u{2028}"]
+
+    @Test("values that write their own members (the claims and replies every token request encodes) write what they encode, optional members present or not")
+    func ownWritersMatchTheirEncoding() throws {
+        for text in Self.awkward {
+            for optional in [nil, text] {
+                try Self.expectWritesItsEncoding(TokenService.AccessTokenClaims(
+                    iss: text, aud: text + "a", sub: "s" + text, client_id: optional, scope: text, jti: text, iat: -1,
+                    exp: .max, cv: 7, sid: text))
+                try Self.expectWritesItsEncoding(TokenService.IDTokenClaims(
+                    iss: text, sub: text, aud: text, iat: 0, exp: 1, auth_time: .min, nonce: optional, email: optional))
+                let issued = TokenService.IssuedTokens(
+                    accessToken: Redacted(text), refreshToken: Redacted("r" + text), expiresIn: 900.5, scope: [text, "b"],
+                    idToken: optional.map { Redacted($0) })
+                try Self.expectWritesItsEncoding(TokenReply(issued))
+                for mode in [DirectusMode.json, .cookie, .session] {
+                    try Self.expectWritesItsEncoding(DirectusTokens(issued, mode: mode))
+                }
+            }
+        }
+    }
 }
+

@@ -313,8 +313,8 @@ package final class TokenService: Sendable {
         return try sign(claims, type: "JWT", key: keyRing.activeKey(for: algorithm))
     }
 
-    private func sign(_ claims: some Encodable, type: String, key: SigningKey) throws -> Redacted<String> {
-        Redacted(try JWS.sign(header: JWSHeader(alg: key.algorithm, typ: type), payload: try CompactJSON.encode(claims), key: key))
+    private func sign(_ claims: some CompactJSONObject, type: String, key: SigningKey) throws -> Redacted<String> {
+        Redacted(try JWS.sign(header: JWSHeader(alg: key.algorithm, typ: type), payload: CompactJSON.encode(claims), key: key))
     }
 
     private static func seconds(_ date: Date) -> Int64 {
@@ -323,4 +323,33 @@ package final class TokenService: Sendable {
 
     static let invalidToken = LatchkeyError(.invalidToken, "The token is invalid or expired.")
     static let invalidCode = LatchkeyError(.invalidGrant, "The authorization code is invalid, expired or already used.")
+}
+
+extension TokenService.AccessTokenClaims: CompactJSONObject {
+    /// The claims, as every access token carries them (see ``CompactJSONObject``).
+    package func writeMembers(to object: inout CompactJSON.ObjectWriter) {
+        object.member("aud", aud)
+        object.member("client_id", client_id)
+        object.member("cv", cv)
+        object.member("exp", exp)
+        object.member("iat", iat)
+        object.member("iss", iss)
+        object.member("jti", jti)
+        object.member("scope", scope)
+        object.member("sid", sid)
+        object.member("sub", sub)
+    }
+}
+
+extension TokenService.IDTokenClaims: CompactJSONObject {
+    func writeMembers(to object: inout CompactJSON.ObjectWriter) {
+        object.member("aud", aud)
+        object.member("auth_time", auth_time)
+        object.member("email", email)
+        object.member("exp", exp)
+        object.member("iat", iat)
+        object.member("iss", iss)
+        object.member("nonce", nonce)
+        object.member("sub", sub)
+    }
 }

@@ -70,7 +70,7 @@ struct DirectusAuthRoutes {
 }
 
 /// Where Directus puts the tokens: `json`, `cookie` or `session`.
-private enum DirectusMode: String {
+enum DirectusMode: String {
     case json, cookie, session
 
     /// The `mode` field; anything but the three names is `invalid_request`.
@@ -118,7 +118,7 @@ private struct TokenBody: Decodable {
 
 /// `{"data": {"access_token"?, "refresh_token"?, "expires"}}`, `expires` in milliseconds; a
 /// token that travels in a cookie is left out.
-private struct DirectusTokens: Encodable {
+struct DirectusTokens: CompactJSONObject {
     struct Data: Encodable {
         let access_token: String?
         let refresh_token: String?
@@ -131,5 +131,13 @@ private struct DirectusTokens: Encodable {
             access_token: mode == .session ? nil : issued.accessToken.exposed,
             refresh_token: mode == .json ? issued.refreshToken.exposed : nil,
             expires: Int(issued.expiresIn * 1000))
+    }
+
+    func writeMembers(to object: inout CompactJSON.ObjectWriter) {
+        object.member("data") { data in
+            data.member("access_token", self.data.access_token)
+            data.member("expires", self.data.expires)
+            data.member("refresh_token", self.data.refresh_token)
+        }
     }
 }

@@ -65,7 +65,7 @@ struct OAuthTokenRoutes {
 }
 
 /// The token endpoint's success body (RFC 6749 §5.1).
-private struct TokenReply: Encodable {
+struct TokenReply: CompactJSONObject {
     let access_token: String
     let token_type = "Bearer"
     let expires_in: Int
@@ -79,5 +79,14 @@ private struct TokenReply: Encodable {
         refresh_token = issued.refreshToken.exposed
         scope = issued.scope.joined(separator: " ")
         id_token = issued.idToken?.exposed
+    }
+
+    func writeMembers(to object: inout CompactJSON.ObjectWriter) {
+        object.member("access_token", access_token)
+        object.member("expires_in", expires_in)
+        object.member("id_token", id_token)
+        object.member("refresh_token", refresh_token)
+        object.member("scope", scope)
+        object.member("token_type", token_type)
     }
 }
