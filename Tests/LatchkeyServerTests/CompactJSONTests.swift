@@ -135,7 +135,7 @@ import Testing
     /// Strings with everything a writer must escape, or must not.
     private static let awkward = ["", "plain", "a \"b\" \\ c / d\u{0}\n\t\u{1F}", "é€😀\u{2028}"]
 
-    @Test("values that write their own members (the claims and replies every token request encodes) write what they encode, optional members present or not")
+    @Test("values that write their own members (the claims and replies every token request encodes, the reset link check's reply) write what they encode, optional members present or not")
     func ownWritersMatchTheirEncoding() throws {
         for text in Self.awkward {
             for optional in [nil, text] {
@@ -150,6 +150,9 @@ import Testing
                 try Self.expectWritesItsEncoding(TokenReply(issued))
                 for mode in [DirectusMode.json, .cookie, .session] {
                     try Self.expectWritesItsEncoding(DirectusTokens(issued, mode: mode))
+                }
+                for valid in [true, false] {
+                    try Self.expectWritesItsEncoding(TokenStatusReply(valid: valid, email_hint: text, expires_at: "e" + text))
                 }
             }
         }

@@ -37,8 +37,8 @@ package enum CompactJSON {
 
     /// `value`, which writes its members itself, as JSON: the bytes ``encode(_:)`` writes
     /// for it through `Encodable`, without building them through an `Encoder`. For the few
-    /// values every token request encodes (an access token's claims, the token replies):
-    /// through `Encodable`, each cost some 30k instructions, a tenth of a refresh rotation.
+    /// values every token request encodes (an access token's claims, the token replies) and
+    /// the reset link check's reply: through `Encodable`, each cost some 30k instructions.
     package static func encode(_ value: some CompactJSONObject) -> Data {
         var object = ObjectWriter()
         value.writeMembers(to: &object)
@@ -84,6 +84,12 @@ package enum CompactJSON {
             member(key, value)
         }
 
+        /// A boolean member.
+        package mutating func member(_ key: StaticString, _ value: Bool) {
+            self.key(key)
+            output.append(contentsOf: (value ? "true" : "false").utf8)
+        }
+
         /// An integer member.
         package mutating func member(_ key: StaticString, _ value: some BinaryInteger) {
             self.key(key)
@@ -100,8 +106,8 @@ package enum CompactJSON {
     }
 }
 
-/// A value that writes its JSON object itself (``CompactJSON/encode(_:)-(CompactJSONObject)``),
-/// byte for byte what its `Encodable` conformance gives.
+/// A value that writes its JSON object itself, for `CompactJSON.encode(_:)`: byte for byte what
+/// its `Encodable` conformance gives.
 package protocol CompactJSONObject: Encodable {
     /// Writes the members `encode(to:)` encodes, sorted by key.
     func writeMembers(to object: inout CompactJSON.ObjectWriter)

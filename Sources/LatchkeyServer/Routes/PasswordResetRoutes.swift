@@ -94,10 +94,16 @@ private struct NewPasswordBody: Decodable {
 }
 
 /// `{valid, email_hint, expires_at}`.
-private struct TokenStatusReply: Encodable {
+struct TokenStatusReply: CompactJSONObject {
     let valid: Bool
     let email_hint: String
     let expires_at: String
+
+    func writeMembers(to object: inout CompactJSON.ObjectWriter) {
+        object.member("email_hint", email_hint)
+        object.member("expires_at", expires_at)
+        object.member("valid", valid)
+    }
 }
 
 /// `{message}`.
