@@ -61,8 +61,9 @@ static inline void latchkey_ec_key_free(EC_KEY *key) { EC_KEY_free(key); }
 /// scalars are inverted together by Montgomery's trick: the running products k_0...k_i in
 /// Montgomery form, one inversion of the whole product by Fermat's little theorem (k^(n-2)
 /// mod n, in constant time, as OpenSSL inverts when a curve has no faster way), then each
-/// k_i^-1 as the inverse of the products up to i times the product before i. About 11 us a nonce in a batch of 32, where ECDSA_sign_setup takes 22.
-/// Every secret number is cleared before it is freed.
+/// k_i^-1 as the inverse of the products up to i times the product before i. About 11 us a
+/// nonce in a batch of 32, where ECDSA_sign_setup takes 22. Every secret number is cleared
+/// before it is freed.
 static inline int latchkey_ecdsa_prepare(
     EC_KEY *key, size_t count, const unsigned char *k_bytes, BIGNUM **kinv, BIGNUM **r
 ) {
