@@ -109,7 +109,8 @@ final class ConnectionRecord: Sendable {
     /// no longer waits. Exactly one of ``deliver(_:)`` and ``abandon()`` resumes it. The resume
     /// happens outside the lock — the event thread it wakes takes the lock at once — which is
     /// safe because a suspended connection stays open until it is resumed, and the server
-    /// stops libmicrohttpd only after every worker has ended. Returns whether it resumed it.
+    /// stops libmicrohttpd only after every worker and every delivery under way has ended.
+    /// Returns whether it resumed it.
     @discardableResult
     private func resume(as next: Phase) -> Bool {
         let waited = phase.withLock { phase in

@@ -145,6 +145,11 @@ package struct HTTPResponse: Sendable {
     /// The wire form of this very response, built once and sent for every request that gets
     /// it (``ReusableWireResponse``); any change to the status, headers or body drops it.
     package var reusableWire: ReusableWireResponse?
+    /// A write this answer must wait for: the response is sent only once the write has
+    /// committed; when the write fails, the route's error response for its failure is sent
+    /// instead (with this response's ``onCompletion``). The thread that handled the request
+    /// does not wait for it (``HTTPHandler/handle(_:reply:)``).
+    package var awaitedWrite: PendingWrite?
 
     /// Creates a response.
     package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
@@ -165,8 +170,14 @@ package struct HTTPResponse: Sendable {
 /// Something that answers HTTP requests. Called on the HTTP server's worker threads,
 /// possibly many at once.
 package protocol HTTPHandler: Sendable {
-    /// Produces the response for `request`. Must not throw or trap: every failure is a response.
+    /// Produces the response for `request`. Must not throw or trap: every failure is a
+    /// response. Waits for the response's ``HTTPResponse/awaitedWrite``, if any.
     func handle(_ request: HTTPRequest) -> HTTPResponse
+
+    /// Produces the response for `request` and passes it to `reply` — once, on this thread,
+    /// or later on the thread that settles a write the response awaits, so this thread need
+    /// not wait for it. Must not throw or trap: every failure is a response.
+    func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void)
 
     /// The response for a request the server refuses before it is read whole (`error`, e.g.
     /// a body over the limit), for `method` and `path` with `headers` as received.
@@ -177,6 +188,11 @@ package protocol HTTPHandler: Sendable {
 }
 
 extension HTTPHandler {
+    /// Replies with ``handle(_:)``'s response, on this thread.
+    package func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        reply(handle(request))
+    }
+
     /// Latchkey's JSON error for `error`, with the security headers every response carries.
     package func rejection(_ error: LatchkeyError, method: String, path: String, headers: HTTPHeaders) -> HTTPResponse {
         .rejected(error)

@@ -171,8 +171,9 @@ package final class HTTPServer: Sendable {
         server.acceptor.close()
         let drained = exchange.waitForInFlightRequests(seconds: configuration.shutdownGracePeriod)
         // libmicrohttpd must not stop with suspended connections: no request may wait for a
-        // worker any more, those still waiting are resumed (and closed), and the threads that
-        // resume connections (the workers and the holder of busy answers) have ended.
+        // worker any more, those still waiting are resumed (and closed), the deliveries under
+        // way (also from the thread committing a write an answer awaits) have ended, and so
+        // have the threads that resume connections (the workers and the holder of busy answers).
         server.workers.close()
         server.hashWorkers.close()
         exchange.abandonSuspendedRequests()

@@ -57,6 +57,8 @@ final class RequestExchange: Sendable {
     private let heldAnswers: HeldAnswers
     private let logger: Logger?
     private let inFlight = DispatchGroup()
+    /// Deliveries of a response under way (``deliver(_:to:)``), on any thread.
+    private let delivering = DispatchGroup()
     private let draining = Atomic<Bool>(false)
     private let admission: Mutex<ConnectionAdmission>
     private let connections = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
@@ -139,11 +141,14 @@ final class RequestExchange: Sendable {
 
     /// Resumes every connection still waiting for a worker, to be closed: libmicrohttpd must
     /// not be stopped with suspended connections. Call after the worker pool is closed, so
-    /// no request can be suspended any more.
+    /// no request can be suspended any more. Then waits for the deliveries under way, which
+    /// may be resuming a connection: a response can be delivered by a thread that is not a
+    /// worker (the one that committed the write it awaited), which the stop does not join.
     func abandonSuspendedRequests() {
         for record in connections.withLock({ Array($0.values) }) {
             record.abandon()
         }
+        delivering.wait()
     }
 
     // MARK: libmicrohttpd callbacks (capture nothing; context comes through `cls`)
@@ -286,7 +291,8 @@ final class RequestExchange: Sendable {
                 busyResponses.add(1, ordering: .relaxed)
                 record.deliver(busy)
             } else {
-                record.deliver(sendable(handler.handle(complete)))
+                // Delivered later, by the thread that commits it, when the answer awaits a write.
+                handler.handle(complete) { [self] response in deliver(sendable(response), to: record) }
             }
         }
         if !pool.submit(job) {
@@ -294,6 +300,15 @@ final class RequestExchange: Sendable {
             record.abandon()
         }
         return .YES
+    }
+
+    /// Hands `response` to `record`'s connection, counted in ``delivering`` while it may be
+    /// resuming it. Once ``abandonSuspendedRequests()`` has run, a delivery finds its connection
+    /// abandoned and touches nothing.
+    private func deliver(_ response: HTTPResponse, to record: ConnectionRecord) {
+        delivering.enter()
+        record.deliver(response)
+        delivering.leave()
     }
 
     /// The handler's answer to `rejection` for the route the request was for, or the plain

@@ -35,21 +35,60 @@ package final class Router: HTTPHandler {
 
     /// Answers `request` through its route, with the security headers; counts it in the
     /// metrics and logs it (`http_request`), except on routes answered on the event thread.
+    /// Waits for a write the route's answer awaits (``HTTPResponse/awaitedWrite``).
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
         let started = clock.now()
-        let (position, name, cacheable, lane, raw) = dispatch(request)
-        let response: HTTPResponse
-        if let position, let last = lastAnswers[position] {
-            response = last.finished(raw, cacheable: cacheable) { Self.finished(raw, cacheable: cacheable) }
-        } else {
-            response = Self.finished(raw, cacheable: cacheable)
+        var answer = dispatch(request)
+        if let write = answer.response.awaitedWrite {
+            answer = settled(answer, by: write.wait(), request: request)
         }
-        metrics.recordRequest(route: name, status: response.status)
+        return completed(answer, request: request, started: started)
+    }
+
+    /// Answers `request` as ``handle(_:)`` does, but without waiting for a write the route's
+    /// answer awaits: `reply` gets the answer on the thread that settles it.
+    package func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+        let started = clock.now()
+        let answer = dispatch(request)
+        guard let write = answer.response.awaitedWrite else {
+            reply(completed(answer, request: request, started: started))
+            return
+        }
+        write.whenSettled { [self] outcome in
+            reply(completed(settled(answer, by: outcome, request: request), request: request, started: started))
+        }
+    }
+
+    /// `answer` once the write it awaited ended as `outcome`: itself when the write committed,
+    /// else the route's error response for the write's failure (with the answer's completion).
+    private func settled(_ answer: RouteAnswer, by outcome: PendingWrite.Outcome, request: HTTPRequest) -> RouteAnswer {
+        var answer = answer
+        answer.response.awaitedWrite = nil
+        guard case .failure(let error) = outcome, let position = answer.position else { return answer }
+        var failure = failed(error, route: routes[position], request: request)
+        failure.onCompletion = answer.response.onCompletion
+        answer.response = failure
+        answer.cacheable = false
+        return answer
+    }
+
+    /// `answer` finished (the security headers; a kept answer's wire form when it is the same),
+    /// counted in the metrics and logged.
+    private func completed(_ answer: RouteAnswer, request: HTTPRequest, started: Date) -> HTTPResponse {
+        let response: HTTPResponse
+        if let position = answer.position, let last = lastAnswers[position] {
+            response = last.finished(answer.response, cacheable: answer.cacheable) {
+                Self.finished(answer.response, cacheable: answer.cacheable)
+            }
+        } else {
+            response = Self.finished(answer.response, cacheable: answer.cacheable)
+        }
+        metrics.recordRequest(route: answer.name, status: response.status)
         if response.status == 429 { metrics.limitedRequests.increment() }
         // Answered on the event thread, which a blocked log write must never hold up.
-        if lane == .eventThread { return response }
+        if answer.lane == .eventThread { return response }
         logger.info("http_request", [
-            "method": .string(String(request.method.prefix(16))), "route": .string(name),
+            "method": .string(String(request.method.prefix(16))), "route": .string(answer.name),
             "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
             "ms": .double((clock.now().timeIntervalSince(started) * 1000).rounded()),
         ])
@@ -63,44 +102,52 @@ package final class Router: HTTPHandler {
         return response
     }
 
-    /// The route's answer to `request`, with what ``handle(_:)`` needs of the route: its
-    /// position in the table (nil when no route answers), name, whether the answer may be
-    /// cached, and its lane.
-    private func dispatch(_ request: HTTPRequest) -> (
-        position: Int?, name: String, cacheable: Bool, lane: RequestLane, response: HTTPResponse
-    ) {
+    /// The route's answer to `request`, with what ``handle(_:)`` needs of the route.
+    private func dispatch(_ request: HTTPRequest) -> RouteAnswer {
         guard let candidates = positionsByPath[request.path] else {
-            return (nil, "not_found", false, .standard, LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers))
+            let response = LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers)
+            return RouteAnswer(position: nil, name: "not_found", cacheable: false, lane: .standard, response: response)
         }
         guard let position = position(method: request.method, among: candidates) else {
             var response = LatchkeyError(.methodNotAllowed, "This method is not allowed here.")
                 .response(in: .latchkey, requestHeaders: request.headers)
             response.headers.set("Allow", candidates.map { routes[$0].method }.joined(separator: ", "))
-            return (nil, routes[candidates[0]].name, false, .standard, response)
+            return RouteAnswer(position: nil, name: routes[candidates[0]].name, cacheable: false, lane: .standard, response: response)
         }
         let route = routes[position]
         let needsJSON = route.body == .json || (route.body == .jsonOrEmpty && !request.body.isEmpty)
         if needsJSON, !request.headers.contentTypeIs("application/json") {
             let error = LatchkeyError(.unsupportedMediaType, "Send the request body as application/json.")
-            return (position, route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
+            return RouteAnswer(
+                position: position, name: route.name, cacheable: false, lane: route.lane,
+                response: error.response(in: route.errorShape, requestHeaders: request.headers))
         }
         do {
-            return (position, route.name, route.cacheable, route.lane, try route.handler(request))
-        } catch let error as LatchkeyError {
-            if !error.isClientError {
-                logger.error("request_failed", ["route": .string(route.name), "error": .string(error.description)])
-            } else if let cause = error.cause, cause.isTokenReplay {
-                logger.warning("token_replay_detected", [
-                    "route": .string(route.name), "kind": .string(cause.rawValue),
-                    "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
-                ])
-            }
-            return (position, route.name, false, route.lane, error.response(in: route.errorShape, requestHeaders: request.headers))
+            return RouteAnswer(position: position, name: route.name, cacheable: route.cacheable, lane: route.lane, response: try route.handler(request))
         } catch {
+            return RouteAnswer(position: position, name: route.name, cacheable: false, lane: route.lane, response: failed(error, route: route, request: request))
+        }
+    }
+
+    /// The response in `route`'s error shape for `error`, which its handler threw or the write
+    /// its answer awaited failed with; logs server failures (`request_failed`) and replayed
+    /// tokens (`token_replay_detected`). An error that is not a ``LatchkeyError`` is answered
+    /// as `internal_error`, its type logged.
+    private func failed(_ error: any Error, route: Route, request: HTTPRequest) -> HTTPResponse {
+        guard let error = error as? LatchkeyError else {
             logger.error("request_failed", ["route": .string(route.name), "error": .string(String(describing: type(of: error)))])
             let failure = LatchkeyError(.internalError, "Unexpected failure.")
-            return (position, route.name, false, route.lane, failure.response(in: route.errorShape, requestHeaders: request.headers))
+            return failure.response(in: route.errorShape, requestHeaders: request.headers)
         }
+        if !error.isClientError {
+            logger.error("request_failed", ["route": .string(route.name), "error": .string(error.description)])
+        } else if let cause = error.cause, cause.isTokenReplay {
+            logger.warning("token_replay_detected", [
+                "route": .string(route.name), "kind": .string(cause.rawValue),
+                "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+            ])
+        }
+        return error.response(in: route.errorShape, requestHeaders: request.headers)
     }
 
     package func lane(method: String, path: String) -> RequestLane {
@@ -157,6 +204,17 @@ package final class Router: HTTPHandler {
         }
         return fields
     }
+}
+
+/// A route's answer before it is finished, with what finishing it needs of the route: its
+/// position in the table (nil when no route answers), name, whether the answer may be cached,
+/// and its lane.
+private struct RouteAnswer: Sendable {
+    var position: Int?
+    var name: String
+    var cacheable: Bool
+    var lane: RequestLane
+    var response: HTTPResponse
 }
 
 /// One route's last answer, as the route gave it and as finished for the wire.

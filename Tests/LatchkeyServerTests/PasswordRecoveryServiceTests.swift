@@ -47,7 +47,7 @@ struct RecoveryHarness {
     /// Requests a reset for `email` from `clientIP`, processes the queue and returns the token mailed, if any.
     func requestToken(_ email: String, resetURL: String? = nil, clientIP: String = "192.0.2.1") throws -> Redacted<String>? {
         let before = try mailedLinks().count
-        service.release(try service.requestReset(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil, clientIP: clientIP))
+        service.release(try service.requestResetStored(email: email, resetURL: resetURL, locale: nil, acceptLanguage: nil, clientIP: clientIP))
         service.processPendingRequests()
         let links = try mailedLinks()
         guard links.count > before, let link = links.last, let range = link.range(of: "#token=") else { return nil }
@@ -85,8 +85,8 @@ struct RecoveryHarness {
         let h = try RecoveryHarness()
         try h.accounts.createAccount(email: "jane@example.com", password: password)
         try h.accounts.createAccount(email: "john@example.com", password: password)
-        let released = try h.service.requestReset(email: "jane@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
-        let unreleased = try h.service.requestReset(email: "john@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+        let released = try h.service.requestResetStored(email: "jane@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+        let unreleased = try h.service.requestResetStored(email: "john@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
         #expect(released.requestID != nil && unreleased.requestID != nil)
         // Answered but not yet sent: nothing is looked up, no token, no mail.
         #expect(h.service.processPendingRequests() == 0)
@@ -108,7 +108,7 @@ struct RecoveryHarness {
         let h = try RecoveryHarness(inboxLimit: 2)
         try h.accounts.createAccount(email: "jane@example.com", password: password)
         let request = { (email: String) in
-            try h.service.requestReset(email: email, resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+            try h.service.requestResetStored(email: email, resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
         }
         let accepted = [try request("nobody-1@example.com"), try request("nobody-2@example.com")]
         var refusals: [LatchkeyError] = []
@@ -142,7 +142,7 @@ struct RecoveryHarness {
         try h.accounts.createAccount(email: "jane@example.com", password: password)
         let backlog = 2 * PasswordRecoveryService.orphanBatch + 100
         for index in 0..<backlog {
-            _ = try h.service.requestReset(
+            _ = try h.service.requestResetStored(
                 email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "198.51.100.\(index % 200)")
         }
         h.clock.advance(by: PasswordRecoveryService.orphanAge + 1)
@@ -153,7 +153,7 @@ struct RecoveryHarness {
         let processed = h.service.processPendingRequests(continuing: {
             rounds += 1
             if rounds == 1 {
-                h.service.release(try! h.service.requestReset(
+                h.service.release(try! h.service.requestResetStored(
                     email: "jane@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1"))
             }
             return true
@@ -169,7 +169,7 @@ struct RecoveryHarness {
         let h = try RecoveryHarness(inboxLimit: 5)
         let outcomes = Mutex<[Bool]>([])
         DispatchQueue.concurrentPerform(iterations: 48) { index in
-            let stored = (try? h.service.requestReset(
+            let stored = (try? h.service.requestResetStored(
                 email: "racer-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")) != nil
             outcomes.withLock { $0.append(stored) }
         }
@@ -183,18 +183,18 @@ struct RecoveryHarness {
         let otherLogs = MemoryLogSink()
         let other = h.anotherInstance(logs: otherLogs)
         for index in 1...2 {
-            _ = try h.service.requestReset(email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+            _ = try h.service.requestResetStored(email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
         }
         // Not released to the other instance and not yet orphans: it takes nothing, but counts them.
         #expect(other.processPendingRequests() == 0)
         #expect(otherLogs.lines.contains { $0.contains(#""event":"reset_inbox_full""#) && $0.contains(#""pending":2"#) })
         #expect(throws: LatchkeyError.self) {
-            try other.requestReset(email: "someone@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
+            try other.requestResetStored(email: "someone@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
         }
         // Once they are processed (here as orphans), the next count makes room.
         h.clock.advance(by: PasswordRecoveryService.orphanAge + 1)
         #expect(other.processPendingRequests() == 2)
-        #expect(try other.requestReset(email: "someone@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9").requestID != nil)
+        #expect(try other.requestResetStored(email: "someone@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9").requestID != nil)
     }
 
     @Test("a mailed token validates, resets once, and the new password replaces the old")
@@ -340,7 +340,7 @@ struct RecoveryHarness {
         ]
         for item in cases {
             h.clock.advance(by: 3600)  // past the per-address limit
-            let receipt = try h.service.requestReset(
+            let receipt = try h.service.requestResetStored(
                 email: "jane@example.com", resetURL: nil, locale: nil, acceptLanguage: item.header, clientIP: "192.0.2.1")
             let stored = try h.store.database.withConnection { connection in
                 try connection.query("SELECT accept_language FROM reset_requests WHERE id = ?", [.text(receipt.requestID)])
@@ -377,14 +377,14 @@ struct RecoveryHarness {
         #expect(checks.message == "Too many attempts. Please try again in 10 minutes.")
         // The request budget (20 per 10 minutes) is a separate one, still whole.
         for _ in 0..<20 {
-            _ = try h.service.requestReset(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
+            _ = try h.service.requestResetStored(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
         }
         let requests = try #require(throws: LatchkeyError.self) {
-            try h.service.requestReset(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
+            try h.service.requestResetStored(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
         }
         #expect(requests.code == .rateLimited && requests.retryAfter == 600)
         h.clock.advance(by: 600)
-        _ = try h.service.requestReset(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
+        _ = try h.service.requestResetStored(email: "w@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.9")
     }
 
     @Test("an allow-listed reset_url becomes the link base; others are refused before any lookup")
@@ -395,7 +395,7 @@ struct RecoveryHarness {
         #expect(try h.mailedLinks().last?.hasPrefix("com.example.app:/reset#token=") == true)
         for bad in ["https://app.example.com/reset2", "https://app.example.com:444/reset", "com.example.app:/RESET", "javascript:alert(1)"] {
             let error = #expect(throws: LatchkeyError.self) {
-                _ = try h.service.requestReset(email: "nobody@example.com", resetURL: bad, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
+                _ = try h.service.requestResetStored(email: "nobody@example.com", resetURL: bad, locale: nil, acceptLanguage: nil, clientIP: "192.0.2.1")
             }
             #expect(error?.code == .resetURLNotAllowed)
         }
@@ -412,5 +412,15 @@ struct RecoveryHarness {
         #expect(!joined.contains("secret.person"))
         #expect(!joined.contains(token.exposed))
         #expect(!joined.contains(newPassword.exposed))
+    }
+}
+
+extension PasswordRecoveryService {
+    /// ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` as the route answers
+    /// it: once the request's insert has settled.
+    func requestResetStored(email: String, resetURL: String?, locale: String?, acceptLanguage: String?, clientIP: String) throws -> Receipt {
+        let receipt = try requestReset(email: email, resetURL: resetURL, locale: locale, acceptLanguage: acceptLanguage, clientIP: clientIP)
+        _ = receipt.write.wait()
+        return receipt
     }
 }

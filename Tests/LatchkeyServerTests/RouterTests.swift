@@ -113,6 +113,56 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(response.headers["Content-Type"] == "text/plain")
     }
 
+    @Test("an answer that awaits a write is replied when the write settles: itself once committed, the route's error shape when it failed, with its completion either way; handle(_:) waits for it")
+    func answersAwaitTheirWrite() throws {
+        let writes = Mutex<[PendingWrite]>([])
+        let completions = Atomic<Int>(0)
+        let metrics = ServerMetrics()
+        let router = Router(routes: [
+            Route("POST", "/stored", name: "stored", body: .json, errorShape: .latchkeyAndDirectus, answersAlike: true) { _ in
+                let write = PendingWrite()
+                writes.withLock { $0.append(write) }
+                var response = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data("{}".utf8))
+                response.awaitedWrite = write
+                response.onCompletion = { completions.add(1, ordering: .relaxed) }
+                return response
+            },
+        ], metrics: metrics, logger: Logger(sink: MemoryLogSink()))
+        let replies = Mutex<[HTTPResponse]>([])
+        for _ in 0..<2 {
+            router.handle(jsonRequest("/stored", "{}")) { response in replies.withLock { $0.append(response) } }
+        }
+        // Handled, but not replied to while the writes are pending.
+        #expect(replies.withLock { $0 }.isEmpty)
+        let (committed, failed) = try #require(writes.withLock { $0.count == 2 ? ($0[0], $0[1]) : nil })
+        failed.settle(.failure(LatchkeyError(.storage, "The database is busy.", detail: "a test")))
+        committed.settle(.success(()))
+        let (refusal, answer) = try #require(replies.withLock { $0.count == 2 ? ($0[0], $0[1]) : nil })
+        #expect(refusal.status == 500)
+        // In the route's shape (Latchkey's and Directus's), saying no more than any server failure.
+        let refusalBody = String(decoding: refusal.body, as: UTF8.self)
+        #expect(refusalBody.contains(#""code":"internal_error""#) && refusalBody.contains("INTERNAL_SERVER_ERROR"))
+        #expect(refusal.headers["X-Content-Type-Options"] == "nosniff" && refusal.awaitedWrite == nil)
+        #expect(answer.status == 200 && answer.body == Data("{}".utf8) && answer.awaitedWrite == nil)
+        #expect(metrics.requestCount(route: "stored", status: 500) == 1 && metrics.requestCount(route: "stored", status: 200) == 1)
+        for reply in [refusal, answer] { reply.onCompletion?() }
+        #expect(completions.load(ordering: .relaxed) == 2)
+
+        // handle(_:) returns only once the write has settled.
+        let waited = Mutex<HTTPResponse?>(nil)
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let response = router.handle(jsonRequest("/stored", "{}"))
+            waited.withLock { $0 = response }
+            returned.signal()
+        }
+        let third = try #require(eventually { writes.withLock { $0.count } == 3 } ? writes.withLock { $0[2] } : nil)
+        #expect(waited.withLock { $0 } == nil)
+        third.settle(.success(()))
+        #expect(returned.wait(timeout: .now() + 10) == .success)
+        #expect(waited.withLock { $0?.status } == 200)
+    }
+
     @Test("a kept route's unchanged answer keeps one wire form, each request with its own completion; a changed answer or a route not kept get none of the old")
     func eventThreadAnswersAreReused() throws {
         let document = Mutex("one")

@@ -203,11 +203,11 @@ struct ScratchDatabase {
 
     init(readers: Int = SQLiteDatabase.defaultReaderLimit,
          busyTimeoutMilliseconds: Int32 = SQLiteDatabase.busyTimeoutMilliseconds,
-         gathering: SQLiteGroupCommit.Gathering = .standard) throws {
+         gathering: SQLiteGroupCommit.Gathering = .standard, deferredWriteLimit: Int = 1024) throws {
         directory = try TemporaryDirectory(prefix: "latchkey-sqlite-pool")
         database = try SQLiteDatabase(
             path: directory.url.appendingPathComponent("test.sqlite").path, readers: readers,
-            busyTimeoutMilliseconds: busyTimeoutMilliseconds, gathering: gathering)
+            busyTimeoutMilliseconds: busyTimeoutMilliseconds, gathering: gathering, deferredWriteLimit: deferredWriteLimit)
         try database.withConnection { try $0.execute("CREATE TABLE notes (body TEXT NOT NULL)") }
     }
 

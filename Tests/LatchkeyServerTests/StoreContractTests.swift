@@ -662,7 +662,8 @@ import Testing
         #expect(try store.pendingResetRequestCount(upTo: 10) == 0)
         for index in 1...3 {
             try store.acceptResetRequest(PendingResetRequest(
-                id: "request-\(index)", email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now))
+                id: "request-\(index)", email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now)
+            ).wait().get()
         }
         #expect(try store.pendingResetRequestCount(upTo: 10) == 3)
         #expect(try store.pendingResetRequestCount(upTo: 2) == 2)
@@ -679,16 +680,16 @@ import Testing
         let now = fixture.clock.now()
         let request = PendingResetRequest(
             id: "request-1", email: account.email, resetURL: nil, locale: "pt", acceptLanguage: nil, acceptedAt: now)
-        try store.acceptResetRequest(request)
+        try store.acceptResetRequest(request).wait().get()
         #expect(try store.pendingResetRequestIDs(acceptedBefore: now, limit: 10).isEmpty)
         #expect(try store.pendingResetRequestIDs(acceptedBefore: now.addingTimeInterval(1), limit: 10) == ["request-1"])
 
-        let taken = Mutex<[PendingResetRequest]>([])
+        let taken = Recorded<PendingResetRequest>()
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 20) { index in
             do {
                 _ = try (index.isMultiple(of: 2) ? store : another).processResetRequest(id: "request-1", now: now) { pending, owner in
-                    taken.withLock { $0.append(pending) }
+                    taken.append(pending)
                     #expect(owner == account)
                     return IssuedResetToken(
                         token: ResetTokenRecord(digest: randomDigest(), accountID: account.id, createdAt: now, expiresAt: now.addingTimeInterval(600)),
@@ -699,7 +700,7 @@ import Testing
             }
         }
         #expect(failures.withLock { $0 }.isEmpty)
-        #expect(taken.withLock { $0 } == [request])
+        #expect(taken.all == [request])
         #expect(try store.pendingMailCount() == 1)
         #expect(try !store.processResetRequest(id: "request-1", now: now) { _, _ in nil })
     }
@@ -710,13 +711,14 @@ import Testing
         let store = try fixture.migratedStore()
         let now = fixture.clock.now()
         try store.acceptResetRequest(PendingResetRequest(
-            id: "nobody", email: "nobody@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now))
-        var asked: Account??
+            id: "nobody", email: "nobody@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now)
+        ).wait().get()
+        let asked = Recorded<Account?>()
         #expect(try store.processResetRequest(id: "nobody", now: now) { _, account in
-            asked = .some(account)
+            asked.append(account)
             return nil
         })
-        #expect(asked == .some(nil))
+        #expect(asked.all == [nil])
         #expect(try store.pendingMailCount() == 0)
         #expect(try store.pendingResetRequestIDs(acceptedBefore: now.addingTimeInterval(60), limit: 10).isEmpty)
     }

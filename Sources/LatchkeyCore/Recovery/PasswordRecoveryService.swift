@@ -27,10 +27,13 @@ import Synchronization
 package final class PasswordRecoveryService: Sendable {
     /// What ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` stored: the
     /// pending request to ``release(_:)`` once the response is sent (nil when the address's
-    /// limit dropped the request, silently).
+    /// limit dropped the request, silently), and the write that stores it.
     package struct Receipt: Sendable {
         /// The pending request's id.
         package let requestID: String?
+        /// The request's insert: answer only once it has settled, `200` when it committed,
+        /// its error (`storage_error`) when it failed. Settled already when nothing was stored.
+        package let write: PendingWrite
     }
 
     /// The answer to a successful validation.
@@ -151,11 +154,13 @@ package final class PasswordRecoveryService: Sendable {
     /// `POST /auth/password/request`: counts the call against the client's budget, checks
     /// the fields (`invalid_email`, `reset_url_not_allowed`; nothing is looked up), notes
     /// floods from one IP or email domain in the log, counts the request against the
-    /// address's limit and, within it, stores it as a pending request. Nothing it does or
-    /// throws depends on the account, so every address gets the same answer: beyond the
-    /// field checks it throws only `rate_limited` (the client's budget),
-    /// `rate_limiter_unavailable` (the shared limiter cannot be reached) and `storage_error`.
-    /// Pass the receipt to ``release(_:)`` once the answer has been sent.
+    /// address's limit and, within it, hands it to the store as a pending request, whose
+    /// insert may commit after this returns (``Receipt/write``). Nothing it does or throws
+    /// depends on the account, so every address gets the same answer: beyond the field checks
+    /// it throws only `rate_limited` (the client's budget), `rate_limiter_unavailable` (the
+    /// shared limiter cannot be reached) and `server_busy` (the inbox is full); a failed insert
+    /// settles the receipt's write with `storage_error`. Answer once that write has settled,
+    /// and pass the receipt to ``release(_:)`` once the answer has been sent.
     package func requestReset(
         email: String, resetURL: String?, locale: String?, acceptLanguage: String?, clientIP: String
     ) throws -> Receipt {
@@ -165,10 +170,10 @@ package final class PasswordRecoveryService: Sendable {
             throw LatchkeyError(.resetURLNotAllowed, "This reset link address is not allowed.")
         }
         try reserveInboxRoom()
-        var stored = false
+        // The room is given back here, unless the insert is on its way: then when it settles.
+        var handedOver = false
         defer {
-            if stored { acceptedSinceCount.add(1, ordering: .relaxed) }
-            enteringInbox.subtract(1, ordering: .relaxed)
+            if !handedOver { enteringInbox.subtract(1, ordering: .relaxed) }
         }
         let key = addressKey(address)
         let now = clock.now()
@@ -183,15 +188,19 @@ package final class PasswordRecoveryService: Sendable {
         let decision = try limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: now)
         guard decision == .allowed else {
             logger.info("reset_request_limited", ["address": .string(key)])
-            return Receipt(requestID: nil)
+            return Receipt(requestID: nil, write: PendingWrite(settled: .success(())))
         }
         let request = PendingResetRequest(
             id: SecureRandom.identifier(orderedAt: now), email: address.normalized, resetURL: resetURL,
             locale: locale.map { String($0.prefix(35)) }, acceptLanguage: SupportedLanguage.acceptLanguage(acceptLanguage),
             acceptedAt: now)
-        try store.acceptResetRequest(request)
-        stored = true
-        return Receipt(requestID: request.id)
+        let write = store.acceptResetRequest(request)
+        handedOver = true
+        write.whenSettled { [self] outcome in
+            if case .success = outcome { acceptedSinceCount.add(1, ordering: .relaxed) }
+            enteringInbox.subtract(1, ordering: .relaxed)
+        }
+        return Receipt(requestID: request.id, write: write)
     }
 
     /// Takes room in the inbox for one request (the caller gives it back, and counts the
@@ -210,12 +219,17 @@ package final class PasswordRecoveryService: Sendable {
     }
 
     /// Makes the request of `receipt` eligible for the next batch: call it once its answer has
-    /// been sent, so no account work runs while the answer is on its way. Bounded: past
-    /// ``releasedLimit`` waiting ids, a request waits to be processed as an orphan.
+    /// been sent, so no account work runs while the answer is on its way. Only a stored request
+    /// is released: one whose insert has not settled yet is released when it commits, one
+    /// whose insert failed never. Bounded: past ``releasedLimit`` waiting ids, a request waits
+    /// to be processed as an orphan.
     package func release(_ receipt: Receipt) {
         guard let id = receipt.requestID else { return }
-        released.withLock { ids in
-            if ids.count < Self.releasedLimit { ids.append(id) }
+        receipt.write.whenSettled { [self] outcome in
+            guard case .success = outcome else { return }
+            released.withLock { ids in
+                if ids.count < Self.releasedLimit { ids.append(id) }
+            }
         }
     }
 
@@ -225,6 +239,10 @@ package final class PasswordRecoveryService: Sendable {
     package static let orphanAge: TimeInterval = 10
     /// The most orphans one round takes (a round then counts the inbox).
     package static let orphanBatch = 1_000
+    /// How many requests a round hands the store at once (``ResetTokenStore/processResetRequests(ids:now:issue:)``,
+    /// which may commit them together), waiting for them before it hands over the next: so a
+    /// round's writes come in turns with the requests' own, never as one long queue before them.
+    package static let processingChunk = 64
 
     /// Counts a request or reset against the client's budget; throws `rate_limited` with the
     /// seconds to wait beyond it.
@@ -280,12 +298,20 @@ package final class PasswordRecoveryService: Sendable {
             orphans = []
         }
         let readyIDs = Set(ready)
+        let ids = ready + orphans.filter({ !readyIDs.contains($0) })
         var processed = 0
-        for id in ready + orphans.filter({ !readyIDs.contains($0) }) {
-            do {
-                if try store.processResetRequest(id: id, now: clock.now(), issue: issueToken) { processed += 1 }
-            } catch {
-                logger.error("reset_issue_failed", ["request": .string(id), "error": .string("\(error)")])
+        for start in stride(from: 0, to: ids.count, by: Self.processingChunk) {
+            let chunk = Array(ids[start..<min(start + Self.processingChunk, ids.count)])
+            let outcomes = store.processResetRequests(ids: chunk, now: clock.now()) { [self] request, account in
+                try issueToken(for: request, account: account)
+            }
+            for (id, outcome) in zip(chunk, outcomes) {
+                switch outcome {
+                case .success(let taken):
+                    if taken { processed += 1 }
+                case .failure(let error):
+                    logger.error("reset_issue_failed", ["request": .string(id), "error": .string("\(error)")])
+                }
             }
         }
         return (processed, orphans.count)

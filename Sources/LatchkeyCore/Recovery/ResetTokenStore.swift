@@ -63,9 +63,11 @@ package struct IssuedResetToken: Sendable {
 
 /// Reset requests and reset tokens, each change made atomically together with the mail it causes.
 package protocol ResetTokenStore: Sendable {
-    /// Stores an answered request for later processing: one insert, the same for every
-    /// address, so it survives a crash and any instance can process it.
-    func acceptResetRequest(_ request: PendingResetRequest) throws
+    /// Stores a request for later processing: one insert, the same for every address, so it
+    /// survives a crash and any instance can process it. Returns its write, which settles once
+    /// the insert committed (or failed): the store may commit it together with others after
+    /// returning, so answer the request only once it has settled.
+    func acceptResetRequest(_ request: PendingResetRequest) -> PendingWrite
 
     /// The ids of up to `limit` pending requests accepted before `cutoff`, oldest first (those
     /// whose instance did not process them: it stopped, or crashed).
@@ -75,14 +77,18 @@ package protocol ResetTokenStore: Sendable {
     /// at most `limit` index entries, however many there are).
     func pendingResetRequestCount(upTo limit: Int) throws -> Int
 
-    /// In one transaction: takes the pending request `id` (deletes it; of racing workers,
-    /// even on different servers, exactly one gets it), asks `issue` what to do with it given
-    /// the active account of its address (nil when there is none), and — when `issue` returns
-    /// a token — marks every outstanding token of the account superseded, stores the token and
-    /// queues its mail. When `issue` throws, nothing changes and the request stays pending.
-    /// Returns false when there was no such request (another worker took it).
-    func processResetRequest(id: String, now: Date, issue: (PendingResetRequest, Account?) throws -> IssuedResetToken?) throws
-        -> Bool
+    /// For each of `ids`, in a transaction of its own (which the store may commit together
+    /// with others, each then in a savepoint of its own): takes the pending request (deletes
+    /// it; of racing workers, even on different servers, exactly one gets it), asks `issue`
+    /// what to do with it given the active account of its address (nil when there is none),
+    /// and — when `issue` returns a token — marks every outstanding token of the account
+    /// superseded, stores the token and queues its mail. When `issue` throws, nothing of that
+    /// request changes and it stays pending; the others go on. Returns each request's outcome,
+    /// in the order of `ids`: whether it was taken (false: there was no such request, another
+    /// worker took it), or its error. `issue` may run on another thread, before this returns.
+    func processResetRequests(
+        ids: [String], now: Date, issue: @escaping @Sendable (PendingResetRequest, Account?) throws -> IssuedResetToken?
+    ) -> [Result<Bool, LatchkeyError>]
 
     /// The token with this digest if it is neither used, superseded nor expired at `now`
     /// and its account is active, with that account. Never changes anything.

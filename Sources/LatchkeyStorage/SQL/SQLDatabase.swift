@@ -15,4 +15,27 @@ protocol SQLDatabase: Sendable {
     /// effects outside the database.
     @discardableResult
     func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output
+
+    /// Takes `body` to run in a transaction committed with other writes, without the caller
+    /// waiting for that commit: the returned write settles once it committed (or failed, with
+    /// nothing of `body` kept). A database without such batching runs it now, as
+    /// ``transaction(_:)`` does, and returns it settled (``committedNow(_:)``).
+    func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite
+}
+
+extension SQLDatabase {
+    func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite {
+        committedNow(body)
+    }
+
+    /// `body` run now in a transaction (``transaction(_:)``), as a settled write: committed,
+    /// or failed with its error (one that is not a ``LatchkeyError`` as `storage_error`).
+    func committedNow(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite {
+        do {
+            try transaction(body)
+            return PendingWrite(settled: .success(()))
+        } catch {
+            return PendingWrite(settled: .failure(PendingWrite.failure(error)))
+        }
+    }
 }

@@ -1,9 +1,10 @@
 import LatchkeyCore
 import Foundation
+import Synchronization
 
 extension SQLStore {
-    package func acceptResetRequest(_ request: PendingResetRequest) throws {
-        try database.transaction { connection in
+    package func acceptResetRequest(_ request: PendingResetRequest) -> PendingWrite {
+        database.transactionCommittedLater { connection in
             try connection.execute(
                 """
                 INSERT INTO reset_requests (id, email, reset_url, locale, accept_language, accepted_at)
@@ -28,41 +29,54 @@ extension SQLStore {
         try count("SELECT COUNT(*) AS counted FROM (SELECT 1 FROM reset_requests LIMIT ?) AS waiting", [.integer(Int64(limit))])
     }
 
-    package func processResetRequest(
-        id: String, now: Date, issue: (PendingResetRequest, Account?) throws -> IssuedResetToken?
+    package func processResetRequests(
+        ids: [String], now: Date, issue: @escaping @Sendable (PendingResetRequest, Account?) throws -> IssuedResetToken?
+    ) -> [Result<Bool, LatchkeyError>] {
+        let taken = TakenRequests(count: ids.count)
+        let writes = ids.enumerated().map { index, id in
+            database.transactionCommittedLater { connection in
+                let wasTaken = try takeResetRequest(id: id, now: now, issue: issue, using: connection)
+                taken.record(wasTaken, at: index)
+            }
+        }
+        return writes.enumerated().map { index, write in write.wait().map { taken.wasTaken(at: index) } }
+    }
+
+    /// One request of ``processResetRequests(ids:now:issue:)``, inside its transaction.
+    private func takeResetRequest(
+        id: String, now: Date, issue: (PendingResetRequest, Account?) throws -> IssuedResetToken?,
+        using connection: borrowing any SQLConnection & ~Copyable
     ) throws -> Bool {
         let nowValue = SQLValue.integer(StorageEncoding.milliseconds(now))
-        return try database.transaction { connection -> Bool in
-            // The DELETE takes the row: a racing worker waits for it and then finds nothing.
-            let taken = try connection.query(
-                "DELETE FROM reset_requests WHERE id = ? RETURNING email, reset_url, locale, accept_language, accepted_at",
-                [.text(id)])
-            guard let row = taken.first else { return false }
-            let request = PendingResetRequest(
-                id: id, email: try row.text("email"), resetURL: try row.optionalText("reset_url"),
-                locale: try row.optionalText("locale"), acceptLanguage: try row.optionalText("accept_language"),
-                acceptedAt: StorageEncoding.date(milliseconds: try row.integer("accepted_at")))
-            let accounts = try connection.query(
-                "SELECT \(Self.accountColumns) FROM accounts WHERE email = ? AND status = 'active'", [.text(request.email)])
-            guard let issued = try issue(request, try accounts.first.map(Self.account(from:))) else { return true }
-            let token = issued.token
-            try lockAccount(token.accountID, using: connection)
-            try connection.execute(
-                """
-                UPDATE reset_tokens SET superseded_at = ?
-                WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL
-                """,
-                [nowValue, .text(token.accountID)])
-            try connection.execute(
-                "INSERT INTO reset_tokens (token_digest, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-                [
-                    .text(StorageEncoding.hex(token.digest)), .text(token.accountID),
-                    .integer(StorageEncoding.milliseconds(token.createdAt)),
-                    .integer(StorageEncoding.milliseconds(token.expiresAt)),
-                ])
-            try Self.insertMail(issued.mail, now: nowValue, using: connection)
-            return true
-        }
+        // The DELETE takes the row: a racing worker waits for it and then finds nothing.
+        let taken = try connection.query(
+            "DELETE FROM reset_requests WHERE id = ? RETURNING email, reset_url, locale, accept_language, accepted_at",
+            [.text(id)])
+        guard let row = taken.first else { return false }
+        let request = PendingResetRequest(
+            id: id, email: try row.text("email"), resetURL: try row.optionalText("reset_url"),
+            locale: try row.optionalText("locale"), acceptLanguage: try row.optionalText("accept_language"),
+            acceptedAt: StorageEncoding.date(milliseconds: try row.integer("accepted_at")))
+        let accounts = try connection.query(
+            "SELECT \(Self.accountColumns) FROM accounts WHERE email = ? AND status = 'active'", [.text(request.email)])
+        guard let issued = try issue(request, try accounts.first.map(Self.account(from:))) else { return true }
+        let token = issued.token
+        try lockAccount(token.accountID, using: connection)
+        try connection.execute(
+            """
+            UPDATE reset_tokens SET superseded_at = ?
+            WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL
+            """,
+            [nowValue, .text(token.accountID)])
+        try connection.execute(
+            "INSERT INTO reset_tokens (token_digest, account_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+            [
+                .text(StorageEncoding.hex(token.digest)), .text(token.accountID),
+                .integer(StorageEncoding.milliseconds(token.createdAt)),
+                .integer(StorageEncoding.milliseconds(token.expiresAt)),
+            ])
+        try Self.insertMail(issued.mail, now: nowValue, using: connection)
+        return true
     }
 
     package func usableResetToken(digest: Data, now: Date) throws -> (token: ResetTokenRecord, account: Account)? {
@@ -127,5 +141,23 @@ extension SQLStore {
             try Self.insertMail(try notification(account), now: now, using: connection)
             return account
         }
+    }
+}
+
+/// Which requests of one ``SQLStore/processResetRequests(ids:now:issue:)`` call were taken,
+/// written by the transactions that took them (on the thread that runs them).
+private final class TakenRequests: Sendable {
+    private let taken: Mutex<[Bool]>
+
+    init(count: Int) {
+        taken = Mutex(Array(repeating: false, count: count))
+    }
+
+    func record(_ wasTaken: Bool, at index: Int) {
+        taken.withLock { $0[index] = wasTaken }
+    }
+
+    func wasTaken(at index: Int) -> Bool {
+        taken.withLock { $0[index] }
     }
 }

@@ -30,6 +30,7 @@ final class SQLiteDatabase: Sendable {
     private let readers: SQLiteConnectionPool
     private let writer: SQLiteConnectionPool
     private let groupCommit: SQLiteGroupCommit
+    private let deferredWrites: SQLiteDeferredWrites
 
     /// Opens (creating if needed) the database file at `path`, with at most `readers`
     /// reader connections (opened when first needed) and one writer, opened now: it
@@ -38,10 +39,11 @@ final class SQLiteDatabase: Sendable {
     /// `busyTimeoutMilliseconds`, which is also the longest wait for a free connection; the
     /// writer starts the WAL's writing as it grows (see ``SQLiteConnection``). A write
     /// transaction alone at the writer while writers meet waits for others to share its
-    /// commit as `gathering` says (see ``SQLiteGroupCommit``).
+    /// commit as `gathering` says (see ``SQLiteGroupCommit``). At most `deferredWriteLimit`
+    /// writes wait for a batch of ``transactionCommittedLater(_:)`` (see ``SQLiteDeferredWrites``).
     init(
         path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds,
-        gathering: SQLiteGroupCommit.Gathering = .standard
+        gathering: SQLiteGroupCommit.Gathering = .standard, deferredWriteLimit: Int = 1024
     ) throws {
         precondition(readers > 0, "a database needs at least one reader connection")
         let wait = Int(busyTimeoutMilliseconds)
@@ -50,9 +52,14 @@ final class SQLiteDatabase: Sendable {
             try SQLiteConnection(path: path, role: .writer, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
         groupCommit = SQLiteGroupCommit(writer: writer, waitMilliseconds: wait, gathering: gathering)
+        deferredWrites = SQLiteDeferredWrites(groupCommit: groupCommit, queueLimit: deferredWriteLimit)
         self.readers = SQLiteConnectionPool(role: .reader, limit: readers, waitMilliseconds: wait) {
             try SQLiteConnection(path: path, role: .reader, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         }
+    }
+
+    deinit {
+        deferredWrites.close()
     }
 
     /// The most reader connections open at once.
@@ -69,6 +76,9 @@ final class SQLiteDatabase: Sendable {
 
     /// How many write transactions wait for a batch now.
     var queuedWriteTransactions: Int { groupCommit.queued }
+
+    /// How many batches of writes committed later have run so far (see ``SQLiteDeferredWrites``).
+    var deferredWriteBatches: Int { deferredWrites.batches }
 
     /// Runs `body` with the writer connection, outside any explicit transaction (each
     /// statement commits on its own). `body` must not call back into this database's writer.
@@ -111,6 +121,20 @@ extension SQLiteDatabase: SQLDatabase {
         }
         guard let output else { preconditionFailure("a committed transaction has its output") }
         return output
+    }
+
+    /// Queues `body` for the committer thread (``SQLiteDeferredWrites``), which runs it in a
+    /// group-commit transaction, in a savepoint of its own, and returns its write, which
+    /// settles once that transaction committed: the caller does not wait for it. With the
+    /// queue full, runs `body` now as
+    /// ``transaction(_:)`` does and returns it settled. Runs `body` once. `body` must not call
+    /// back into this database's writer.
+    func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite {
+        let queued = deferredWrites.submit { writer in
+            let connection: any SQLConnection & ~Copyable = Connection(writer)
+            try body(connection)
+        }
+        return queued ?? committedNow(body)
     }
 }
 

@@ -204,19 +204,9 @@ final class SQLiteGroupCommit: Sendable {
             if batch.count == 1, let body = batch[0].body {
                 try body(connection)
             } else {
-                for transaction in batch {
-                    guard let body = transaction.body else { continue }
-                    _ = try connection.execute("SAVEPOINT grouped", [])
-                    do {
-                        try body(connection)
-                    } catch {
-                        transaction.failure = error
-                        // SQLite ends the whole transaction after some errors (a full disk, an
-                        // I/O error); then nothing of the batch is left to commit.
-                        guard connection.isInsideTransaction else { throw error }
-                        _ = try connection.execute("ROLLBACK TO grouped", [])
-                    }
-                    _ = try connection.execute("RELEASE grouped", [])
+                let failures = try runEach(batch.map { $0.body ?? { _ in } }, on: connection)
+                for (transaction, failure) in zip(batch, failures) {
+                    transaction.failure = failure
                 }
             }
             _ = try connection.execute("COMMIT", [])
@@ -227,5 +217,27 @@ final class SQLiteGroupCommit: Sendable {
             }
             throw error
         }
+    }
+
+    /// Runs each of `bodies` on `connection`, inside a transaction, in a savepoint of its own:
+    /// one that throws is rolled back to its savepoint, alone, and its error is returned in its
+    /// place (nil for those that ran). Throws, leaving the rest unrun, when SQLite ended the
+    /// whole transaction after an error (a full disk, an I/O error): then nothing is left to commit.
+    static func runEach(_ bodies: [(SQLiteConnection) throws -> Void], on connection: SQLiteConnection) throws -> [(any Error)?] {
+        var failures: [(any Error)?] = []
+        failures.reserveCapacity(bodies.count)
+        for body in bodies {
+            _ = try connection.execute("SAVEPOINT grouped", [])
+            do {
+                try body(connection)
+                failures.append(nil)
+            } catch {
+                failures.append(error)
+                guard connection.isInsideTransaction else { throw error }
+                _ = try connection.execute("ROLLBACK TO grouped", [])
+            }
+            _ = try connection.execute("RELEASE grouped", [])
+        }
+        return failures
     }
 }
