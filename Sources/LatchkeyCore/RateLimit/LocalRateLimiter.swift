@@ -1,5 +1,4 @@
 package import Foundation
-import Synchronization
 
 /// A rate limiter in this process's memory: exact sliding windows per key, with
 /// doubling penalties. Right for one instance; several instances need a shared limiter.
@@ -39,7 +38,7 @@ package final class LocalRateLimiter: RateLimiter {
     }
 
     /// The keys of one shard and the order they were used in.
-    private struct ShardState {
+    private struct ShardState: Sendable {
         var states: [String: KeyState] = [:]
         /// Uses, oldest first: the least recently used key is the first whose use is
         /// current. Compacted to one use per key once stale ones outnumber the keys, so it
@@ -61,7 +60,7 @@ package final class LocalRateLimiter: RateLimiter {
 
     /// The keys of one shard, behind the shard's own lock.
     private final class Shard: Sendable {
-        let state = Mutex(ShardState())
+        let state = SleepingLock(ShardState())
         /// The most keys this shard tracks.
         let maximumKeys: Int
         /// How many keys an eviction leaves: nine tenths of the bound, so the next one is a
@@ -179,13 +178,19 @@ package final class LocalRateLimiter: RateLimiter {
     }
 
     /// Forgets every key that no longer limits anything, then the least recently used ones
-    /// until `keys` remain; `current` (the key just decided) stays. Linear in the shard.
+    /// until `keys` remain; `current` (the key just decided) stays. Linear in the shard, and
+    /// only the keys forgotten are hashed: they are removed in place (a filtered copy of the
+    /// table hashed every key kept, some 6 000 a shard, and grew its table back afterwards).
+    /// The stale uses left behind are compacted by ``consume(_:policy:now:)`` once they
+    /// outnumber the keys, as any others.
     private static func evict(_ shard: inout ShardState, now: Date, keeping current: String, down keys: Int) {
-        shard.states = shard.states.filter { $0.key == current || $0.value.forgettableAfter > now }
-        while shard.states.count > keys, let oldest = shard.uses.first, oldest.key != current || !shard.isCurrent(oldest) {
+        let forgettable = shard.states.compactMap { $0.key != current && $0.value.forgettableAfter <= now ? $0.key : nil }
+        for key in forgettable { shard.states.removeValue(forKey: key) }
+        while shard.states.count > keys, let oldest = shard.uses.first {
+            let isCurrent = shard.isCurrent(oldest)
+            if isCurrent && oldest.key == current { break }
             shard.uses.removeFirst(1)
-            if shard.isCurrent(oldest) { shard.states.removeValue(forKey: oldest.key) }
+            if isCurrent { shard.states.removeValue(forKey: oldest.key) }
         }
-        shard.compactUses()
     }
 }

@@ -56,3 +56,5 @@ package struct FrontDroppingArray<Element> {
         }
     }
 }
+
+extension FrontDroppingArray: Sendable where Element: Sendable {}
