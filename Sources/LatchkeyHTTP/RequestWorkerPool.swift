@@ -1,7 +1,6 @@
 import Dispatch
 import LatchkeyCore
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +19,7 @@ final class RequestWorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
     /// The queued jobs and who waits for them; its methods decide when a thread is woken.
-    struct Queue {
+    struct Queue: Sendable {
         var slots: [Job?]
         var head = 0
         var count = 0
@@ -72,7 +71,9 @@ final class RequestWorkerPool: Sendable {
     private let name: String
     private let threadCount: Int
     private let lowPriority: Bool
-    private let queue: Mutex<Queue>
+    /// Taken by the event thread (to submit) and the workers (to take): a waiter sleeps at
+    /// once rather than spin while a preempted worker holds it (``SleepingLock``).
+    private let queue: SleepingLock<Queue>
     private let available = DispatchSemaphore(value: 0)
     private let running = DispatchGroup()
 
@@ -83,7 +84,7 @@ final class RequestWorkerPool: Sendable {
         self.name = name
         threadCount = threads
         self.lowPriority = lowPriority
-        queue = Mutex(Queue(limit: queueLimit))
+        queue = SleepingLock(Queue(limit: queueLimit))
     }
 
     /// Starts the threads.
