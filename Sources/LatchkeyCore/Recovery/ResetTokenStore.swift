@@ -85,7 +85,9 @@ package protocol ResetTokenStore: Sendable {
     /// superseded, stores the token and queues its mail. When `issue` throws, nothing of that
     /// request changes and it stays pending; the others go on. Returns each request's outcome,
     /// in the order of `ids`: whether it was taken (false: there was no such request, another
-    /// worker took it), or its error. `issue` may run on another thread, before this returns.
+    /// worker took it), or its error. `issue` may run on another thread, before this returns,
+    /// and more than once for a request (a run whose changes were undone, when another request
+    /// of the batch failed).
     func processResetRequests(
         ids: [String], now: Date, issue: @escaping @Sendable (PendingResetRequest, Account?) throws -> IssuedResetToken?
     ) -> [Result<Bool, LatchkeyError>]

@@ -18,8 +18,9 @@ protocol SQLDatabase: Sendable {
 
     /// Takes `body` to run in a transaction committed with other writes, without the caller
     /// waiting for that commit: the returned write settles once it committed (or failed, with
-    /// nothing of `body` kept). A database without such batching runs it now, as
-    /// ``transaction(_:)`` does, and returns it settled (``committedNow(_:)``).
+    /// nothing of `body` kept). `body` may run more than once, as for ``transaction(_:)``. A
+    /// database without such batching runs it now, as ``transaction(_:)`` does, and returns it
+    /// settled (``committedNow(_:)``).
     func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite
 }
 

@@ -124,10 +124,12 @@ extension SQLiteDatabase: SQLDatabase {
     }
 
     /// Queues `body` for the committer thread (``SQLiteDeferredWrites``), which runs it in a
-    /// group-commit transaction, in a savepoint of its own, and returns its write, which
-    /// settles once that transaction committed: the caller does not wait for it. With the
-    /// queue full, runs `body` now as
-    /// ``transaction(_:)`` does and returns it settled. Runs `body` once. `body` must not call
+    /// group-commit transaction with the other writes of its batch, and returns its write,
+    /// which settles once that transaction committed: the caller does not wait for it. When
+    /// `body` throws, only its changes are undone and the write settles with its error. With
+    /// the queue full, runs `body` now as ``transaction(_:)`` does and returns it settled.
+    /// `body` may run twice — its first run undone — when another write of its batch throws,
+    /// so it must have no effects outside the database that it cannot repeat; it must not call
     /// back into this database's writer.
     func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite {
         let queued = deferredWrites.submit { writer in

@@ -6,8 +6,14 @@ import Synchronization
 /// The writes whose callers do not wait for their commit
 /// (``SQLiteDatabase/transactionCommittedLater(_:)``): queued, run by a committer thread of
 /// their own in batches — each batch one transaction of the group commit
-/// (``SQLiteGroupCommit``), each write in a savepoint of its own — and settled once that
-/// transaction committed.
+/// (``SQLiteGroupCommit``) — and settled once that transaction committed.
+///
+/// A batch runs in one savepoint. When a write throws, the batch is rolled back to it and run
+/// again with each write in a savepoint of its own, so the one that threw is undone alone and
+/// settles with its error while the others commit; a write may thus run twice, its first run
+/// undone. A savepoint for every write, each copying the pages it changed into SQLite's
+/// statement journal, cost the reset request 6 % (alternating runs on one core, 5 pairs:
+/// 29.0k → 30.8k req/s without).
 ///
 /// Callers of ``SQLiteDatabase/transaction(_:)`` each wait for their batch's commit: a futex
 /// sleep and wake-up and two thread switches a write, and a worker thread held meanwhile. A
@@ -122,16 +128,26 @@ final class SQLiteDeferredWrites: Sendable {
         thread.start()
     }
 
-    /// Runs `batch` in one transaction of the group commit, then settles each write: committed,
-    /// its own error (only its changes undone), or the batch's error (nothing kept).
+    /// Runs `batch` in one transaction of the group commit (see the type's description), then
+    /// settles each write: committed, its own error (only its changes undone), or the batch's
+    /// error (nothing kept).
     private func run(_ batch: [Queued]) {
         var outcomes = [PendingWrite.Outcome](repeating: .success(()), count: batch.count)
         do {
             try groupCommit.run { connection in
-                let failures = try SQLiteGroupCommit.runEach(batch.map(\.body), on: connection)
-                for (index, failure) in failures.enumerated() {
-                    if let failure { outcomes[index] = .failure(PendingWrite.failure(failure)) }
+                // All in one savepoint first; only when one throws, all again, each in its own.
+                _ = try connection.execute("SAVEPOINT deferred", [])
+                do {
+                    for queued in batch { try queued.body(connection) }
+                } catch {
+                    guard connection.isInsideTransaction else { throw error }
+                    _ = try connection.execute("ROLLBACK TO deferred", [])
+                    let failures = try SQLiteGroupCommit.runEach(batch.map(\.body), on: connection)
+                    for (index, failure) in failures.enumerated() {
+                        if let failure { outcomes[index] = .failure(PendingWrite.failure(failure)) }
+                    }
                 }
+                _ = try connection.execute("RELEASE deferred", [])
             }
         } catch {
             outcomes = Array(repeating: .failure(PendingWrite.failure(error)), count: batch.count)
