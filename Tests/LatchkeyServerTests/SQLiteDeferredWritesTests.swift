@@ -41,6 +41,44 @@ import Testing
         #expect(try scratch.noteCount() == Int64(count) + 1)
     }
 
+    @Test("16 threads released at once hand over 50 writes each beside blocking transactions: every write settles committed, none is lost or doubled, and they share commits")
+    func racingWritersAllCommit() throws {
+        let scratch = try ScratchDatabase()
+        let database = scratch.database
+        let start = DispatchSemaphore(value: 0)
+        let failures = Recorded<String>()
+        let done = DispatchGroup()
+        for thread in 0..<16 {
+            done.enter()
+            Thread.detachNewThread {
+                start.wait()
+                var writes: [PendingWrite] = []
+                for index in 0..<50 {
+                    let body = "thread \(thread) write \(index)"
+                    writes.append(database.transactionCommittedLater { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text(body)]) })
+                    if index.isMultiple(of: 10) {
+                        do {
+                            try database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text(body + " blocking")]) }
+                        } catch {
+                            failures.append("\(error)")
+                        }
+                    }
+                }
+                for write in writes {
+                    if case .failure(let error) = write.wait() { failures.append("\(error)") }
+                }
+                done.leave()
+            }
+        }
+        for _ in 0..<16 { start.signal() }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(failures.all.isEmpty)
+        let distinct = try database.read { try $0.query("SELECT COUNT(DISTINCT body) AS notes FROM notes", []).first?.integer("notes") }
+        #expect(distinct == Int64(16 * 55))
+        #expect(try scratch.noteCount() == Int64(16 * 55))
+        #expect(database.deferredWriteBatches < 16 * 50)
+    }
+
     @Test("a write that throws is undone alone and settles with its own error; the others in its batch commit")
     func failureIsUndoneAlone() throws {
         let scratch = try ScratchDatabase()

@@ -44,14 +44,10 @@ package final class PendingWrite: Sendable {
 
     /// Blocks the calling thread until the write has settled; returns how it ended.
     package func wait() -> Outcome {
-        let settled = Mutex<Outcome?>(nil)
         let signal = DispatchSemaphore(value: 0)
-        whenSettled { outcome in
-            settled.withLock { $0 = outcome }
-            signal.signal()
-        }
+        whenSettled { _ in signal.signal() }
         signal.wait()
-        guard let outcome = settled.withLock({ $0 }) else { preconditionFailure("a settled write has its outcome") }
+        guard let outcome else { preconditionFailure("a settled write has its outcome") }
         return outcome
     }
 

@@ -77,8 +77,8 @@ package protocol ResetTokenStore: Sendable {
     /// at most `limit` index entries, however many there are).
     func pendingResetRequestCount(upTo limit: Int) throws -> Int
 
-    /// For each of `ids`, in a transaction of its own (which the store may commit together
-    /// with others, each then in a savepoint of its own): takes the pending request (deletes
+    /// For each of `ids`, as a transaction of its own (which the store may commit together
+    /// with others, undoing only that request's changes when it fails): takes the pending request (deletes
     /// it; of racing workers, even on different servers, exactly one gets it), asks `issue`
     /// what to do with it given the active account of its address (nil when there is none),
     /// and — when `issue` returns a token — marks every outstanding token of the account
