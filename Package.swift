@@ -28,11 +28,13 @@ let package = Package(
         // with a warning; the shim includes <hiredis/hiredis.h> from the default path.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // The C library's own Linux calls that Swift's Glibc module does not import.
+        .systemLibrary(name: "CLinux"),
 
         // Crypto and JOSE: the primitives every layer above may use.
         .target(
             name: "LatchkeyCrypto",
-            dependencies: ["COpenSSL", "CArgon2"],
+            dependencies: ["COpenSSL", "CArgon2", "CLinux"],
             swiftSettings: strictSettings
         ),
         .target(

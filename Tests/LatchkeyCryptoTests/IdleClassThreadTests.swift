@@ -18,6 +18,24 @@ import Glibc
         #expect(!sameThread)
         #expect(sched_getscheduler(0) == callerPolicy)
     }
+
+    @Test("a computing idle-class thread gives the processor up about every millisecond")
+    func yieldsWhileComputing() {
+        let before = IdleClassThread.yieldsTaken
+        let yieldsSeen = IdleClassThread.run { () -> Int in
+            // Five milliseconds of this thread's own CPU time: at least as long on the wall
+            // clock, so the thread's timer fires several times while it computes.
+            func cpuTime() -> Duration {
+                var now = timespec()
+                clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+                return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+            }
+            let start = cpuTime()
+            while cpuTime() - start < .milliseconds(5) {}
+            return IdleClassThread.yieldsTaken
+        }
+        #expect(yieldsSeen - before >= 2)
+    }
     #endif
 
     @Test("a hasher computing in the idle class makes and checks the same hashes")
