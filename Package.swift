@@ -17,7 +17,7 @@ let package = Package(
         .library(name: "LatchkeyClient", targets: ["LatchkeyClient"]),
     ],
     targets: [
-        // C shims: one system-library target per C library.
+        // C shims: one system-library target per C library (CLinux: the C library's own).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
@@ -28,7 +28,7 @@ let package = Package(
         // with a warning; the shim includes <hiredis/hiredis.h> from the default path.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // The C library's own Linux calls that Swift's Glibc module does not import.
+        // The C library's Linux calls that Swift's Glibc module does not import.
         .systemLibrary(name: "CLinux"),
 
         // Crypto and JOSE: the primitives every layer above may use.
