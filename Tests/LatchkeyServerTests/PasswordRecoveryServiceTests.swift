@@ -407,8 +407,14 @@ struct RecoveryHarness {
         try h.accounts.createAccount(email: "secret.person@example.com", password: password)
         let token = try #require(try h.requestToken("secret.person@example.com"))
         try h.service.resetPassword(token: token, newPassword: newPassword, clientIP: "192.0.2.1")
+        #expect(try h.requestToken("nobody.here@example.com") == nil)
         let joined = h.logs.lines.joined(separator: "\n")
         #expect(joined.contains("reset_token_issued"))
+        // The unmatched request is logged under its address's keyed hash, as it was requested.
+        let unmatchedKey = h.service.addressKey(try EmailAddress("nobody.here@example.com"))
+        let unmatched = h.logs.lines.filter { $0.contains("reset_request_unmatched") }
+        #expect(unmatched.count == 1 && unmatched.allSatisfy { $0.contains(unmatchedKey) })
+        #expect(!joined.contains("nobody.here"))
         #expect(!joined.contains("secret.person"))
         #expect(!joined.contains(token.exposed))
         #expect(!joined.contains(newPassword.exposed))

@@ -336,11 +336,12 @@ package final class PasswordRecoveryService: Sendable {
 
     /// The token and mail for `request`, if its address has an active account.
     private func issueToken(for request: PendingResetRequest, account: Account?) throws -> IssuedResetToken? {
-        let key = addressKey(normalized: request.email)
         guard let account else {
-            logger.info("reset_request_unmatched", ["address": .string(key)])
+            // The address's key only if the line is written: no HMAC for a log level that is off.
+            logger.info("reset_request_unmatched", ["address": .string(addressKey(normalized: request.email))])
             return nil
         }
+        let key = addressKey(normalized: request.email)
         let now = clock.now()
         let token = SecureRandom.token()
         let record = ResetTokenRecord(
