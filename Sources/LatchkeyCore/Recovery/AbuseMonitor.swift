@@ -18,10 +18,14 @@ package final class AbuseMonitor: Sendable {
         let bucket = Int(now.timeIntervalSince1970 / bucketSeconds)
         return counts.withLock { state in
             if state.bucket != bucket { state = (bucket: bucket, perKey: [:]) }
-            guard state.perKey[key] != nil || state.perKey.count < maximumKeys else { return false }
-            let count = (state.perKey[key] ?? 0) + 1
-            state.perKey[key] = count
-            return count == threshold
+            // One lookup for a key already counted, two for a new one (every request counts two).
+            if let index = state.perKey.index(forKey: key) {
+                state.perKey.values[index] += 1
+                return state.perKey.values[index] == threshold
+            }
+            guard state.perKey.count < maximumKeys else { return false }
+            state.perKey[key] = 1
+            return threshold == 1
         }
     }
 }
