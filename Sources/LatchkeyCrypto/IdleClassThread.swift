@@ -107,7 +107,10 @@ private struct YieldTimer: ~Copyable {
         return sigaction(signal, &action, nil) == 0
     }()
 
-    private let timer: timer_t
+    /// The timer's id. Linux numbers a process's timers from 0 and glibc hands the number over
+    /// as the pointer, so the first timer is a null one: only the status says whether a timer
+    /// was made.
+    private let timer: timer_t?
 
     init?() {
         guard Self.handlerInstalled else { return nil }
@@ -118,7 +121,7 @@ private struct YieldTimer: ~Copyable {
         sigaddset(&unblocked, Self.signal)
         guard pthread_sigmask(SIG_UNBLOCK, &unblocked, nil) == 0 else { return nil }
         var created: timer_t?
-        guard latchkey_create_thread_timer(Self.signal, &created) == 0, let created else { return nil }
+        guard latchkey_create_thread_timer(Self.signal, &created) == 0 else { return nil }
         let (seconds, attoseconds) = IdleClassThread.yieldInterval.components
         let interval = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var schedule = itimerspec(it_interval: interval, it_value: interval)
