@@ -19,16 +19,9 @@ package struct PasswordHasher: Sendable {
 
     /// The cost of new hashes, and the floor below which ``needsRehash(_:)`` says yes.
     package let parameters: Argon2Parameters
-    /// Whether each Argon2 computation runs on an idle-class thread of its own
-    /// (``IdleClassThread``) while the caller waits, rather than on the calling thread.
-    package let computesInIdleClass: Bool
-
-    /// Creates a hasher that makes new hashes with `parameters`, computing in the idle
-    /// scheduling class when `computesInIdleClass` (the server: hashing must not delay
-    /// requests).
-    package init(parameters: Argon2Parameters = .owaspMinimum, computesInIdleClass: Bool = false) {
+    /// Creates a hasher that makes new hashes with `parameters`.
+    package init(parameters: Argon2Parameters = .owaspMinimum) {
         self.parameters = parameters
-        self.computesInIdleClass = computesInIdleClass
     }
 
     /// Hashes `password` with Argon2id v1.3, the configured parameters, a fresh 16-byte salt
@@ -129,9 +122,10 @@ package struct PasswordHasher: Sendable {
         }
     }
 
-    /// The tag `argon2` computes, on an idle-class thread when ``computesInIdleClass``.
-    private func argon2Tag(_ argon2: @escaping @Sendable () throws -> Data) throws -> Data {
-        guard computesInIdleClass else { return try argon2() }
-        return try IdleClassThread.run { Result(catching: argon2) }.get()
+    /// The tag `argon2` computes on the calling thread, which gives the processor up every
+    /// half millisecond of it (``YieldingComputation``): a hash must not keep a request
+    /// thread waiting for the core.
+    private func argon2Tag(_ argon2: () throws -> Data) throws -> Data {
+        try YieldingComputation.run(argon2)
     }
 }

@@ -73,9 +73,11 @@ package final class HTTPServer: Sendable {
                 ?? ConnectionAcceptor(host: host, port: configuration.port, logger: logger)
             let workers = RequestWorkerPool(
                 name: "latchkey-http-worker", threads: configuration.workerThreads, queueLimit: configuration.workerQueueLimit)
+            // Below request workers, yet never starved: docs/ARCHITECTURE.md, "Password
+            // hashing has a lane of its own".
             let hashWorkers = RequestWorkerPool(
                 name: "latchkey-hash-worker", threads: configuration.hashThreads, queueLimit: configuration.hashQueueLimit,
-                lowPriority: true)
+                priority: .belowRequests)
             let heldAnswers = HeldAnswers(hold: configuration.busyAnswerHold, limit: configuration.connectionLimit)
             let exchange = RequestExchange(
                 handler: handler, maxBodyBytes: configuration.maxBodyBytes,

@@ -70,20 +70,20 @@ final class RequestWorkerPool: Sendable {
 
     private let name: String
     private let threadCount: Int
-    private let lowPriority: Bool
+    private let priority: ThreadPriority?
     /// Taken by the event thread (to submit) and the workers (to take): a waiter sleeps at
     /// once rather than spin while a preempted worker holds it (``SleepingLock``).
     private let queue: SleepingLock<Queue>
     private let available = DispatchSemaphore(value: 0)
     private let running = DispatchGroup()
 
-    /// Creates a pool of `threads` threads named `name-N` (started by ``start()``), at the
-    /// lowest scheduling priority when `lowPriority`, whose queue holds at most `queueLimit`
-    /// jobs that no thread has taken yet.
-    init(name: String, threads: Int, queueLimit: Int, lowPriority: Bool = false) {
+    /// Creates a pool of `threads` threads named `name-N` (started by ``start()``), at
+    /// `priority` when one is given, whose queue holds at most `queueLimit` jobs that no
+    /// thread has taken yet.
+    init(name: String, threads: Int, queueLimit: Int, priority: ThreadPriority? = nil) {
         self.name = name
         threadCount = threads
-        self.lowPriority = lowPriority
+        self.priority = priority
         queue = SleepingLock(Queue(limit: queueLimit))
     }
 
@@ -93,7 +93,7 @@ final class RequestWorkerPool: Sendable {
             running.enter()
             let thread = Thread { [self] in
                 Self.yieldToEventThreads()
-                if lowPriority { ThreadPriority.lowerCurrentThread() }
+                priority?.lowerCurrentThread()
                 while let job = nextJob() { job() }
                 running.leave()
             }

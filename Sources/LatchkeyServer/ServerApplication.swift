@@ -57,9 +57,7 @@ package final class ServerApplication: Sendable {
         self.metrics = metrics
         let keyRing = try Self.openKeyRing(configuration, now: clock.now())
         self.keyRing = keyRing
-        // Each hash on an idle-class thread: a sign-in flood's hashing never keeps a woken
-        // request worker waiting (docs/ARCHITECTURE.md, "Password hashing has a lane of its own").
-        let hasher = PasswordHasher(parameters: configuration.argon2, computesInIdleClass: true)
+        let hasher = PasswordHasher(parameters: configuration.argon2)
         let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
         let sharedLimiter = configuration.redis.map { RedisRateLimiter(endpoint: $0) }
         self.sharedLimiter = sharedLimiter

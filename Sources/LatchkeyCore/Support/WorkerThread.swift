@@ -24,7 +24,7 @@ package final class WorkerThread: Sendable {
     package func start() -> Bool {
         guard running.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged else { return false }
         let thread = Thread { [self] in
-            if schedule.background { ThreadPriority.lowerCurrentThread() }
+            if schedule.background { ThreadPriority.background.lowerCurrentThread() }
             let isStopping = { !self.running.load(ordering: .sequentiallyConsistent) }
             while !isStopping() {
                 step(isStopping)
