@@ -122,10 +122,10 @@ package struct PasswordHasher: Sendable {
         }
     }
 
-    /// The tag `argon2` computes on the calling thread, which gives the processor up every
-    /// half millisecond of it (``YieldingComputation``): a hash must not keep a request
-    /// thread waiting for the core.
-    private func argon2Tag(_ argon2: () throws -> Data) throws -> Data {
-        try YieldingComputation.run(argon2)
+    /// The tag `argon2` computes on a thread of its own (``ComputationThread``) that gives the
+    /// processor up every half millisecond of it: a hash must not keep a request thread
+    /// waiting for the core.
+    private func argon2Tag(_ argon2: @escaping @Sendable () throws -> Data) throws -> Data {
+        try ComputationThread.run { Result(catching: argon2) }.get()
     }
 }

@@ -64,25 +64,6 @@ import Glibc
                 ? EXIT_SUCCESS : EXIT_FAILURE)
         }
     }
-
-    @Test("an idle-class thread runs the work in the idle class, yielding, and the caller's class is unchanged")
-    func idleClassThread() throws {
-        let callerPolicy = sched_getscheduler(0)
-        let ran = Mutex<(policy: Int32, yielding: Bool)?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        #expect(IdleClassThread.start {
-            let before = YieldingComputation.yieldsTaken
-            let deadline = ContinuousClock.now + .seconds(120)
-            while YieldingComputation.yieldsTaken == before && ContinuousClock.now < deadline {}
-            ran.withLock { $0 = (sched_getscheduler(0), YieldingComputation.yieldsTaken > before) }
-            done.signal()
-        })
-        done.wait()
-        let (policy, yielding) = try #require(ran.withLock { $0 })
-        #expect(policy == 5)  // SCHED_IDLE
-        #expect(yielding)
-        #expect(sched_getscheduler(0) == callerPolicy)
-    }
     #endif
 }
 
