@@ -130,8 +130,8 @@ private struct YieldTimer: ~Copyable {
         var blocked = Self.signalSet()
         pthread_sigmask(SIG_BLOCK, &blocked, nil)
         timer_delete(timer)
-        var now = timespec()
-        while sigtimedwait(&blocked, nil, &now) == Self.signal {}
+        var noWait = timespec()
+        while sigtimedwait(&blocked, nil, &noWait) == Self.signal {}
         lastYield.deallocate()
     }
 

@@ -36,7 +36,8 @@ package struct HTTPServerConfiguration: Sendable {
     /// `503` with `Retry-After` after ``busyAnswerHold``.
     package var workerQueueLimit: Int
     /// Threads that run the password-hashing routes (``RequestLane/passwordHashing``), below
-    /// request workers (``ThreadPriority/belowRequests``). Defaults to the processors this process may use.
+    /// request workers (``ThreadPriority/belowRequests``). Defaults to the processors this
+    /// process may use.
     package var hashThreads: Int
     /// Requests that may wait for a hashing thread; past this they are answered `503` after
     /// ``busyAnswerHold``.
