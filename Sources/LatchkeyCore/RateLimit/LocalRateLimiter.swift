@@ -30,16 +30,38 @@ package final class LocalRateLimiter: RateLimiter {
         var lastUse: UInt64 = 0
     }
 
+    /// A key and its hash, computed once: the shard is chosen by it and each table operation
+    /// reuses it, where a `String` key is hashed again at every lookup, insertion and
+    /// removal (a reset request's address key is some 60 bytes, hashed several times a request).
+    /// The hash is Swift's, seeded per process, so nobody can aim keys at one bucket.
+    private struct Key: Hashable {
+        let text: String
+        let hash: Int
+
+        init(_ text: String) {
+            self.text = text
+            hash = text.hashValue
+        }
+
+        static func == (left: Key, right: Key) -> Bool {
+            left.hash == right.hash && left.text == right.text
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
+    }
+
     /// One key's decision in the order of uses: current while `stamp` is still the key's
     /// ``KeyState/lastUse``, stale (left for the next compaction) once it was used again.
     private struct Use {
-        let key: String
+        let key: Key
         let stamp: UInt64
     }
 
     /// The keys of one shard and the order they were used in.
     private struct ShardState: Sendable {
-        var states: [String: KeyState] = [:]
+        var states: [Key: KeyState] = [:]
         /// Uses, oldest first: the least recently used key is the first whose use is
         /// current. Compacted to one use per key once stale ones outnumber the keys, so it
         /// holds at most about twice as many uses as keys.
@@ -89,7 +111,8 @@ package final class LocalRateLimiter: RateLimiter {
         }
     }
 
-    package func consume(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+    package func consume(_ text: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+        let key = Key(text)
         let shard = shard(for: key)
         return shard.state.withLock { held in
             held.useCounter += 1
@@ -105,8 +128,9 @@ package final class LocalRateLimiter: RateLimiter {
         }
     }
 
-    package func check(_ key: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
-        shard(for: key).state.withLock { held in
+    package func check(_ text: String, policy: RateLimitPolicy, now: Date) -> RateLimitDecision {
+        let key = Key(text)
+        return shard(for: key).state.withLock { held in
             guard let state = held.states[key] else { return .allowed }
             if let blockedUntil = state.blockedUntil, blockedUntil > now {
                 return .limited(retryAfter: Self.retryAfter(blockedUntil.timeIntervalSince(now)))
@@ -116,7 +140,8 @@ package final class LocalRateLimiter: RateLimiter {
         }
     }
 
-    package func refund(_ key: String, policy: RateLimitPolicy, now: Date) {
+    package func refund(_ text: String, policy: RateLimitPolicy, now: Date) {
+        let key = Key(text)
         shard(for: key).state.withLock { held in
             // Events are oldest first, so the latest at or before `now` is found from the end.
             held.states[key]?.events.removeLatest(notAfter: now)
@@ -125,8 +150,8 @@ package final class LocalRateLimiter: RateLimiter {
 
     /// The shard that holds `key`: chosen by the key's hash, whose seed is random per
     /// process, so nobody can aim a flood of keys at one shard.
-    private func shard(for key: String) -> Shard {
-        shards[Int(UInt(bitPattern: key.hashValue) % UInt(Self.shardCount))]
+    private func shard(for key: Key) -> Shard {
+        shards[Int(UInt(bitPattern: key.hash) % UInt(Self.shardCount))]
     }
 
     /// How long until every window of `policy` has room again; nil when all have room now.
@@ -183,7 +208,7 @@ package final class LocalRateLimiter: RateLimiter {
     /// table hashed every key kept, some 6 000 a shard, and grew its table back afterwards).
     /// The stale uses left behind are compacted by ``consume(_:policy:now:)`` once they
     /// outnumber the keys, as any others.
-    private static func evict(_ shard: inout ShardState, now: Date, keeping current: String, down keys: Int) {
+    private static func evict(_ shard: inout ShardState, now: Date, keeping current: Key, down keys: Int) {
         let forgettable = shard.states.compactMap { $0.key != current && $0.value.forgettableAfter <= now ? $0.key : nil }
         for key in forgettable { shard.states.removeValue(forKey: key) }
         while shard.states.count > keys, let oldest = shard.uses.first {
