@@ -22,8 +22,8 @@ package enum ComputationThread {
     /// thread when no thread can be started, and on other systems.
     package static func run<Output: Sendable>(_ work: @escaping @Sendable () -> Output) -> Output {
         #if os(Linux)
-        let computation = Computation(work)
-        guard let thread = startThread(computation, idleClass: false) else { return YieldingComputation.run(work) }
+        let computation = Computation(work, inIdleClass: false)
+        guard let thread = startThread(computation) else { return YieldingComputation.run(work) }
         pthread_join(thread, nil)
         return computation.output()
         #else
@@ -35,7 +35,7 @@ package enum ComputationThread {
     /// False, and nothing started, when no thread can be started, and on other systems.
     package static func startInIdleClass(_ work: @escaping @Sendable () -> Void) -> Bool {
         #if os(Linux)
-        guard let thread = startThread(Computation(work), idleClass: true) else { return false }
+        guard let thread = startThread(Computation(work, inIdleClass: true)) else { return false }
         pthread_detach(thread)
         return true
         #else
@@ -45,23 +45,20 @@ package enum ComputationThread {
 
     #if os(Linux)
     /// A new thread that runs `computation` as a ``YieldingComputation``, in the idle class
-    /// when `idleClass` (best effort); nil when none could be started.
-    private static func startThread(_ computation: AnyComputation, idleClass: Bool) -> pthread_t? {
+    /// when the computation asks for it (best effort); nil when none could be started.
+    private static func startThread(_ computation: AnyComputation) -> pthread_t? {
         let context = Unmanaged.passRetained(computation).toOpaque()
-        let entry: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = idleClass
-            ? { context in
+        var thread = pthread_t()
+        guard pthread_create(&thread, nil, { context in
+            let computation = Unmanaged<AnyComputation>.fromOpaque(context!).takeRetainedValue()
+            if computation.inIdleClass {
                 let idlePolicy: Int32 = 5  // SCHED_IDLE; Glibc does not export it to Swift
                 var parameters = sched_param()
                 _ = pthread_setschedparam(pthread_self(), idlePolicy, &parameters)
-                Unmanaged<AnyComputation>.fromOpaque(context!).takeRetainedValue().runYielding()
-                return nil
             }
-            : { context in
-                Unmanaged<AnyComputation>.fromOpaque(context!).takeRetainedValue().runYielding()
-                return nil
-            }
-        var thread = pthread_t()
-        guard pthread_create(&thread, nil, entry, context) == 0 else {
+            computation.runYielding()
+            return nil
+        }, context) == 0 else {
             Unmanaged<AnyComputation>.fromOpaque(context).release()
             return nil
         }
@@ -71,8 +68,15 @@ package enum ComputationThread {
 }
 
 #if os(Linux)
-/// What the new thread runs, whatever the output's type.
+/// What the new thread runs, whatever the output's type, and in which class.
 private class AnyComputation {
+    /// Whether the new thread moves itself to the idle class.
+    let inIdleClass: Bool
+
+    init(inIdleClass: Bool) {
+        self.inIdleClass = inIdleClass
+    }
+
     func runYielding() {}
 }
 
@@ -82,8 +86,9 @@ private final class Computation<Output: Sendable>: AnyComputation {
     private let work: @Sendable () -> Output
     private var result: Output?
 
-    init(_ work: @escaping @Sendable () -> Output) {
+    init(_ work: @escaping @Sendable () -> Output, inIdleClass: Bool) {
         self.work = work
+        super.init(inIdleClass: inIdleClass)
     }
 
     override func runYielding() {

@@ -208,9 +208,9 @@ extension LibCrypto {
     ///
     /// Most of an ECDSA signature's work does not depend on what is signed: drawing the nonce
     /// k and computing r = x(kG) and k⁻¹ (some 22 of its 24 µs here). That part is prepared
-    /// ahead, on an idle-class thread (``ComputationThread/startInIdleClass(_:)``), in CPU time nothing else
-    /// wants — on a server whose writer waits for the disk, the time the core would stand
-    /// idle — and a signature then costs about a microsecond. The stock is bounded
+    /// ahead, on an idle-class thread (``ComputationThread/startInIdleClass(_:)``), in CPU time
+    /// nothing else wants — on a server whose writer waits for the disk, the time the core
+    /// would stand idle — and a signature then costs about a microsecond. The stock is bounded
     /// (``nonceStockCapacity``); a signature that finds it empty lets OpenSSL draw its nonce,
     /// as ever (hedged with the key and the digest).
     ///

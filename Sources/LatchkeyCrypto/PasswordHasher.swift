@@ -123,8 +123,8 @@ package struct PasswordHasher: Sendable {
     }
 
     /// The tag `argon2` computes on a thread of its own (``ComputationThread``) that gives the
-    /// processor up every half millisecond of it: a hash must not keep a request thread
-    /// waiting for the core.
+    /// processor up while it computes (``YieldingComputation``): a hash must not keep a
+    /// request thread waiting for the core.
     private func argon2Tag(_ argon2: @escaping @Sendable () throws -> Data) throws -> Data {
         try ComputationThread.run { Result(catching: argon2) }.get()
     }
