@@ -21,9 +21,7 @@ package enum SecureRandom {
 
     /// A random (version 4) UUID in lowercase text, e.g. `0d4e…-4…-a…`, from the CSPRNG.
     package static func identifier() -> String {
-        var bytes = [UInt8](bytes(16))
-        bytes[6] = bytes[6] & 0x0F | 0x40
-        return uuidText(bytes)
+        uuidText(version: 4, milliseconds: nil)
     }
 
     /// A time-ordered (version 7, RFC 9562) UUID in lowercase text: the first 48 bits are
@@ -33,30 +31,51 @@ package enum SecureRandom {
     /// for a table that grows by inserts, one page written per commit instead of one per row.
     /// For row ids only: it tells anyone who sees it when it was made.
     package static func identifier(orderedAt time: Date) -> String {
-        var bytes = [UInt8](bytes(16))
-        let milliseconds = UInt64(max(0, (time.timeIntervalSince1970 * 1000).rounded(.down)))
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
-        bytes[6] = bytes[6] & 0x0F | 0x70
-        return uuidText(bytes)
+        uuidText(version: 7, milliseconds: milliseconds(time))
     }
 
-    /// The 16 `bytes` of a UUID, its variant bits set to RFC 9562's, as 8-4-4-4-12 lowercase hex.
-    private static func uuidText(_ bytes: [UInt8]) -> String {
-        var bytes = bytes
-        bytes[8] = bytes[8] & 0x3F | 0x80
-        // 8-4-4-4-12 hex digits: a hyphen before bytes 4, 6, 8 and 10.
-        return String(unsafeUninitializedCapacity: 36) { text in
-            var length = 0
-            for (offset, byte) in bytes.enumerated() {
-                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                    text[length] = UInt8(ascii: "-")
-                    length += 1
-                }
-                text[length] = Hex.digit(byte >> 4)
-                text[length + 1] = Hex.digit(byte & 0x0F)
-                length += 2
+    /// The text every ``identifier(orderedAt:)`` of `time`'s millisecond starts with, its 13
+    /// characters of time (`01937f4a-2b1c`): ids made in an earlier millisecond sort before
+    /// it, ids made in this one or a later one after it. So "made before `time`" is the
+    /// range `id < identifierTimePrefix(time)` of an index on time-ordered ids.
+    package static func identifierTimePrefix(_ time: Date) -> String {
+        let digits = String(milliseconds(time) & 0xFFFF_FFFF_FFFF, radix: 16)
+        let twelve = String(repeating: "0", count: 12 - digits.count) + digits
+        return twelve.prefix(8) + "-" + twelve.suffix(4)
+    }
+
+    /// `time` in whole milliseconds since 1970, never negative.
+    private static func milliseconds(_ time: Date) -> UInt64 {
+        UInt64(max(0, (time.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
+    /// A UUID of `version` from 16 random bytes, the first six replaced by `milliseconds`
+    /// when given and its variant bits set to RFC 9562's, as 8-4-4-4-12 lowercase hex. The
+    /// bytes are drawn straight into a buffer on the stack, and the text written straight
+    /// from them (a reset request makes one; as `Data` and then an array, they were three
+    /// allocations).
+    private static func uuidText(version: UInt8, milliseconds: UInt64?) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
+            LibCrypto.fillRandom(UnsafeMutableRawBufferPointer(bytes))
+            if let milliseconds {
+                for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
             }
-            return length
+            bytes[6] = bytes[6] & 0x0F | version << 4
+            bytes[8] = bytes[8] & 0x3F | 0x80
+            // 8-4-4-4-12 hex digits: a hyphen before bytes 4, 6, 8 and 10.
+            return String(unsafeUninitializedCapacity: 36) { text in
+                var length = 0
+                for offset in 0..<16 {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                        text[length] = UInt8(ascii: "-")
+                        length += 1
+                    }
+                    text[length] = Hex.digit(bytes[offset] >> 4)
+                    text[length + 1] = Hex.digit(bytes[offset] & 0x0F)
+                    length += 2
+                }
+                return length
+            }
         }
     }
 }

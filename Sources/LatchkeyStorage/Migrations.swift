@@ -183,6 +183,42 @@ enum Migrations {
                 ALTER TABLE sessions ADD COLUMN successor_digest TEXT;
                 """
         ),
+        // Pending reset requests kept in the order of their time-ordered ids, which say when
+        // each was accepted (PendingResetRequest.id): one tree per request. On SQLite the
+        // table is rebuilt WITHOUT ROWID, so the id is the key of the table itself instead
+        // of a second tree beside the rowid one, and neither dialect keeps an index on
+        // accepted_at any more: orphans and purges are found by id. A request pending when
+        // its server was upgraded may still have a random (version 4) id, from before ids
+        // were time-ordered; it gets a time-ordered one, made from when it was accepted
+        // (the random part replaced by the row's number, or a digest of its old id).
+        Migration(
+            version: 11, name: "reset_requests_in_id_order",
+            sqlite: """
+                CREATE TABLE reset_requests_in_id_order (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    reset_url TEXT,
+                    locale TEXT,
+                    accept_language TEXT,
+                    accepted_at BIGINT NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO reset_requests_in_id_order (id, email, reset_url, locale, accept_language, accepted_at)
+                    SELECT
+                        CASE WHEN substr(id, 15, 1) = '7' THEN id
+                        ELSE printf('%08x-%04x-7000-8000-%012x', accepted_at / 65536, accepted_at % 65536, rowid) END,
+                        email, reset_url, locale, accept_language, accepted_at
+                    FROM reset_requests;
+                DROP TABLE reset_requests;
+                ALTER TABLE reset_requests_in_id_order RENAME TO reset_requests;
+                """,
+            postgres: """
+                DROP INDEX reset_requests_accepted_at;
+                UPDATE reset_requests
+                    SET id = lpad(to_hex(accepted_at / 65536), 8, '0') || '-' || lpad(to_hex(accepted_at % 65536), 4, '0')
+                        || '-7000-8000-' || substr(md5(id), 1, 12)
+                    WHERE substr(id, 15, 1) <> '7';
+                """
+        ),
     ]
 }
 

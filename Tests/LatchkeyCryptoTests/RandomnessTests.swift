@@ -41,6 +41,25 @@ import Testing
         #expect(Set(sameTime.map { $0.prefix(13) }).count == 1)
     }
 
+    @Test("an identifier's time prefix sorts after every id of earlier milliseconds and before every id of its own and later ones")
+    func identifierTimePrefix() {
+        func time(_ milliseconds: UInt64) -> Date { Date(timeIntervalSince1970: (Double(milliseconds) + 0.25) / 1000) }
+        // 0x0193_7f4a_2b1c: a carry across the hyphen between 0x...ffff and 0x...0000 included.
+        for milliseconds: UInt64 in [0, 1, 0x0193_7f4a_2b1c, 0x0193_7f4a_ffff, 0x0193_7f4b_0000, 1_796_000_000_123] {
+            let prefix = SecureRandom.identifierTimePrefix(time(milliseconds))
+            #expect(prefix.count == 13)
+            for _ in 0..<20 {
+                let same = SecureRandom.identifier(orderedAt: time(milliseconds))
+                #expect(same.hasPrefix(prefix))
+                #expect(same > prefix)
+                #expect(SecureRandom.identifier(orderedAt: time(milliseconds + 1)) > prefix)
+                if milliseconds > 0 { #expect(SecureRandom.identifier(orderedAt: time(milliseconds - 1)) < prefix) }
+            }
+        }
+        #expect(SecureRandom.identifierTimePrefix(time(0x0193_7f4a_2b1c)) == "01937f4a-2b1c")
+        #expect(SecureRandom.identifierTimePrefix(Date(timeIntervalSince1970: -5)) == "00000000-0000")
+    }
+
     @Test("bytes returns the requested count, and two draws differ")
     func bytes() {
         #expect(SecureRandom.bytes(0).isEmpty)

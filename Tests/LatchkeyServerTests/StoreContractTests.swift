@@ -3,6 +3,7 @@ import Dispatch
 @testable import LatchkeyCore
 @testable import LatchkeyStorage
 @testable import LatchkeyServer
+import LatchkeyCrypto
 import LatchkeyJOSE
 import Synchronization
 import LatchkeyTestSupport
@@ -532,8 +533,13 @@ import Testing
         try store.markSent(id: sentAfter.id, now: after)
         try store.markFailed(id: failed.id, error: "permanent", retryAt: nil, now: before)
         try store.markFailed(id: failedAfter.id, error: "permanent", retryAt: nil, now: after)
+        let requestBefore = PendingResetRequest(
+            email: "early@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: before)
+        let requestAtCutoff = PendingResetRequest(
+            email: "late@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: cutoff)
+        for request in [requestAtCutoff, requestBefore] { try store.acceptResetRequest(request).wait().get() }
 
-        #expect(try store.purge(before: cutoff) == 7)
+        #expect(try store.purge(before: cutoff) == 8)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM reset_tokens") == 2)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM sessions") == 2)
         #expect(
@@ -542,6 +548,7 @@ import Testing
                 == 3)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM outbox") == 3)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM outbox WHERE text_body <> '' AND status <> 'pending'") == 0)
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: future, limit: 10) == [requestAtCutoff.id])
         #expect(try store.purge(before: cutoff) == 0)
     }
 
@@ -660,14 +667,14 @@ import Testing
         let store = try fixture.migratedStore()
         let now = fixture.clock.now()
         #expect(try store.pendingResetRequestCount(upTo: 10) == 0)
-        for index in 1...3 {
-            try store.acceptResetRequest(PendingResetRequest(
-                id: "request-\(index)", email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now)
-            ).wait().get()
+        let requests = (1...3).map { index in
+            PendingResetRequest(
+                email: "nobody-\(index)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now)
         }
+        for request in requests { try store.acceptResetRequest(request).wait().get() }
         #expect(try store.pendingResetRequestCount(upTo: 10) == 3)
         #expect(try store.pendingResetRequestCount(upTo: 2) == 2)
-        #expect(try store.processResetRequest(id: "request-2", now: now) { _, _ in nil })
+        #expect(try store.processResetRequest(id: requests[1].id, now: now) { _, _ in nil })
         #expect(try store.pendingResetRequestCount(upTo: 10) == 2)
     }
 
@@ -679,16 +686,16 @@ import Testing
         let account = try createAccount(in: fixture)
         let now = fixture.clock.now()
         let request = PendingResetRequest(
-            id: "request-1", email: account.email, resetURL: nil, locale: "pt", acceptLanguage: nil, acceptedAt: now)
+            email: account.email, resetURL: nil, locale: "pt", acceptLanguage: nil, acceptedAt: now)
         try store.acceptResetRequest(request).wait().get()
         #expect(try store.pendingResetRequestIDs(acceptedBefore: now, limit: 10).isEmpty)
-        #expect(try store.pendingResetRequestIDs(acceptedBefore: now.addingTimeInterval(1), limit: 10) == ["request-1"])
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: now.addingTimeInterval(1), limit: 10) == [request.id])
 
         let taken = Recorded<PendingResetRequest>()
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 20) { index in
             do {
-                _ = try (index.isMultiple(of: 2) ? store : another).processResetRequest(id: "request-1", now: now) { pending, owner in
+                _ = try (index.isMultiple(of: 2) ? store : another).processResetRequest(id: request.id, now: now) { pending, owner in
                     taken.append(pending)
                     #expect(owner == account)
                     return IssuedResetToken(
@@ -702,7 +709,7 @@ import Testing
         #expect(failures.withLock { $0 }.isEmpty)
         #expect(taken.all == [request])
         #expect(try store.pendingMailCount() == 1)
-        #expect(try !store.processResetRequest(id: "request-1", now: now) { _, _ in nil })
+        #expect(try !store.processResetRequest(id: request.id, now: now) { _, _ in nil })
     }
 
     @Test("a pending request for an address without an active account is taken with no token and no mail", arguments: StoreFactory.all)
@@ -710,17 +717,80 @@ import Testing
         let fixture = try factory.make()
         let store = try fixture.migratedStore()
         let now = fixture.clock.now()
-        try store.acceptResetRequest(PendingResetRequest(
-            id: "nobody", email: "nobody@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now)
-        ).wait().get()
+        let request = PendingResetRequest(
+            email: "nobody@example.com", resetURL: nil, locale: nil, acceptLanguage: nil, acceptedAt: now)
+        try store.acceptResetRequest(request).wait().get()
         let asked = Recorded<Account?>()
-        #expect(try store.processResetRequest(id: "nobody", now: now) { _, account in
+        #expect(try store.processResetRequest(id: request.id, now: now) { _, account in
             asked.append(account)
             return nil
         })
         #expect(asked.all == [nil])
         #expect(try store.pendingMailCount() == 0)
         #expect(try store.pendingResetRequestIDs(acceptedBefore: now.addingTimeInterval(60), limit: 10).isEmpty)
+    }
+
+    @Test("pending requests accepted before an instant are found to the millisecond, oldest first, however they were inserted", arguments: StoreFactory.all)
+    func pendingRequestsOldestFirst(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let start = fixture.clock.now()
+        // Accepted in the middle of the 0th, 1st, ..., 5th millisecond after the start (so no
+        // rounding lands on the one before), inserted in another order.
+        let requests = (0..<6).map { offset in
+            PendingResetRequest(
+                email: "nobody-\(offset)@example.com", resetURL: nil, locale: nil, acceptLanguage: nil,
+                acceptedAt: start.addingTimeInterval((Double(offset) + 0.5) / 1000))
+        }
+        for index in [3, 0, 5, 1, 4, 2] { try store.acceptResetRequest(requests[index]).wait().get() }
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: start, limit: 10).isEmpty)
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: requests[3].acceptedAt, limit: 10) == requests[0..<3].map(\.id))
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: start.addingTimeInterval(1), limit: 4) == requests[0..<4].map(\.id))
+    }
+
+    @Test("a request left pending by a build whose request ids were random is, after the upgrade, an orphan of its time, taken with what it asked for", arguments: StoreFactory.all)
+    func randomIdRequestAfterUpgrade(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let sqlStore = try #require(fixture.store as? any SQLStore)
+        try sqlStore.migrate(through: 10)
+        let accepted = fixture.clock.now().addingTimeInterval(-60)
+        let older = accepted.addingTimeInterval(-5)
+        for (id, email, time) in [
+            ("0d4e6f1a-9b2c-4d3e-8f4a-5b6c7d8e9f0a", "random@example.com", accepted),
+            ("0a0b0c0d-0e0f-4a1b-9c2d-3e4f5a6b7c8d", "random-older@example.com", older),
+        ] {
+            try fixture.execute(
+                """
+                INSERT INTO reset_requests (id, email, reset_url, locale, accept_language, accepted_at)
+                VALUES ('\(id)', '\(email)', NULL, 'fr', NULL, \(fixture.literal(time)))
+                """)
+        }
+        let ordered = SecureRandom.identifier(orderedAt: accepted.addingTimeInterval(-1))
+        try fixture.execute(
+            """
+            INSERT INTO reset_requests (id, email, reset_url, locale, accept_language, accepted_at)
+            VALUES ('\(ordered)', 'ordered@example.com', NULL, NULL, NULL, \(fixture.literal(accepted.addingTimeInterval(-1))))
+            """)
+        #expect(try fixture.store.migrate() == Migrations.all.map(\.version).filter { $0 > 10 })
+
+        let store = fixture.store
+        #expect(try store.pendingResetRequestIDs(acceptedBefore: older, limit: 10).isEmpty)
+        let ids = try store.pendingResetRequestIDs(acceptedBefore: fixture.clock.now(), limit: 10)
+        try #require(ids.count == 3)
+        #expect(ids[1] == ordered)
+        #expect(ids[0].hasPrefix(SecureRandom.identifierTimePrefix(older)))
+        #expect(ids[2].hasPrefix(SecureRandom.identifierTimePrefix(accepted)))
+        let taken = Recorded<PendingResetRequest>()
+        for id in ids {
+            #expect(try store.processResetRequest(id: id, now: fixture.clock.now()) { request, _ in
+                taken.append(request)
+                return nil
+            })
+        }
+        #expect(taken.all.map(\.email) == ["random-older@example.com", "ordered@example.com", "random@example.com"])
+        #expect(taken.all[2].locale == "fr")
+        #expect(taken.all[2].acceptedAt == StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(accepted)))
+        #expect(try store.pendingResetRequestCount(upTo: 10) == 0)
     }
 
     /// Creates and stores an active account with a password.

@@ -191,7 +191,7 @@ package final class PasswordRecoveryService: Sendable {
             return Receipt(requestID: nil, write: PendingWrite(settled: .success(())))
         }
         let request = PendingResetRequest(
-            id: SecureRandom.identifier(orderedAt: now), email: address.normalized, resetURL: resetURL,
+            email: address.normalized, resetURL: resetURL,
             locale: locale.map { String($0.prefix(35)) }, acceptLanguage: SupportedLanguage.acceptLanguage(acceptLanguage),
             acceptedAt: now)
         let write = store.acceptResetRequest(request)

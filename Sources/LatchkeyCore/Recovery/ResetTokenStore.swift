@@ -1,4 +1,5 @@
 package import Foundation
+import LatchkeyCrypto
 
 /// A reset token as stored: only the SHA-256 digest of the token, never the token.
 package struct ResetTokenRecord: Sendable, Equatable {
@@ -23,7 +24,9 @@ package struct ResetTokenRecord: Sendable, Equatable {
 /// A reset request that was answered and is waiting to be processed: what the client asked
 /// for, kept only until a worker processes it (the row is then deleted).
 package struct PendingResetRequest: Sendable, Equatable {
-    /// A random identifier.
+    /// A time-ordered identifier (``SecureRandom/identifier(orderedAt:)`` of ``acceptedAt``):
+    /// a store keeps pending requests in the order of their ids, which is the order they
+    /// were accepted in, and finds those accepted before an instant by the id's time prefix.
     package let id: String
     /// The normalised address, whether or not it has an account.
     package let email: String
@@ -36,7 +39,14 @@ package struct PendingResetRequest: Sendable, Equatable {
     /// When it was accepted.
     package let acceptedAt: Date
 
-    /// Creates the value.
+    /// A new request accepted at `acceptedAt`, with a fresh id ordered at that instant.
+    package init(email: String, resetURL: String?, locale: String?, acceptLanguage: String?, acceptedAt: Date) {
+        self.init(
+            id: SecureRandom.identifier(orderedAt: acceptedAt), email: email, resetURL: resetURL, locale: locale,
+            acceptLanguage: acceptLanguage, acceptedAt: acceptedAt)
+    }
+
+    /// The request with id `id` as stored (the id made when it was accepted).
     package init(id: String, email: String, resetURL: String?, locale: String?, acceptLanguage: String?, acceptedAt: Date) {
         self.id = id
         self.email = email
@@ -69,8 +79,9 @@ package protocol ResetTokenStore: Sendable {
     /// returning, so answer the request only once it has settled.
     func acceptResetRequest(_ request: PendingResetRequest) -> PendingWrite
 
-    /// The ids of up to `limit` pending requests accepted before `cutoff`, oldest first (those
-    /// whose instance did not process them: it stopped, or crashed).
+    /// The ids of up to `limit` pending requests accepted before `cutoff` (to the
+    /// millisecond), oldest first (those whose instance did not process them: it stopped, or
+    /// crashed). Found by their time-ordered ids (``PendingResetRequest/id``).
     func pendingResetRequestIDs(acceptedBefore cutoff: Date, limit: Int) throws -> [String]
 
     /// How many requests are pending, counted no further than `limit` (so the count costs

@@ -1,5 +1,6 @@
-import LatchkeyCore
 import Foundation
+import LatchkeyCore
+import LatchkeyCrypto
 import Synchronization
 
 extension SQLStore {
@@ -19,9 +20,10 @@ extension SQLStore {
 
     package func pendingResetRequestIDs(acceptedBefore cutoff: Date, limit: Int) throws -> [String] {
         try database.read { connection in
+            // The table's key is the time-ordered id: the range below the cutoff's time prefix.
             try connection.query(
-                "SELECT id FROM reset_requests WHERE accepted_at < ? ORDER BY accepted_at LIMIT ?",
-                [.integer(StorageEncoding.milliseconds(cutoff)), .integer(Int64(limit))])
+                "SELECT id FROM reset_requests WHERE id < ? ORDER BY id LIMIT ?",
+                [.text(SecureRandom.identifierTimePrefix(cutoff)), .integer(Int64(limit))])
         }.map { try $0.text("id") }
     }
 

@@ -1,5 +1,6 @@
 import LatchkeyCore
 import Foundation
+import LatchkeyCrypto
 
 /// The store logic shared by every SQL database: each ``Store`` protocol is implemented
 /// once, in extensions of this protocol, over the ``SQLDatabase`` a conforming store owns.
@@ -33,6 +34,13 @@ extension SQLStore {
 
     @discardableResult
     package func migrate() throws -> [Int] {
+        try migrate(through: Int.max)
+    }
+
+    /// ``migrate()`` up to and including version `lastVersion` only: how a test makes the
+    /// database an older build left, to check a later migration against it.
+    @discardableResult
+    package func migrate(through lastVersion: Int) throws -> [Int] {
         let known = Migrations.all.map(\.version).max() ?? 0
         let newest = try database.transaction { connection in
             try lockMigrations(connection)
@@ -46,7 +54,7 @@ extension SQLStore {
                 detail: "schema version \(newest), this build knows up to \(known)")
         }
         var applied: [Int] = []
-        for migration in Migrations.all {
+        for migration in Migrations.all where migration.version <= lastVersion {
             let didApply = try database.transaction { connection in
                 // Checked under the lock: another server may have applied it meanwhile.
                 try lockMigrations(connection)
@@ -87,8 +95,8 @@ extension SQLStore {
     }
 
     @discardableResult
-    package func purge(before cutoff: Date) throws -> Int {
-        let cutoff = SQLValue.integer(StorageEncoding.milliseconds(cutoff))
+    package func purge(before cutoffTime: Date) throws -> Int {
+        let cutoff = SQLValue.integer(StorageEncoding.milliseconds(cutoffTime))
         return try database.transaction { connection in
             let tokens = try connection.execute(
                 "DELETE FROM reset_tokens WHERE expires_at < ? OR used_at < ? OR superseded_at < ?",
@@ -100,7 +108,8 @@ extension SQLStore {
                 [cutoff, cutoff])
             let codes = try connection.execute("DELETE FROM authorization_codes WHERE expires_at < ?", [cutoff])
             // A request is processed within seconds; one still here after a week fails every time.
-            let requests = try connection.execute("DELETE FROM reset_requests WHERE accepted_at < ?", [cutoff])
+            let requests = try connection.execute(
+                "DELETE FROM reset_requests WHERE id < ?", [.text(SecureRandom.identifierTimePrefix(cutoffTime))])
             return tokens + sessions + mail + codes + requests
         }
     }
