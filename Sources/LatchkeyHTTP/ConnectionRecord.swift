@@ -43,6 +43,9 @@ final class ConnectionRecord: Sendable {
 
     /// The TCP peer's address, as admitted and counted (nil: unknown, not counted).
     let peer: IPAddress?
+    /// ``peer`` as text, written once for all the connection's requests (most of which come
+    /// from the peer itself, not through a trusted proxy).
+    let peerText: String?
     private let descriptor: Int32
     private nonisolated(unsafe) let connection: OpaquePointer
     private let phase: Mutex<Phase>
@@ -52,6 +55,7 @@ final class ConnectionRecord: Sendable {
         self.connection = connection
         self.descriptor = descriptor
         self.peer = peer
+        peerText = peer?.description
         phase = Mutex(.receiving(since: .now))
     }
 

@@ -266,7 +266,7 @@ final class RequestExchange: Sendable {
         let clientIP = clientIPResolver.clientIP(peer: peer, forwardedFor: request.headers.values("X-Forwarded-For"))
         let complete = HTTPRequest(
             method: method, path: target.path, query: target.query, headers: request.headers,
-            body: request.body, clientIP: clientIP.description)
+            body: request.body, clientIP: clientIP == peer ? record.peerText ?? clientIP.description : clientIP.description)
         request.body = Data()
         let lane = handler.lane(method: method, path: target.path)
         if lane == .eventThread {
@@ -319,7 +319,10 @@ final class RequestExchange: Sendable {
     }
 
     /// The response itself, or a 500 when its status or a header could not go on the wire.
+    /// A kept answer whose wire form was built already passed these checks when it was
+    /// first sent, and is sent again unchanged.
     private func sendable(_ response: HTTPResponse) -> HTTPResponse {
+        if response.reusableWire?.isBuilt == true { return response }
         guard (100...599).contains(response.status) else {
             logger?.error("http_response_invalid", ["reason": "status", "status": .int(response.status)])
             return Self.unsendable(replacing: response)

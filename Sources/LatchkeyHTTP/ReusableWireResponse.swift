@@ -19,6 +19,11 @@ package final class ReusableWireResponse: Sendable {
     /// An empty holder: nothing is built until the response is first sent.
     package init() {}
 
+    /// Whether a wire form was built: the response it holds went on the wire once.
+    var isBuilt: Bool {
+        built.withLock { $0.plain != nil || $0.strict != nil }
+    }
+
     /// The response for `strictTransportSecurity`, from `build` the first time; nil when
     /// `build` fails (nothing is kept then, so the next request tries again).
     func wire(strictTransportSecurity: Bool, build: () -> OpaquePointer?) -> OpaquePointer? {
