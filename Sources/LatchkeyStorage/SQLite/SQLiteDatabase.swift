@@ -110,8 +110,9 @@ extension SQLiteDatabase: SQLDatabase {
     /// Runs `body` on the writer in a write transaction (`BEGIN IMMEDIATE`), shared with
     /// the transactions that queued beside it (see ``SQLiteGroupCommit``): returns once that
     /// transaction has committed; when `body` throws, only its own changes are undone and
-    /// its error is rethrown. Runs `body` once. `body` must not call back into this
-    /// database's writer.
+    /// its error is rethrown. `body` may run twice — its first run undone — when another
+    /// transaction of its batch throws, so it must have no effects outside the database that
+    /// it cannot repeat; it must not call back into this database's writer.
     @discardableResult
     func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output {
         var output: Output?

@@ -8,8 +8,13 @@ import Darwin
 #endif
 
 /// Group commit on the one writer connection: write transactions that arrive while another
-/// batch holds the writer run next as one batch, each in a savepoint of its own, inside one
-/// SQLite transaction that commits once.
+/// batch holds the writer run next as one batch, one after another inside one SQLite
+/// transaction that commits once. When one of them throws, that transaction is rolled back
+/// and the batch runs again with each in a savepoint of its own, so the one that threw is
+/// undone alone: a transaction may thus run twice, its first run undone (as the
+/// ``SQLDatabase`` contract allows). A savepoint for every transaction, each copying the
+/// pages it changed into SQLite's statement journal, cost the refresh grant 8 % (alternating
+/// runs on one core, 5 pairs: 6.5k → 7.1k req/s without).
 ///
 /// A commit costs more than a small transaction's statements (the WAL frames of every page
 /// it changed, a checkpoint now and then), and the writes of concurrent callers share pages
@@ -196,14 +201,17 @@ final class SQLiteGroupCommit: Sendable {
         next?.settled.signal()
     }
 
-    /// Runs `batch` in one transaction on `connection`: each in a savepoint when there are
-    /// several; throws (having rolled back) when the batch as a whole failed.
+    /// Runs `batch` in one transaction on `connection`, and again with each in a savepoint
+    /// when one of several threw; throws (having rolled back) when the batch as a whole failed.
     private static func run(_ batch: [Transaction], on connection: SQLiteConnection) throws {
         _ = try connection.execute("BEGIN IMMEDIATE", [])
         do {
-            if batch.count == 1, let body = batch[0].body {
-                try body(connection)
-            } else {
+            do {
+                for transaction in batch { try transaction.body?(connection) }
+            } catch where batch.count > 1 && connection.isInsideTransaction {
+                // One of several threw: all again from the start, each in a savepoint of its own.
+                _ = try connection.execute("ROLLBACK", [])
+                _ = try connection.execute("BEGIN IMMEDIATE", [])
                 let failures = try runEach(batch.map { $0.body ?? { _ in } }, on: connection)
                 for (transaction, failure) in zip(batch, failures) {
                     transaction.failure = failure
