@@ -9,9 +9,9 @@ import Darwin
 
 /// Group commit on the one writer connection: write transactions that arrive while another
 /// batch holds the writer run next as one batch, one after another inside one SQLite
-/// transaction that commits once. When one of them throws, that transaction is rolled back
-/// and the batch runs again with each in a savepoint of its own, so the one that threw is
-/// undone alone: a transaction may thus run twice, its first run undone (as the
+/// transaction that commits once. When one of them throws, the SQLite transaction is rolled
+/// back and the batch runs again with each in a savepoint of its own, so the one that threw
+/// is undone alone: a transaction may thus run twice, its first run undone (as the
 /// ``SQLDatabase`` contract allows). A savepoint for every transaction, each copying the
 /// pages it changed into SQLite's statement journal, cost the refresh grant 8 % (alternating
 /// runs on one core, 5 pairs: 6.5k → 7.1k req/s without).
