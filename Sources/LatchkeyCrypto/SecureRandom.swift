@@ -39,9 +39,10 @@ package enum SecureRandom {
     /// it, ids made in this one or a later one after it. So "made before `time`" is the
     /// range `id < identifierTimePrefix(time)` of an index on time-ordered ids.
     package static func identifierTimePrefix(_ time: Date) -> String {
-        let digits = String(milliseconds(time) & 0xFFFF_FFFF_FFFF, radix: 16)
-        let twelve = String(repeating: "0", count: 12 - digits.count) + digits
-        return twelve.prefix(8) + "-" + twelve.suffix(4)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { bytes in
+            write(milliseconds: milliseconds(time), into: bytes)
+            return uuidLayoutText(UnsafeBufferPointer(bytes))
+        }
     }
 
     /// `time` in whole milliseconds since 1970, never negative.
@@ -57,25 +58,35 @@ package enum SecureRandom {
     private static func uuidText(version: UInt8, milliseconds: UInt64?) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
             LibCrypto.fillRandom(UnsafeMutableRawBufferPointer(bytes))
-            if let milliseconds {
-                for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
-            }
+            if let milliseconds { write(milliseconds: milliseconds, into: bytes) }
             bytes[6] = bytes[6] & 0x0F | version << 4
             bytes[8] = bytes[8] & 0x3F | 0x80
-            // 8-4-4-4-12 hex digits: a hyphen before bytes 4, 6, 8 and 10.
-            return String(unsafeUninitializedCapacity: 36) { text in
-                var length = 0
-                for offset in 0..<16 {
-                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
-                        text[length] = UInt8(ascii: "-")
-                        length += 1
-                    }
-                    text[length] = Hex.digit(bytes[offset] >> 4)
-                    text[length + 1] = Hex.digit(bytes[offset] & 0x0F)
-                    length += 2
+            return uuidLayoutText(UnsafeBufferPointer(bytes))
+        }
+    }
+
+    /// Writes the low 48 bits of `milliseconds`, big-endian, into the first six of `bytes`:
+    /// a version 7 UUID's time.
+    private static func write(milliseconds: UInt64, into bytes: UnsafeMutableBufferPointer<UInt8>) {
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: milliseconds >> (40 - 8 * UInt64(index))) }
+    }
+
+    /// `bytes` (at most 16) as lowercase hex in a UUID's layout, a hyphen before bytes 4, 6,
+    /// 8 and 10: 8-4-4-4-12 digits for a whole UUID, its first 13 characters for its time.
+    /// One writer for both, so an id and its time prefix cannot disagree.
+    private static func uuidLayoutText(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: 36) { text in
+            var length = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                    text[length] = UInt8(ascii: "-")
+                    length += 1
                 }
-                return length
+                text[length] = Hex.digit(byte >> 4)
+                text[length + 1] = Hex.digit(byte & 0x0F)
+                length += 2
             }
+            return length
         }
     }
 }
