@@ -90,12 +90,17 @@ package final class ServerApplication: Sendable {
                 refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
-        let passwordLogin = PasswordLogin(
-            store: store, hasher: hasher, limiter: limiter, limits: PasswordLogin.Limits(attemptsPerIP: configuration.loginIPLimit),
-            costs: verificationCosts, addressKey: addressKey, logger: logger)
+        let signIn = SignInService(
+            methods: [
+                PasswordSignIn(
+                    store: store, hasher: hasher, limiter: limiter,
+                    limits: PasswordSignIn.Limits(attemptsPerIP: configuration.loginIPLimit), costs: verificationCosts,
+                    addressKey: addressKey, logger: logger)
+            ],
+            clock: clock)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
         let authRoutes = DirectusAuthRoutes(
-            login: FirstPartyLogin(passwordLogin: passwordLogin, tokens: tokens, clock: clock, logger: logger), tokens: tokens,
+            login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens,
             cookies: DirectusCookies(
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
@@ -105,17 +110,19 @@ package final class ServerApplication: Sendable {
             authorization: AuthorizationService(
                 store: store, clock: clock,
                 formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
-            passwordLogin: passwordLogin, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
+            signIn: signIn, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
             issuer: issuer, secureCookies: secureCookies)
-        let tokenRoutes = OAuthTokenRoutes(tokens: tokens, authenticator: ClientAuthenticator(clients: clients), logger: logger)
-        router = Router(
-            routes: resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
-                + OpenIDRoutes(tokens: tokens, issuer: issuer).routes + WebPageRoutes(
+        let grants = TokenGrants.all(tokens: tokens)
+        let tokenRoutes = OAuthTokenRoutes(
+            tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
+        let routes = resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
+                + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                     resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString)).routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
-                + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes,
-            metrics: metrics, logger: logger, clock: clock)
+                + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes
+        router = Router(
+            routes: routes + [OpenAPIDocument.route(describing: routes, grants: grants)], metrics: metrics, logger: logger, clock: clock)
 
         httpServer = HTTPServer(
             configuration: HTTPServerConfiguration(

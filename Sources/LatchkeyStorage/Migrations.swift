@@ -219,6 +219,19 @@ enum Migrations {
                     WHERE substr(id, 15, 1) <> '7';
                 """
         ),
+        // What each sign-in proved and when (Assurance): the methods used (amr, space-separated)
+        // and the sign-in time, kept by browser sessions, authorization codes and every token
+        // of a login. Rows written before have NULLs: the password was then the only method,
+        // a browser session's sign-in time is its creation, and a login's is unknown (read as
+        // long ago, so it never counts as a recent sign-in).
+        Migration(
+            version: 12, name: "sign_in_assurance",
+            portable: """
+                ALTER TABLE sessions ADD COLUMN auth_time BIGINT;
+                ALTER TABLE sessions ADD COLUMN amr TEXT;
+                ALTER TABLE authorization_codes ADD COLUMN amr TEXT;
+                """
+        ),
     ]
 }
 

@@ -223,7 +223,7 @@ enum Help {
 
     static let users = """
     Usage:
-      latchkey users create EMAIL --password-stdin [--locale en|pt|es|ar]
+      latchkey users create EMAIL --password-stdin [--locale \(SupportedLanguage.allCases.map(\.rawValue).joined(separator: "|"))]
           Creates an active account. The password is read from standard input (one line;
           never pass it as an argument) and must meet the password policy.
       latchkey users list

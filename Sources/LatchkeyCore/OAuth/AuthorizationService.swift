@@ -31,26 +31,30 @@ package struct AuthorizationService: Sendable {
         self.formTokenKey = HMACSHA256.Key(formTokenKey.exposed)
     }
 
-    /// A new authorization code for `request`, signed in as `account` since `authTime`.
-    package func issueCode(for request: AuthorizationRequest, account: Account, authTime: Date) throws -> Redacted<String> {
+    /// A new authorization code for `request`, for the browser session `session`.
+    package func issueCode(for request: AuthorizationRequest, session: BrowserSession) throws -> Redacted<String> {
+        let account = session.account
         let code = SecureRandom.token()
         let now = clock.now()
         try store.createAuthorizationCode(AuthorizationCodeRecord(
             digest: OpaqueToken.digest(code), clientID: request.client.id, accountID: account.id,
             redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope, nonce: request.nonce,
-            credentialVersion: account.credentialVersion, authTime: authTime, createdAt: now,
+            credentialVersion: account.credentialVersion, assurance: session.assurance, createdAt: now,
             expiresAt: now.addingTimeInterval(Self.codeLifetime)))
         return code
     }
 
-    /// Starts a browser session for `account`; nil when the account changed meanwhile.
-    package func startBrowserSession(for account: Account) throws -> Redacted<String>? {
+    /// Starts a browser session for the account that just signed in; the session and its
+    /// cookie's value, or nil when the account changed meanwhile.
+    package func startBrowserSession(for signedIn: SignInService.SignedIn) throws -> (BrowserSession, cookie: Redacted<String>)? {
         let cookie = SecureRandom.token()
         let now = clock.now()
+        let account = signedIn.account
         let stored = try store.createBrowserSession(
-            digest: OpaqueToken.digest(cookie), accountID: account.id, credentialVersion: account.credentialVersion, now: now,
-            expiresAt: now.addingTimeInterval(Self.browserSessionLifetime), keeping: Self.browserSessionsPerAccount)
-        return stored ? cookie : nil
+            digest: OpaqueToken.digest(cookie), accountID: account.id, credentialVersion: account.credentialVersion,
+            assurance: signedIn.assurance, now: now, expiresAt: now.addingTimeInterval(Self.browserSessionLifetime),
+            keeping: Self.browserSessionsPerAccount)
+        return stored ? (BrowserSession(account: account, assurance: signedIn.assurance), cookie) : nil
     }
 
     /// The live session the cookie value belongs to, if any.

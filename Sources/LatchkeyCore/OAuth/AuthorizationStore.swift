@@ -19,8 +19,8 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
     package let nonce: String?
     /// The account's credential version when the person signed in.
     package let credentialVersion: Int
-    /// When the person last entered their password.
-    package let authTime: Date
+    /// What the person proved at sign-in, and when.
+    package let assurance: Assurance
     /// When the code was issued.
     package let createdAt: Date
     /// When it stops working.
@@ -29,7 +29,7 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
     /// Creates a record value.
     package init(
         digest: Data, clientID: String, accountID: String, redirectURI: String, codeChallenge: String, scope: [String],
-        nonce: String?, credentialVersion: Int, authTime: Date, createdAt: Date, expiresAt: Date
+        nonce: String?, credentialVersion: Int, assurance: Assurance, createdAt: Date, expiresAt: Date
     ) {
         self.digest = digest
         self.clientID = clientID
@@ -39,7 +39,7 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
         self.scope = scope
         self.nonce = nonce
         self.credentialVersion = credentialVersion
-        self.authTime = authTime
+        self.assurance = assurance
         self.createdAt = createdAt
         self.expiresAt = expiresAt
     }
@@ -86,13 +86,13 @@ package enum AuthorizationCodeRedemption: Sendable, Equatable {
 package struct BrowserSession: Sendable, Equatable {
     /// The signed-in account, as it is now.
     package let account: Account
-    /// When the person entered their password.
-    package let authTime: Date
+    /// What the person proved when the browser signed in, and when.
+    package let assurance: Assurance
 
     /// Creates the value.
-    package init(account: Account, authTime: Date) {
+    package init(account: Account, assurance: Assurance) {
         self.account = account
-        self.authTime = authTime
+        self.assurance = assurance
     }
 }
 
@@ -114,11 +114,12 @@ package protocol AuthorizationStore: Sendable {
         digest: Data, now: Date, refreshToken: InitialRefreshToken, accepts: (AuthorizationCodeRecord) -> Bool
     ) throws -> AuthorizationCodeRedemption
 
-    /// Stores a browser session for the account if it is active with `credentialVersion`,
-    /// ending its live browser sessions beyond the `keeping` most recently started (this one
-    /// among them); false (nothing stored or ended) otherwise.
+    /// Stores a browser session, signed in with `assurance`, for the account if it is active
+    /// with `credentialVersion`, ending its live browser sessions beyond the `keeping` most
+    /// recently started (this one among them); false (nothing stored or ended) otherwise.
     func createBrowserSession(
-        digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date, keeping limit: Int
+        digest: Data, accountID: String, credentialVersion: Int, assurance: Assurance, now: Date, expiresAt: Date,
+        keeping limit: Int
     ) throws -> Bool
 
     /// The live browser session with this cookie digest: unexpired and unrevoked at `now`,

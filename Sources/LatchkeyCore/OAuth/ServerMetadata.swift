@@ -12,7 +12,7 @@ package struct ServerMetadata: Encodable, Sendable {
     package let jwks_uri: String
     package let response_types_supported = ["code"]
     package let response_modes_supported = ["query"]
-    package let grant_types_supported = ["authorization_code", "refresh_token"]
+    package let grant_types_supported: [String]
     package let code_challenge_methods_supported = ["S256"]
     package let token_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]
     package let revocation_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]
@@ -24,12 +24,14 @@ package struct ServerMetadata: Encodable, Sendable {
     package let prompt_values_supported = ["none", "login", "consent"]
     package let request_parameter_supported = false
     package let request_uri_parameter_supported = false
-    package let claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email"]
+    package let claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "amr", "nonce", "email"]
     package let ui_locales_supported = SupportedLanguage.allCases.map(\.rawValue)
 
-    /// The metadata of the server at `issuer` (its public URL; every endpoint is under it).
-    package init(issuer: String) {
+    /// The metadata of the server at `issuer` (its public URL; every endpoint is under it)
+    /// whose token endpoint offers `grants`.
+    package init(issuer: String, grants: TokenGrants) {
         self.issuer = issuer
+        grant_types_supported = grants.grantTypes
         authorization_endpoint = issuer + "/oauth/authorize"
         token_endpoint = issuer + "/oauth/token"
         revocation_endpoint = issuer + "/oauth/revoke"

@@ -15,6 +15,8 @@ package struct RefreshTokenRecord: Sendable, Equatable {
     package let scope: [String]
     /// The account's credential version when the family started.
     package let credentialVersion: Int
+    /// What the sign-in that started the family proved, and when; every rotation keeps it.
+    package let assurance: Assurance
     /// When it was issued.
     package let createdAt: Date
     /// When it stops working unless rotated first (idle expiry, never after `absoluteExpiresAt`).
@@ -25,7 +27,7 @@ package struct RefreshTokenRecord: Sendable, Equatable {
     /// Creates a record value.
     package init(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date
+        assurance: Assurance, createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date
     ) {
         self.digest = digest
         self.accountID = accountID
@@ -33,6 +35,7 @@ package struct RefreshTokenRecord: Sendable, Equatable {
         self.clientID = clientID
         self.scope = scope
         self.credentialVersion = credentialVersion
+        self.assurance = assurance
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.absoluteExpiresAt = absoluteExpiresAt
@@ -58,14 +61,14 @@ package enum RefreshTokenRotation: Sendable, Equatable {
 /// ``ResetTokenStore/completeReset(digest:newPasswordHash:now:notification:)`` revokes
 /// every family of the account.
 package protocol SessionStore: Sendable {
-    /// Starts a family (or adds to one) with the token `digest` for the account, if the
-    /// account is active and its credential version is still `credentialVersion`; returns
+    /// Starts a family (or adds to one) with the token `digest` for the account, signed in with
+    /// `assurance`, if the account is active and its credential version is still `credentialVersion`; returns
     /// the stored record, or nil (nothing stored) when the account is gone, disabled or its
     /// credentials changed meanwhile. In the same transaction, ends the account's least
     /// recently used live families beyond `liveFamilyLimit` (this one included in the count).
     func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
+        assurance: Assurance, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
     ) throws -> RefreshTokenRecord?
 
     /// In one transaction: finds the token with `presentedDigest` and asks `accepts` whether

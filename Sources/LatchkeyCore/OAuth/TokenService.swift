@@ -51,12 +51,12 @@ package final class TokenService: Sendable {
         }
     }
 
-    /// An access token with the refresh token that renews it.
+    /// An access token, with the refresh token that renews it when the grant gives one.
     package struct IssuedTokens: Sendable {
         /// The signed access token (compact JWS).
         package let accessToken: Redacted<String>
-        /// The opaque refresh token; only its digest is stored.
-        package let refreshToken: Redacted<String>
+        /// The opaque refresh token (only its digest is stored); nil for a grant without one.
+        package let refreshToken: Redacted<String>?
         /// How long the access token is valid, in seconds.
         package let expiresIn: TimeInterval
         /// The scopes granted.
@@ -105,6 +105,7 @@ package final class TokenService: Sendable {
         var iat: Int64
         var exp: Int64
         var auth_time: Int64
+        var amr: [String]
         var nonce: String?
         var email: String?
     }
@@ -130,15 +131,17 @@ package final class TokenService: Sendable {
         self.settings = settings
     }
 
-    /// Starts a new first-party login for `account` (which must just have proven its
-    /// credentials): a fresh refresh-token family and an access token. Throws
+    /// Starts a new first-party login for the account that has just signed in: a fresh
+    /// refresh-token family, keeping what the sign-in proved, and an access token. Throws
     /// `invalid_token` when the account was disabled or its password changed since it was read.
-    package func issue(for account: Account, clientID: String?, scope: [String]) throws -> IssuedTokens {
+    package func issue(for signedIn: SignInService.SignedIn, clientID: String?, scope: [String]) throws -> IssuedTokens {
         let now = clock.now()
         let refreshToken = SecureRandom.token()
+        let account = signedIn.account
         let stored = try store.createRefreshToken(
             digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: SecureRandom.identifier(),
-            clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, now: now,
+            clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, assurance: signedIn.assurance,
+            now: now,
             idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
             absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
             liveFamilyLimit: settings.maximumLoginsPerAccount)
@@ -308,7 +311,8 @@ package final class TokenService: Sendable {
         let issuedAt = Self.seconds(now)
         let claims = IDTokenClaims(
             iss: settings.issuer, sub: account.id, aud: code.clientID, iat: issuedAt,
-            exp: issuedAt + Int64(settings.accessTokenLifetime), auth_time: Self.seconds(code.authTime), nonce: code.nonce,
+            exp: issuedAt + Int64(settings.accessTokenLifetime), auth_time: Self.seconds(code.assurance.authTime),
+            amr: code.assurance.methods.map(\.rawValue), nonce: code.nonce,
             email: code.scope.contains("email") ? account.email : nil)
         return try sign(claims, type: "JWT", key: keyRing.activeKey(for: algorithm))
     }
@@ -343,6 +347,7 @@ extension TokenService.AccessTokenClaims: CompactJSONObject {
 
 extension TokenService.IDTokenClaims: CompactJSONObject {
     func writeMembers(to object: inout CompactJSON.ObjectWriter) {
+        object.member("amr", amr)
         object.member("aud", aud)
         object.member("auth_time", auth_time)
         object.member("email", email)

@@ -84,6 +84,17 @@ package enum CompactJSON {
             member(key, value)
         }
 
+        /// An array-of-strings member.
+        package mutating func member(_ key: StaticString, _ value: [String]) {
+            self.key(key)
+            output.append(UInt8(ascii: "["))
+            for (index, element) in value.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                Node.write(string: element, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+
         /// A boolean member.
         package mutating func member(_ key: StaticString, _ value: Bool) {
             self.key(key)

@@ -18,7 +18,7 @@ import LatchkeyCrypto
 struct AuthorizeRoutes {
     let clients: ClientRegistry
     let authorization: AuthorizationService
-    let passwordLogin: PasswordLogin
+    let signIn: SignInService
     /// The sign-in, consent and error pages, with the product's name.
     let pages: SignInPage
     let clock: any WallClock
@@ -137,10 +137,10 @@ struct AuthorizeRoutes {
             return try issueCode(authorizationRequest, session: session)
         case "sign_in":
             let email = try form.optional("email", maxLength: 320) ?? ""
-            let password = PasswordPolicy.normalized(try form.optionalSecret("password", maxLength: 4096) ?? Redacted(""))
-            let account: Account
+            let password = try form.optionalSecret("password", maxLength: 4096) ?? Redacted("")
+            let signedIn: SignInService.SignedIn
             do {
-                account = try passwordLogin.attempt(email: email, password: password, clientIP: request.clientIP, now: clock.now())
+                signedIn = try signIn.signIn(.password(email: email, password: password), clientIP: request.clientIP)
             } catch let error as LatchkeyError where error.code == .invalidCredentials || error.code == .rateLimited {
                 // The sign-in page again, saying what went wrong; Retry-After comes with the error.
                 let problem: SignInProblem =
@@ -151,7 +151,7 @@ struct AuthorizeRoutes {
                 if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
                 return response
             }
-            guard let cookie = try authorization.startBrowserSession(for: account) else {
+            guard let (session, cookie) = try authorization.startBrowserSession(for: signedIn) else {
                 return HTTPResponse(pages.signIn(
                     request: authorizationRequest, formToken: formToken, language: language, email: email,
                     problem: .invalidCredentials, status: 401))
@@ -160,11 +160,12 @@ struct AuthorizeRoutes {
             // max_age, another account) ends, on every server, rather than staying valid until it
             // expires for whoever else holds that cookie.
             try authorization.endBrowserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
-            logger.info("authorize_signed_in", ["account": .string(account.id), "client_id": .string(authorizationRequest.client.id)])
-            let session = BrowserSession(account: account, authTime: clock.now())
+            logger.info(
+                "authorize_signed_in", ["account": .string(session.account.id), "client_id": .string(authorizationRequest.client.id)])
             var response =
                 if authorizationRequest.needsConsent {
-                    HTTPResponse(pages.consent(request: authorizationRequest, account: account, formToken: formToken, language: language))
+                    HTTPResponse(pages.consent(
+                        request: authorizationRequest, account: session.account, formToken: formToken, language: language))
                 } else {
                     try issueCode(authorizationRequest, session: session)
                 }
@@ -180,7 +181,7 @@ struct AuthorizeRoutes {
     /// The browser's live session, if its sign-in is recent enough for the request's `max_age`.
     private func recentSession(_ request: HTTPRequest, for authorizationRequest: AuthorizationRequest) throws -> BrowserSession? {
         let session = try authorization.browserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
-        return session.flatMap { authorizationRequest.acceptsSignIn(at: $0.authTime, now: clock.now()) ? $0 : nil }
+        return session.flatMap { authorizationRequest.acceptsSignIn(at: $0.assurance.authTime, now: clock.now()) ? $0 : nil }
     }
 
     /// A validated authorization request, or the response that ends the request early.
@@ -206,7 +207,7 @@ struct AuthorizeRoutes {
     }
 
     private func issueCode(_ request: AuthorizationRequest, session: BrowserSession) throws -> HTTPResponse {
-        let code = try authorization.issueCode(for: request, account: session.account, authTime: session.authTime)
+        let code = try authorization.issueCode(for: request, session: session)
         logger.info("authorization_code_issued", ["account": .string(session.account.id), "client_id": .string(request.client.id)])
         return redirect(request.redirectURI, state: request.state, [("code", code.exposed)])
     }

@@ -18,7 +18,7 @@ import LatchkeyHTTP
 /// request in `cookie` or `session` mode must pass ``DirectusCookies/checkSameOrigin(_:)``.
 ///
 /// Login answers one `INVALID_CREDENTIALS` for an unknown account, a wrong password and a
-/// disabled account (see ``PasswordLogin``); beyond the failure limit the answer is 429
+/// disabled account (see ``PasswordSignIn``); beyond the failure limit the answer is 429
 /// `REQUESTS_EXCEEDED` with `Retry-After`. Refresh and logout accept only first-party
 /// tokens (issued here, not to an OAuth client).
 struct DirectusAuthRoutes {
@@ -31,7 +31,8 @@ struct DirectusAuthRoutes {
             Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus, lane: .passwordHashing) { request in
                 let body = try request.decodeJSON(LoginBody.self)
                 if body.mode != .json { try cookies.checkSameOrigin(request) }
-                return reply(try login.signIn(email: body.email, password: body.password, clientIP: request.clientIP), mode: body.mode)
+                let credential = SignInCredential.password(email: body.email, password: body.password)
+                return reply(try login.signIn(credential, clientIP: request.clientIP), mode: body.mode)
             },
             Route("POST", "/auth/refresh", name: "directus_refresh", body: .jsonOrEmpty, errorShape: .directus) { request in
                 let body = try request.decodeJSON(TokenBody.self, allowingEmpty: true)
@@ -63,7 +64,7 @@ struct DirectusAuthRoutes {
     /// The answer in `mode`: the tokens the body does not carry go into cookies.
     private func reply(_ issued: TokenService.IssuedTokens, mode: DirectusMode) -> HTTPResponse {
         var response = HTTPResponse.json(DirectusTokens(issued, mode: mode))
-        if mode != .json { cookies.setRefreshToken(issued.refreshToken, on: &response) }
+        if mode != .json, let refreshToken = issued.refreshToken { cookies.setRefreshToken(refreshToken, on: &response) }
         if mode == .session { cookies.setSessionToken(issued.accessToken, on: &response) }
         return response
     }
@@ -129,7 +130,7 @@ struct DirectusTokens: CompactJSONObject {
     init(_ issued: TokenService.IssuedTokens, mode: DirectusMode) {
         data = Data(
             access_token: mode == .session ? nil : issued.accessToken.exposed,
-            refresh_token: mode == .json ? issued.refreshToken.exposed : nil,
+            refresh_token: mode == .json ? issued.refreshToken?.exposed : nil,
             expires: Int(issued.expiresIn * 1000))
     }
 

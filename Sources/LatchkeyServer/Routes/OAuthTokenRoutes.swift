@@ -5,7 +5,7 @@ import LatchkeyHTTP
 /// `POST /oauth/token` (RFC 6749 §3.2 with PKCE), `/oauth/revoke` (RFC 7009) and
 /// `/oauth/introspect` (RFC 7662). Form-encoded requests; errors in OAuth's shape, never cached.
 ///
-/// Promises: only the `authorization_code` and `refresh_token` grants exist; a repeated
+/// Promises: only the grants of ``TokenGrants`` exist; a repeated
 /// parameter is `invalid_request`; confidential clients must authenticate; a refresh token
 /// works only for the client it was issued to; revocation answers 200 whether or not the
 /// token existed; introspection requires a confidential client registered as a resource
@@ -13,6 +13,7 @@ import LatchkeyHTTP
 /// more for every token that is not valid right now or is another client's refresh token.
 struct OAuthTokenRoutes {
     let tokens: TokenService
+    let grants: TokenGrants
     let authenticator: ClientAuthenticator
     let logger: Logger
 
@@ -44,21 +45,7 @@ struct OAuthTokenRoutes {
         let form = try FormParameters(body: request)
         let grantType = try form.required("grant_type", maxLength: 64)
         let caller = try authenticator.caller(authorization: request.headers["Authorization"], form: form)
-        let issued: TokenService.IssuedTokens
-        switch grantType {
-        case "authorization_code":
-            issued = try tokens.redeem(
-                code: try form.secret("code", maxLength: TokenService.maximumOpaqueTokenLength), client: caller.client,
-                redirectURI: try form.required("redirect_uri", maxLength: RedirectURI.maximumLength),
-                codeVerifier: try form.secret("code_verifier", maxLength: 128))
-        case "refresh_token":
-            let requestedScope = try form.optional("scope", maxLength: 1024).map { $0.split(separator: " ").map(String.init) }
-            issued = try tokens.refresh(
-                try form.secret("refresh_token", maxLength: TokenService.maximumOpaqueTokenLength), clientID: caller.client.id,
-                requestedScope: requestedScope)
-        default:
-            throw LatchkeyError(.unsupportedGrantType, "Only authorization_code and refresh_token grants are supported.")
-        }
+        let issued = try grants.issue(grantType: grantType, form, client: caller.client)
         logger.info("oauth_tokens_issued", ["client_id": .string(caller.client.id), "grant_type": .string(grantType)])
         return .json(TokenReply(issued))
     }
@@ -69,14 +56,14 @@ struct TokenReply: CompactJSONObject {
     let access_token: String
     let token_type = "Bearer"
     let expires_in: Int
-    let refresh_token: String
+    let refresh_token: String?
     let scope: String
     let id_token: String?
 
     init(_ issued: TokenService.IssuedTokens) {
         access_token = issued.accessToken.exposed
         expires_in = Int(issued.expiresIn)
-        refresh_token = issued.refreshToken.exposed
+        refresh_token = issued.refreshToken?.exposed
         scope = issued.scope.joined(separator: " ")
         id_token = issued.idToken?.exposed
     }

@@ -6,17 +6,19 @@ import LatchkeyHTTP
 /// the same document at `/.well-known/openid-configuration`, and `GET`/`POST /userinfo`.
 ///
 /// Promises: the metadata advertises exactly what is implemented (PKCE `S256` only, the
-/// `code` response type, the two grants, every ID token algorithm); `/userinfo` answers only
+/// `code` response type, the registered grants, every ID token algorithm); `/userinfo` answers only
 /// to a valid access token with the `openid` scope — in the `Authorization` header, or in a
 /// form-encoded POST body (RFC 6750 §2.2), never in the query string — and tells nothing else
 /// (RFC 6750 errors; a bare `Bearer` challenge when no token is presented).
 struct OpenIDRoutes {
     let tokens: TokenService
+    /// The token endpoint's grants, which the metadata lists.
+    let grants: TokenGrants
     /// The public URL every endpoint is under.
     let issuer: String
 
     var routes: [Route] {
-        var metadata = HTTPResponse.json(ServerMetadata(issuer: issuer))
+        var metadata = HTTPResponse.json(ServerMetadata(issuer: issuer, grants: grants))
         metadata.headers.set("Cache-Control", "public, max-age=3600")
         return [
             Route("GET", "/.well-known/oauth-authorization-server", name: "oauth_metadata", cacheable: true, lane: .eventThread) { [metadata] _ in

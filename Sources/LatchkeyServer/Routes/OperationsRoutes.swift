@@ -2,8 +2,8 @@ import Foundation
 import LatchkeyCore
 import LatchkeyHTTP
 
-/// `/healthz` (the process answers), `/readyz` (the database answers), `/metrics`
-/// (Prometheus text) and `/openapi.json` (the API description).
+/// `/healthz` (the process answers), `/readyz` (the database answers) and `/metrics`
+/// (Prometheus text). (`/openapi.json` is ``OpenAPIDocument``'s, made from every other route.)
 struct OperationsRoutes {
     let status: ServerStatus
     /// Clients allowed to read `/metrics`; everyone else gets 404, because mail counters
@@ -27,9 +27,6 @@ struct OperationsRoutes {
                 return HTTPResponse(
                     status: 200, headers: HTTPHeaders([("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]),
                     body: Data(status.metricsExposition().utf8))
-            },
-            Route("GET", "/openapi.json", name: "openapi", cacheable: true) { _ in
-                HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data(OpenAPIDocument.json.utf8))
             },
         ]
     }

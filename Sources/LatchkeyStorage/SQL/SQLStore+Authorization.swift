@@ -8,14 +8,14 @@ extension SQLStore {
             try connection.execute(
                 """
                 INSERT INTO authorization_codes (code_digest, client_id, account_id, redirect_uri, code_challenge, scope,
-                                                 nonce, credential_version, auth_time, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                 nonce, credential_version, auth_time, amr, created_at, expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(StorageEncoding.hex(code.digest)), .text(code.clientID), .text(code.accountID),
                     .text(code.redirectURI), .text(code.codeChallenge), .text(code.scope.joined(separator: " ")),
                     .text(code.nonce), .integer(Int64(code.credentialVersion)),
-                    .integer(StorageEncoding.milliseconds(code.authTime)),
+                    .integer(StorageEncoding.milliseconds(code.assurance.authTime)), .text(code.assurance.storedMethods),
                     .integer(StorageEncoding.milliseconds(code.createdAt)),
                     .integer(StorageEncoding.milliseconds(code.expiresAt)),
                 ])
@@ -45,7 +45,7 @@ extension SQLStore {
                 UPDATE authorization_codes SET used_at = ?, family_id = ?
                 WHERE code_digest = ? AND used_at IS NULL AND expires_at > ?
                 RETURNING client_id, account_id, redirect_uri, code_challenge, scope, nonce, credential_version,
-                          auth_time, created_at, expires_at
+                          auth_time, amr, created_at, expires_at
                 """,
                 [nowValue, .text(refreshToken.familyID), digestValue, nowValue])
             guard let row = consumed.first else {
@@ -62,7 +62,9 @@ extension SQLStore {
                 redirectURI: try row.text("redirect_uri"), codeChallenge: try row.text("code_challenge"),
                 scope: try row.text("scope").split(separator: " ").map(String.init), nonce: try row.optionalText("nonce"),
                 credentialVersion: Int(try row.integer("credential_version")),
-                authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time")),
+                assurance: Assurance(
+                    storedMethods: try row.optionalText("amr"),
+                    authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time"))),
                 createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
                 expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
             guard accepts(code) else {
@@ -76,7 +78,7 @@ extension SQLStore {
             let account = try Self.account(from: accountRow)
             let token = RefreshTokenRecord(
                 digest: refreshToken.digest, accountID: account.id, familyID: refreshToken.familyID,
-                clientID: code.clientID, scope: code.scope, credentialVersion: code.credentialVersion,
+                clientID: code.clientID, scope: code.scope, credentialVersion: code.credentialVersion, assurance: code.assurance,
                 createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(
                     milliseconds: StorageEncoding.milliseconds(min(refreshToken.idleExpiresAt, refreshToken.absoluteExpiresAt))),
@@ -89,7 +91,8 @@ extension SQLStore {
     }
 
     package func createBrowserSession(
-        digest: Data, accountID: String, credentialVersion: Int, now: Date, expiresAt: Date, keeping limit: Int
+        digest: Data, accountID: String, credentialVersion: Int, assurance: Assurance, now: Date, expiresAt: Date,
+        keeping limit: Int
     ) throws -> Bool {
         try database.transaction { connection in
             let id = SecureRandom.identifier()
@@ -97,13 +100,15 @@ extension SQLStore {
             // The account locked, as for refresh tokens: a racing reset either revokes this session or makes it not be created.
             let inserted = try connection.execute(
                 """
-                INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at, credential_version)
-                SELECT ?, id, 'browser', ?, ?, ?, credential_version
+                INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at, credential_version,
+                                      auth_time, amr)
+                SELECT ?, id, 'browser', ?, ?, ?, credential_version, ?, ?
                 FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
                 \(database.dialect.updateLock(of: "accounts"))
                 """,
                 [
                     .text(id), .text(StorageEncoding.hex(digest)), nowValue, .integer(StorageEncoding.milliseconds(expiresAt)),
+                    .integer(StorageEncoding.milliseconds(assurance.authTime)), .text(assurance.storedMethods),
                     .text(accountID), .integer(Int64(credentialVersion)),
                 ])
             guard inserted == 1 else { return false }
@@ -134,7 +139,7 @@ extension SQLStore {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT s.created_at AS auth_time, a.id, a.email, a.password_hash, a.status, a.credential_version,
+                SELECT COALESCE(s.auth_time, s.created_at) AS auth_time, s.amr, a.id, a.email, a.password_hash, a.status, a.credential_version,
                        a.locale, a.failure_epoch, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = ? AND s.kind = 'browser' AND s.revoked_at IS NULL AND s.expires_at > ?
@@ -144,6 +149,8 @@ extension SQLStore {
         }
         guard let row = rows.first else { return nil }
         return BrowserSession(
-            account: try Self.account(from: row), authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time")))
+            account: try Self.account(from: row),
+            assurance: Assurance(
+                storedMethods: try row.optionalText("amr"), authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time"))))
     }
 }

@@ -5,7 +5,7 @@ import LatchkeyCrypto
 extension SQLStore {
     package func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
+        assurance: Assurance, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
     ) throws -> RefreshTokenRecord? {
         let expiresAt = min(idleExpiresAt, absoluteExpiresAt)
         let inserted = try database.transaction { connection in
@@ -17,8 +17,8 @@ extension SQLStore {
             let inserted = try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                      family_id, client_id, scope, credential_version, absolute_expires_at)
-                SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, ?, credential_version, ?
+                                      family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr)
+                SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, ?, credential_version, ?, ?, ?
                 FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
                 \(database.dialect.updateLock(of: "accounts"))
                 """,
@@ -26,8 +26,9 @@ extension SQLStore {
                     .text(SecureRandom.identifier(orderedAt: now)), .text(StorageEncoding.hex(digest)),
                     .integer(StorageEncoding.milliseconds(now)), .integer(StorageEncoding.milliseconds(expiresAt)),
                     .text(familyID), .text(clientID), .text(scope.joined(separator: " ")),
-                    .integer(StorageEncoding.milliseconds(absoluteExpiresAt)), .text(accountID),
-                    .integer(Int64(credentialVersion)),
+                    .integer(StorageEncoding.milliseconds(absoluteExpiresAt)),
+                    .integer(StorageEncoding.milliseconds(assurance.authTime)), .text(assurance.storedMethods),
+                    .text(accountID), .integer(Int64(credentialVersion)),
                 ])
             if inserted == 1 {
                 try Self.endLeastRecentlyUsedFamilies(of: accountID, keeping: liveFamilyLimit, now: now, using: connection)
@@ -37,7 +38,11 @@ extension SQLStore {
         guard inserted == 1 else { return nil }
         return RefreshTokenRecord(
             digest: digest, accountID: accountID, familyID: familyID, clientID: clientID, scope: scope,
-            credentialVersion: credentialVersion, createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+            credentialVersion: credentialVersion,
+            assurance: Assurance(
+                methods: assurance.methods,
+                authTime: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(assurance.authTime))),
+            createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
             expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
             absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)))
     }
@@ -84,6 +89,7 @@ extension SQLStore {
             let successor = RefreshTokenRecord(
                 digest: newDigest, accountID: account.id, familyID: presentedToken.familyID, clientID: presentedToken.clientID,
                 scope: presentedToken.scope, credentialVersion: presentedToken.credentialVersion,
+                assurance: presentedToken.assurance,
                 createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(
                     milliseconds: StorageEncoding.milliseconds(min(now.addingTimeInterval(idleTTL), presentedToken.absoluteExpiresAt))),
@@ -159,7 +165,7 @@ extension SQLStore {
             try connection.query(
                 """
                 SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
-                       s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
+                       s.auth_time, s.amr, s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
                        a.id, a.email, a.password_hash, a.status, a.locale, a.failure_epoch, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
@@ -173,7 +179,7 @@ extension SQLStore {
             digest: digest, accountID: try row.text("account_id"), familyID: try row.text("family_id"),
             clientID: try row.optionalText("client_id"),
             scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
-            credentialVersion: Int(try row.integer("credential_version")),
+            credentialVersion: Int(try row.integer("credential_version")), assurance: try Self.assurance(from: row),
             createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
             expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
             absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
@@ -236,8 +242,8 @@ extension SQLStore {
         try connection.execute(
             """
             INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                  family_id, client_id, scope, credential_version, absolute_expires_at)
-            VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?)
+                                  family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr)
+            VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(SecureRandom.identifier(orderedAt: token.createdAt)), .text(token.accountID),
@@ -245,12 +251,16 @@ extension SQLStore {
                 .integer(StorageEncoding.milliseconds(token.createdAt)), .integer(StorageEncoding.milliseconds(token.expiresAt)),
                 .text(token.familyID), .text(token.clientID), .text(token.scope.joined(separator: " ")),
                 .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),
+                .integer(StorageEncoding.milliseconds(token.assurance.authTime)), .text(token.assurance.storedMethods),
             ])
     }
 
     /// The columns ``refreshToken(from:)`` reads, of the `sessions` table aliased `s`.
     static var refreshTokenColumns: String {
-        "s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version, s.created_at, s.expires_at, s.absolute_expires_at"
+        """
+        s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version, s.auth_time, s.amr, \
+        s.created_at, s.expires_at, s.absolute_expires_at
+        """
     }
 
     /// The refresh token in a row holding ``refreshTokenColumns``.
@@ -259,10 +269,18 @@ extension SQLStore {
             digest: try StorageEncoding.bytes(hex: try row.text("token_digest")), accountID: try row.text("account_id"),
             familyID: try row.text("family_id"), clientID: try row.optionalText("client_id"),
             scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
-            credentialVersion: Int(try row.integer("credential_version")),
+            credentialVersion: Int(try row.integer("credential_version")), assurance: try assurance(from: row),
             createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
             expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
             absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+    }
+
+    /// The assurance of a login in a row holding its `auth_time` and `amr`; a login started
+    /// before they were kept signed in with the password at an unknown time, read as long ago.
+    static func assurance(from row: any SQLRow) throws -> Assurance {
+        Assurance(
+            storedMethods: try row.optionalText("amr"),
+            authTime: StorageEncoding.date(milliseconds: try row.optionalInteger("auth_time") ?? 0))
     }
 
     /// Revokes every live token of the family `familyID`.

@@ -1,8 +1,8 @@
 package import Foundation
 package import LatchkeyCrypto
 
-/// Checks an email and password, for every place a person signs in (`/auth/login` and the
-/// `/oauth/authorize` sign-in form).
+/// The password as a ``SignInMethod``: checks an email and password wherever a person signs in
+/// with them (through ``SignInService``: `/auth/login` and the `/oauth/authorize` sign-in form).
 ///
 /// Promises:
 /// - One error, `invalid_credentials`, for an unknown account, a wrong password, a disabled
@@ -20,7 +20,7 @@ package import LatchkeyCrypto
 /// - The account's failure counts are kept per credential version and failure epoch, so a
 ///   completed reset and `latchkey users unlock` clear them at once, on every server.
 /// - A success rehashes a password whose Argon2 parameters are below the configured ones.
-package struct PasswordLogin: Sendable {
+package struct PasswordSignIn: SignInMethod {
     /// The limits of sign-in.
     package struct Limits: Sendable {
         /// Every attempt, right or wrong, from one client IP (`LATCHKEY_LOGIN_IP_LIMIT`).
@@ -69,10 +69,28 @@ package struct PasswordLogin: Sendable {
         self.logger = logger
     }
 
+    package var name: String { "password" }
+
+    package var reference: AuthenticationMethodReference { .password }
+
+    /// Whether the account has a password (an account created without one cannot use this method).
+    package func isEnrolled(_ account: Account) -> Bool {
+        account.passwordHash != nil
+    }
+
+    /// Checks a ``SignInCredential/password(email:password:)`` credential (the password as
+    /// typed; normalised here) and returns its account. Throws `invalid_credentials` (never
+    /// why) or `rate_limited` with the seconds to wait, or `rate_limiter_unavailable`.
+    package func authenticate(_ credential: SignInCredential, clientIP: String, now: Date) throws -> Account? {
+        switch credential {
+        case .password(let email, let password):
+            try attempt(email: email, password: PasswordPolicy.normalized(password), clientIP: clientIP, now: now)
+        }
+    }
+
     /// Checks `password` (already NFC-normalised) for the account `email` from `clientIP` at
-    /// `now`, and returns the account. Throws `invalid_credentials` (never why) or
-    /// `rate_limited` with the seconds to wait, or `rate_limiter_unavailable`.
-    package func attempt(email: String, password: Redacted<String>, clientIP: String, now: Date) throws -> Account {
+    /// `now`, and returns the account.
+    private func attempt(email: String, password: Redacted<String>, clientIP: String, now: Date) throws -> Account {
         let ip = IPAddress.rateLimitKey(clientIP)
         try consume("login-ip:" + ip, limits.attemptsPerIP, now: now, clientIP: clientIP)
 
@@ -110,7 +128,7 @@ package struct PasswordLogin: Sendable {
         guard let account, verified, let hash = account.passwordHash else {
             _ = try limiter.consume("login-fail-account:" + subject, policy: limits.failuresBeforeThrottle, now: now)
             logger.info("login_failed", ["ip": .string(IPAddress.truncatedForLogs(clientIP))])
-            throw Self.invalidCredentials
+            throw SignInService.invalidCredentials
         }
         try refund(counted, now: now)
         if hasher.needsRehash(hash) {
@@ -133,7 +151,4 @@ package struct PasswordLogin: Sendable {
     private func refund(_ counted: [(String, RateLimitPolicy)], now: Date) throws {
         for (key, policy) in counted { try limiter.refund(key, policy: policy, now: now) }
     }
-
-    /// The one answer to wrong credentials of every kind.
-    package static let invalidCredentials = LatchkeyError(.invalidCredentials, "Invalid user credentials.")
 }

@@ -1,0 +1,15 @@
+/// A value of the `amr` claim (RFC 8176 §2): what a sign-in method proved. Stored with every
+/// browser session, authorization code and login, and carried in ID tokens, so that whoever
+/// decides on an account change asks what the person proved instead of guessing it.
+package struct AuthenticationMethodReference: RawRepresentable, Hashable, Sendable {
+    /// The registered name (RFC 8176 §2, "Authentication Method Reference Values").
+    package let rawValue: String
+
+    /// The reference named `rawValue`.
+    package init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// `pwd`: a password known only to the person.
+    package static let password = AuthenticationMethodReference(rawValue: "pwd")
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Signing in to get tokens directly (the Directus-compatible `/auth/login`): a sign-in of
+/// ``SignInService`` and a new login of ``TokenService``.
+///
+/// Promises: one error, `invalid_credentials`, for an unknown account, a wrong password, a
+/// disabled account, and an account that changed while it was checked; `rate_limited` with
+/// the seconds to wait beyond the failure limits.
+package struct FirstPartyLogin: Sendable {
+    private let signIn: SignInService
+    private let tokens: TokenService
+    private let logger: Logger
+
+    /// Creates it from its dependencies.
+    package init(signIn: SignInService, tokens: TokenService, logger: Logger) {
+        self.signIn = signIn
+        self.tokens = tokens
+        self.logger = logger
+    }
+
+    /// Checks `credential` from `clientIP` and starts a first-party login.
+    package func signIn(_ credential: SignInCredential, clientIP: String) throws -> TokenService.IssuedTokens {
+        let signedIn = try signIn.signIn(credential, clientIP: clientIP)
+        let issued: TokenService.IssuedTokens
+        do {
+            issued = try tokens.issue(for: signedIn, clientID: nil, scope: [])
+        } catch let error as LatchkeyError where error.code == .invalidToken {
+            // The password changed or the account was disabled while we checked.
+            throw SignInService.invalidCredentials
+        }
+        logger.info("login_succeeded", ["account": .string(signedIn.account.id)])
+        return issued
+    }
+}

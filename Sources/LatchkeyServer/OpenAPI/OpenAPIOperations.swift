@@ -1,0 +1,451 @@
+import LatchkeyCore
+
+/// What the OpenAPI document says of each route, by the route's name. The route table gives
+/// each operation its method, path and error shape; a route without an entry here is what
+/// ``OpenAPIDocument/undocumented(_:)`` reports (a test checks there is none).
+enum OpenAPIOperations {
+    /// The language codes the server speaks, as ``SupportedLanguage`` lists them.
+    private static let languageCodes = SupportedLanguage.allCases.map(\.rawValue)
+    /// The codes in a sentence: "en, pt, es or ar".
+    private static let languageSentence =
+        languageCodes.dropLast().joined(separator: ", ") + (languageCodes.count > 1 ? " or " : "") + (languageCodes.last ?? "")
+
+    /// The errors every reset route may answer.
+    private static let resetErrors: [String: OpenAPIOperation.Response] = [
+        "400": .error("Malformed input; see error.code (errors[0].extensions.code for Directus clients)."),
+        "413": .error("The body exceeds the size limit."),
+        "415": .error("The body is not application/json."),
+        "429": .error("Too many requests from this client (REQUESTS_EXCEEDED for Directus clients).", retryAfter: true),
+        "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+    ]
+
+    /// The operations, by route name.
+    static let byRouteName: [String: OpenAPIOperation] = [
+        "password_request": OpenAPIOperation(
+            summary: "Send a password reset link to an address, if it has an account.",
+            description: "Every well-formed request gets the same 200 body whether or not the account exists.",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["email"]),
+                    "properties": .object([
+                        "email": .object([
+                            "type": .string("string"),
+                            "format": .string("email"),
+                            "maxLength": .integer(254),
+                        ]),
+                        "reset_url": .object([
+                            "type": .strings(["string", "null"]),
+                            "description": .string("A link base from LATCHKEY_RESET_URL_ALLOW_LIST; null or absent: the server's reset page."),
+                        ]),
+                        "locale": .object([
+                            "type": .strings(["string", "null"]),
+                            "enum": .array(languageCodes.map(JSONValue.string) + [.null]),
+                            "description": .string("The mail's language; null or absent: the account's, else Accept-Language."),
+                        ]),
+                    ]),
+                ])
+            ),
+            responses: [
+                "200": .answer(
+                    "Accepted (always the same body).",
+                    mediaType: "application/json",
+                    schema: .object([
+                        "type": .string("object"),
+                        "properties": .object(["message": .object(["type": .string("string")])]),
+                    ])
+                ),
+            ].merging(resetErrors) { own, _ in own }
+        ),
+        "password_validate": OpenAPIOperation(
+            summary: "Check a reset token without using it.",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["token"]),
+                    "properties": .object(["token": .object(["type": .string("string")])]),
+                ])
+            ),
+            responses: [
+                "200": .answer(
+                    "The token can be used.",
+                    mediaType: "application/json",
+                    schema: .object([
+                        "type": .string("object"),
+                        "required": .strings(["valid", "email_hint", "expires_at"]),
+                        "properties": .object([
+                            "valid": .object(["type": .string("boolean")]),
+                            "email_hint": .object(["type": .string("string")]),
+                            "expires_at": .object(["type": .string("string"), "format": .string("date-time")]),
+                        ]),
+                    ])
+                ),
+            ].merging(resetErrors) { own, _ in own }
+        ),
+        "password_reset": OpenAPIOperation(
+            summary: "Set a new password with a reset token (single use).",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["token", "password"]),
+                    "properties": .object([
+                        "token": .object(["type": .string("string")]),
+                        "password": .object([
+                            "type": .string("string"),
+                            "minLength": .integer(8),
+                            "maxLength": .integer(128),
+                        ]),
+                        "locale": .object([
+                            "type": .string("string"),
+                            "enum": .strings(languageCodes),
+                            "description": .string("The language of the password-changed mail; else the account's, else Accept-Language."),
+                        ]),
+                    ]),
+                ])
+            ),
+            responses: [
+                "200": .answer(
+                    "The password was changed; every session of the account was ended.",
+                    mediaType: "application/json",
+                    schema: .object([
+                        "type": .string("object"),
+                        "properties": .object(["message": .object(["type": .string("string")])]),
+                    ])
+                ),
+            ].merging(resetErrors) { own, _ in own }
+        ),
+        "directus_login": OpenAPIOperation(
+            summary: "Sign in with email and password (Directus-compatible: json, cookie or session mode).",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["email", "password"]),
+                    "properties": .object([
+                        "email": .object(["type": .string("string")]),
+                        "password": .object(["type": .string("string")]),
+                        "mode": .reference("DirectusMode"),
+                    ]),
+                ])
+            ),
+            responses: [
+                "200": .answer(
+                    "Signed in; in cookie and session mode the tokens left out of the body are set as cookies.",
+                    mediaType: "application/json",
+                    schema: .reference("DirectusTokens"),
+                    headers: .object([
+                        "Set-Cookie": .object([
+                            "schema": .object(["type": .string("string")]),
+                            "description": .string("directus_refresh_token (cookie, session) and directus_session_token (session)."),
+                        ]),
+                    ])
+                ),
+                "400": .error("Malformed input."),
+                "401": .error("INVALID_CREDENTIALS, the same for every cause."),
+                "403": .error("FORBIDDEN: cookie or session mode from another origin."),
+                "429": .error("Too many failed logins from this client or for this account.", retryAfter: true),
+                "503": .error("SERVICE_UNAVAILABLE: the shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+            ]
+        ),
+        "directus_refresh": OpenAPIOperation(
+            summary: "Exchange a refresh token (body or cookie) for a new pair; a reused refresh token ends the whole login.",
+            requestBody: .init("application/json", required: false, schema: .reference("DirectusTokenRequest")),
+            responses: [
+                "200": .answer(
+                    "A new access and refresh token, placed as the mode says.",
+                    mediaType: "application/json",
+                    schema: .reference("DirectusTokens"),
+                    headers: .object([
+                        "Set-Cookie": .object([
+                            "schema": .object(["type": .string("string")]),
+                            "description": .string("The new directus_refresh_token (cookie, session) and directus_session_token (session)."),
+                        ]),
+                    ])
+                ),
+                "400": .error("Malformed input, or no refresh token in the body or the cookie (INVALID_PAYLOAD)."),
+                "401": .error("INVALID_TOKEN."),
+                "403": .error("FORBIDDEN: cookie or session mode from another origin."),
+            ]
+        ),
+        "directus_logout": OpenAPIOperation(
+            summary: "End the login a refresh token (body or cookie; in session mode also the session cookie) belongs to.",
+            requestBody: .init("application/json", required: false, schema: .reference("DirectusTokenRequest")),
+            responses: [
+                "204": .answer(
+                    "Signed out (also for an unknown token); in cookie and session mode the cookies are cleared."
+                ),
+                "400": .error("Malformed input, or no token in the body or the cookies."),
+                "403": .error("FORBIDDEN: cookie or session mode from another origin."),
+            ]
+        ),
+        "oauth_authorize": OpenAPIOperation(
+            summary: "Start the authorization code flow (RFC 6749 §4.1, PKCE S256 required, RFC 9207 iss).",
+            description: "Shows the sign-in page (or the consent page for clients that are not first-party), or redirects (303) to the redirect URI with code, state and iss. An unknown client or unregistered redirect URI gets an HTML error page, never a redirect.",
+            parameters: [
+                .object([
+                    "name": .string("response_type"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "schema": .object(["type": .string("string"), "enum": .strings(["code"])]),
+                ]),
+                .object([
+                    "name": .string("client_id"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "schema": .object(["type": .string("string"), "minLength": .integer(1)]),
+                ]),
+                .object([
+                    "name": .string("redirect_uri"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "schema": .object(["type": .string("string"), "minLength": .integer(1)]),
+                ]),
+                .object([
+                    "name": .string("code_challenge"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "schema": .object(["type": .string("string"), "minLength": .integer(43), "maxLength": .integer(43)]),
+                ]),
+                .object([
+                    "name": .string("code_challenge_method"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "schema": .object(["type": .string("string"), "enum": .strings(["S256"])]),
+                ]),
+                .object([
+                    "name": .string("state"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+                .object([
+                    "name": .string("scope"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+                .object([
+                    "name": .string("nonce"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+                .object([
+                    "name": .string("prompt"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "schema": .object(["type": .string("string"), "enum": .strings(["none", "login", "consent"])]),
+                ]),
+                .object([
+                    "name": .string("login_hint"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+                .object([
+                    "name": .string("ui_locales"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+            ],
+            responses: [
+                "200": .answer("Sign-in or consent page.", mediaType: "text/html"),
+                "303": .answer("Back to the client with code (or error), state and iss."),
+                "400": .error("Error page: unknown client, unregistered redirect URI or malformed request."),
+            ]
+        ),
+        "oauth_authorize_form": OpenAPIOperation(
+            summary: "Submit the sign-in or consent form (needs the csrf_token bound to the latchkey_csrf cookie).",
+            requestBody: .init(
+                "application/x-www-form-urlencoded",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["csrf_token", "step"]),
+                    "properties": .object([
+                        "csrf_token": .object(["type": .string("string")]),
+                        "step": .object(["type": .string("string"), "enum": .strings(["sign_in", "consent"])]),
+                        "email": .object(["type": .string("string")]),
+                        "password": .object(["type": .string("string")]),
+                        "decision": .object(["type": .string("string"), "enum": .strings(["allow", "deny"])]),
+                    ]),
+                ])
+            ),
+            responses: [
+                "200": .answer("Consent page.", mediaType: "text/html"),
+                "303": .answer("Back to the client with code (or access_denied), state and iss."),
+                "400": .error("Error page: the body is not form-encoded, or a parameter is malformed or repeated."),
+                "401": .error("Sign-in page again: wrong credentials (one message for every cause)."),
+                "403": .error("The form token is missing or does not match the browser."),
+                "429": .error("Too many failed sign-ins.", retryAfter: true),
+            ]
+        ),
+        "oauth_token": OpenAPIOperation(
+            summary: "Exchange an authorization code or a refresh token (RFC 6749 §4.1.3, §6).",
+            requestBody: .init("application/x-www-form-urlencoded", schema: .reference("TokenRequest")),
+            responses: [
+                "200": .answer(
+                    "Tokens (Cache-Control: no-store).",
+                    mediaType: "application/json",
+                    schema: .reference("OAuthTokens")
+                ),
+                "400": .error("OAuth error."),
+                "401": .error("invalid_client."),
+            ]
+        ),
+        "oauth_revoke": OpenAPIOperation(
+            summary: "Revoke a refresh or access token and its whole login (RFC 7009).",
+            requestBody: .init("application/x-www-form-urlencoded", schema: .reference("TokenParameter")),
+            responses: [
+                "200": .answer("Revoked, or the token was unknown."),
+                "400": .error("OAuth error."),
+                "401": .error("invalid_client."),
+            ]
+        ),
+        "oauth_introspect": OpenAPIOperation(
+            summary: "Whether a token is valid now (RFC 7662); confidential clients only.",
+            requestBody: .init("application/x-www-form-urlencoded", schema: .reference("TokenParameter")),
+            responses: [
+                "200": .answer(
+                    "{\"active\": false} for any token not valid now; else active, token_type, sub, scope, client_id, iss, exp, iat (and aud, jti for access tokens).",
+                    mediaType: "application/json"
+                ),
+                "400": .error("OAuth error: the body is not form-encoded, or a parameter is missing, malformed or repeated."),
+                "401": .error("invalid_client."),
+                "403": .error("unauthorized_client: the client was not registered with --introspect."),
+            ]
+        ),
+        "userinfo": OpenAPIOperation(
+            summary: "The signed-in account (OpenID Connect): sub, and email with the email scope.",
+            bearer: true,
+            responses: [
+                "200": .answer("Claims.", mediaType: "application/json"),
+                "401": .answer(
+                    "invalid_token: WWW-Authenticate: Bearer error=... and a JSON body {error, error_description}; without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1)."
+                ),
+                "403": .answer("insufficient_scope: the token lacks openid.", mediaType: "application/json"),
+            ]
+        ),
+        "userinfo_post": OpenAPIOperation(
+            summary: "The same as GET (OpenID Connect Core 5.3.1); the access token in the Authorization header or as access_token in a form body (RFC 6750 2.2), never both, never in the query string.",
+            requestBody: .init(
+                "application/x-www-form-urlencoded",
+                required: false,
+                schema: .object([
+                    "type": .string("object"),
+                    "properties": .object(["access_token": .object(["type": .string("string")])]),
+                ])
+            ),
+            bearer: true,
+            responses: [
+                "200": .answer("Claims.", mediaType: "application/json"),
+                "400": .answer(
+                    "invalid_request: the token in both places, or a malformed body (WWW-Authenticate: Bearer).",
+                    mediaType: "application/json"
+                ),
+                "401": .answer(
+                    "invalid_token: WWW-Authenticate: Bearer error=... and a JSON body {error, error_description}; without any token a bare WWW-Authenticate: Bearer and no body (RFC 6750 3.1)."
+                ),
+                "403": .answer("insufficient_scope: the token lacks openid.", mediaType: "application/json"),
+                "413": .answer(
+                    "invalid_request: the body is larger than LATCHKEY_MAX_BODY_BYTES (no WWW-Authenticate).",
+                    mediaType: "application/json"
+                ),
+            ]
+        ),
+        "oauth_metadata": OpenAPIOperation(
+            summary: "Authorization server metadata (RFC 8414).",
+            responses: [
+                "200": .answer("Metadata.", mediaType: "application/json"),
+            ]
+        ),
+        "openid_configuration": OpenAPIOperation(
+            summary: "The same metadata for OpenID Connect clients.",
+            responses: [
+                "200": .answer("Metadata.", mediaType: "application/json"),
+            ]
+        ),
+        "reset_page": OpenAPIOperation(
+            summary: "The web page for setting a new password (token in the URL fragment).",
+            parameters: [
+                .object([
+                    "name": .string("lang"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "description": .string(languageSentence + "; any other value is ignored (the page follows Accept-Language)."),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+            ],
+            responses: [
+                "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "reset_script": OpenAPIOperation(
+            summary: "Script of the reset page.",
+            responses: [
+                "200": .answer("JavaScript.", mediaType: "text/javascript"),
+            ]
+        ),
+        "reset_token_script": OpenAPIOperation(
+            summary: "Script for reset pages on any origin (also Directus-style pages): LatchkeyResetToken.read() gives the token from #token= or ?token= and removes it from the address bar.",
+            responses: [
+                "200": .answer(
+                    "JavaScript (Cross-Origin-Resource-Policy: cross-origin).",
+                    mediaType: "text/javascript"
+                ),
+            ]
+        ),
+        "stylesheet": OpenAPIOperation(
+            summary: "Style of the web pages.",
+            responses: [
+                "200": .answer("CSS.", mediaType: "text/css"),
+            ]
+        ),
+        "apple_app_site_association": OpenAPIOperation(
+            summary: "Universal links for the configured iOS apps.",
+            responses: [
+                "200": .answer("AASA document.", mediaType: "application/json"),
+            ]
+        ),
+        "assetlinks": OpenAPIOperation(
+            summary: "Android app links for the configured apps.",
+            responses: [
+                "200": .answer("Digital Asset Links statements.", mediaType: "application/json"),
+            ]
+        ),
+        "jwks": OpenAPIOperation(
+            summary: "Public keys (JWK Set) that verify the server's tokens.",
+            responses: [
+                "200": .answer("JWK Set.", mediaType: "application/jwk-set+json"),
+            ]
+        ),
+        "healthz": OpenAPIOperation(
+            summary: "The process is up.",
+            responses: [
+                "200": .answer("OK.", mediaType: "application/json"),
+            ]
+        ),
+        "readyz": OpenAPIOperation(
+            summary: "The database answers.",
+            responses: [
+                "200": .answer("Ready.", mediaType: "application/json"),
+                "503": .answer("Not ready.", mediaType: "application/json"),
+            ]
+        ),
+        "metrics": OpenAPIOperation(
+            summary: "Prometheus metrics.",
+            responses: [
+                "200": .answer("Text exposition format.", mediaType: "text/plain"),
+            ]
+        ),
+        "openapi": OpenAPIOperation(
+            summary: "This document.",
+            responses: [
+                "200": .answer("OpenAPI 3.1.", mediaType: "application/json"),
+            ]
+        ),
+    ]
+}
