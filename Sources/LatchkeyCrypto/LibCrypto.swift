@@ -161,12 +161,12 @@ extension LibCrypto {
 
     /// The byte length of a P-256 coordinate, scalar, and of each half of a raw signature.
     static let p256ScalarLength = 32
-    /// The byte length of Ed25519 package keys and private seeds.
+    /// The byte length of Ed25519 public keys and private seeds.
     static let ed25519KeyLength = 32
     /// The byte length of an Ed25519 signature.
     static let ed25519SignatureLength = 64
 
-    /// A P-256 key in raw form: `d` is empty for a package key.
+    /// A P-256 key in raw form: `d` is empty for a public key.
     struct P256Components {
         var x: Data
         var y: Data
@@ -414,7 +414,7 @@ extension LibCrypto {
         return Data(seed)
     }
 
-    /// The Ed25519 key pair of `seed` with its 32-byte package key, or nil if the seed is not
+    /// The Ed25519 key pair of `seed` with its 32-byte public key, or nil if the seed is not
     /// 32 bytes.
     static func ed25519PrivateKey(seed: Data) -> (key: KeyHandle, publicKey: Data)? {
         guard seed.count == ed25519KeyLength else { return nil }
@@ -432,7 +432,7 @@ extension LibCrypto {
         return (handle, Data(publicKey))
     }
 
-    /// The Ed25519 package key `rawRepresentation`, or nil if it is not 32 bytes.
+    /// The Ed25519 public key `rawRepresentation`, or nil if it is not 32 bytes.
     static func ed25519PublicKey(_ rawRepresentation: Data) -> KeyHandle? {
         guard rawRepresentation.count == ed25519KeyLength else { return nil }
         let pkey = rawRepresentation.withUnsafeBytes { buffer in
