@@ -33,9 +33,9 @@ static inline const char *latchkey_param_rsa_coefficient1(void) { return OSSL_PK
 
 /// ECDSA over P-256 through the EC_KEY interface, which OpenSSL 3 deprecates but keeps: it is
 /// the only one that signs with a nonce prepared beforehand (ECDSA_sign_setup), and it skips
-/// the provider dispatch and DER encoding of EVP_DigestSign (about 24 instead of 36 us a
-/// signature here). Wrapped so the deprecation stays in this header, as is the low-level
-/// SHA-256 that HMAC-SHA256 below runs on.
+/// the provider dispatch and DER encoding of EVP_DigestSign (measured: docs/performance.md,
+/// "ES256 through EC_KEY"). Wrapped so the deprecation stays in this header, as is the
+/// low-level SHA-256 that HMAC-SHA256 below runs on.
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wdeprecated-declarations"
 
@@ -61,9 +61,9 @@ static inline void latchkey_ec_key_free(EC_KEY *key) { EC_KEY_free(key); }
 /// scalars are inverted together by Montgomery's trick: the running products k_0...k_i in
 /// Montgomery form, one inversion of the whole product by Fermat's little theorem (k^(n-2)
 /// mod n, in constant time, as OpenSSL inverts when a curve has no faster way), then each
-/// k_i^-1 as the inverse of the products up to i times the product before i. About 11 us a
-/// nonce in a batch of 32, where ECDSA_sign_setup takes 22. Every secret number is cleared
-/// before it is freed.
+/// k_i^-1 as the inverse of the products up to i times the product before i: a nonce prepared
+/// so costs less than one from ECDSA_sign_setup (measured: docs/performance.md, "No request thread
+/// waits for an idle-class thread"). Every secret number is cleared before it is freed.
 static inline int latchkey_ecdsa_prepare(
     EC_KEY *key, size_t count, const unsigned char *k_bytes, BIGNUM **kinv, BIGNUM **r
 ) {
@@ -160,9 +160,10 @@ static inline int latchkey_ecdsa_sign(
     return ok;
 }
 
-/// The 32-byte SHA-256 of `message` into `digest`, on a state on the stack: about 65 ns for a
-/// token where EVP_Digest, with its context allocated and its provider dispatch, took about
-/// 170 ns (every token a request presents or is issued is hashed here).
+/// The 32-byte SHA-256 of `message` into `digest`, on a state on the stack, where EVP_Digest
+/// allocates a context and dispatches to the provider on every call (every token a request
+/// presents or is issued is hashed here; measured: docs/performance.md, "SHA-256 on a stack
+/// state").
 static inline void latchkey_sha256(const unsigned char *message, size_t length, unsigned char *digest) {
     SHA256_CTX context;
     SHA256_Init(&context);

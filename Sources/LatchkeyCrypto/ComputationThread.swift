@@ -8,10 +8,9 @@ import Glibc
 /// ``run(_:)`` waits for the result; its thread has the caller's scheduling class and nice
 /// value. A password hash runs so rather than on the hashing lane's own thread: on that
 /// thread, right after the account's lookup, a failed sign-in for a known address took
-/// 0.8–1.2 ms (2.5 %) longer than for an unknown one (`bench/login_timing.py`, 200 of each,
-/// z = +3.6 to +5.4, with and without yielding, at nice 0, 5 and 19); on a thread of its
-/// own the difference leans neither way (z = −1.9 to +1.7). Starting a thread costs tens of
-/// microseconds against the hash's tens of milliseconds.
+/// measurably longer than for an unknown one; on a thread of its own the difference leans
+/// neither way (measured: docs/performance.md, "A thread per password hash"). Starting a
+/// thread costs tens of microseconds against the hash's tens of milliseconds.
 ///
 /// ``startInIdleClass(_:)`` does not wait: its thread runs in Linux's idle scheduling class
 /// (`SCHED_IDLE`), on the CPU time other threads leave, for work done ahead of need. Nothing

@@ -2,7 +2,7 @@ package import Foundation
 
 /// An Ed25519 private key (RFC 8032), held as its 32-byte seed.
 package struct Ed25519PrivateKey: Sendable {
-    /// The package half.
+    /// The public half.
     package let publicKey: Ed25519PublicKey
     /// The 32-byte private seed (the JWK `d` member).
     package let seed: Redacted<Data>

@@ -1,6 +1,6 @@
 package import Foundation
 
-/// An Ed25519 package key (RFC 8032; the JOSE `EdDSA` algorithm with curve `Ed25519`). Two
+/// An Ed25519 public key (RFC 8032; the JOSE `EdDSA` algorithm with curve `Ed25519`). Two
 /// keys are equal when their encodings are.
 package struct Ed25519PublicKey: Sendable, Hashable {
     /// The 32-byte encoded point.

@@ -2,7 +2,7 @@
 /// a ``message`` that never contains a secret, and an optional ``detail`` (for example the
 /// C library's error string) for logs.
 ///
-/// Codes are static members of a struct, not cases of a package enum, so new codes can be
+/// Codes are static members of a struct, not cases of a public enum, so new codes can be
 /// added without breaking callers.
 package struct LatchkeyCryptoError: Error, Sendable, CustomStringConvertible {
     /// A stable identifier for a kind of failure.
@@ -18,7 +18,7 @@ package struct LatchkeyCryptoError: Error, Sendable, CustomStringConvertible {
         /// libargon2 could not compute a hash (for example it could not allocate memory).
         package static let argon2Failure = Code("argon2_failure")
         /// Key material has the wrong length, is not on the curve, or does not match its
-        /// package part.
+        /// public part.
         package static let invalidKey = Code("invalid_key")
     }
 

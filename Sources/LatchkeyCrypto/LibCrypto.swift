@@ -51,9 +51,9 @@ enum LibCrypto {
     /// An HMAC-SHA256 key prepared once: the SHA-256 states after its inner and outer padded
     /// blocks (shim.h), in memory of its own that only this handle writes, when it is made
     /// and when it is freed (cleared first). Each code starts from copies of the states and
-    /// only reads them, so one handle serves many threads at once. A code over a few bytes
-    /// costs some 0.1 µs with no allocation; copying an `EVP_MAC_CTX` for each cost 0.6 µs
-    /// in C and several allocations.
+    /// only reads them, so one handle serves many threads at once. A code allocates nothing,
+    /// where copying an `EVP_MAC_CTX` for each took several allocations and several times as
+    /// long (measured: docs/performance.md, "HMAC-SHA256 on prepared states").
     final class MACKeyHandle: @unchecked Sendable {
         fileprivate let prepared: UnsafeMutablePointer<latchkey_hmac_sha256_key>
 
@@ -98,8 +98,8 @@ enum LibCrypto {
     /// rwlocks whose waiters spin through a hand-over, so a draw on a thread of low priority,
     /// preempted there, left request threads spinning behind it — for seconds under load
     /// (the idle-class threads that prepare ES256 nonces draw too). Here no thread shares
-    /// anything with another, and a forked child cannot repeat its parent's bytes. A call
-    /// costs some 0.2 µs for a token's 32 bytes.
+    /// anything with another, and a forked child cannot repeat its parent's bytes (cost:
+    /// docs/performance.md, "No request thread waits for an idle-class thread").
     static func randomBytes(_ count: Int) -> Data {
         precondition(count >= 0, "random byte count out of range")
         var bytes = Data(count: count)
@@ -161,12 +161,12 @@ extension LibCrypto {
 
     /// The byte length of a P-256 coordinate, scalar, and of each half of a raw signature.
     static let p256ScalarLength = 32
-    /// The byte length of Ed25519 package keys and private seeds.
+    /// The byte length of Ed25519 public keys and private seeds.
     static let ed25519KeyLength = 32
     /// The byte length of an Ed25519 signature.
     static let ed25519SignatureLength = 64
 
-    /// A P-256 key in raw form: `d` is empty for a package key.
+    /// A P-256 key in raw form: `d` is empty for a public key.
     struct P256Components {
         var x: Data
         var y: Data
@@ -206,13 +206,14 @@ extension LibCrypto {
     /// A P-256 key pair as OpenSSL's EC_KEY, which signs without the provider dispatch of
     /// the EVP interface (see shim.h), and a stock of nonces prepared for its signatures.
     ///
-    /// Most of an ECDSA signature's work does not depend on what is signed: drawing the nonce
-    /// k and computing r = x(kG) and k⁻¹ (some 22 of its 24 µs here). That part is prepared
-    /// ahead, on an idle-class thread (``ComputationThread/startInIdleClass(_:)``), in CPU time
-    /// nothing else wants — on a server whose writer waits for the disk, the time the core
-    /// would stand idle — and a signature then costs about a microsecond. The stock is bounded
-    /// (``nonceStockCapacity``); a signature that finds it empty lets OpenSSL draw its nonce,
-    /// as ever (hedged with the key and the digest).
+    /// Most of an ECDSA signature's work does not depend on what is signed: drawing the nonce k
+    /// and computing r = x(kG) and k⁻¹, most of its time. That part is prepared ahead, on an
+    /// idle-class thread (``ComputationThread/startInIdleClass(_:)``), in CPU time nothing else
+    /// wants (on a server whose writer waits for the disk, the time the core would stand idle),
+    /// and a signature then costs a small part of what it did (measured: docs/performance.md,
+    /// "ES256 nonces prepared ahead"). The stock is bounded (``nonceStockCapacity``); a
+    /// signature that finds it empty lets OpenSSL draw its nonce, as ever (hedged with the key
+    /// and the digest).
     ///
     /// An idle-class thread gets the processor only when no other thread wants it, so no
     /// request thread may ever wait for one: one preempted while holding what a request
@@ -414,7 +415,7 @@ extension LibCrypto {
         return Data(seed)
     }
 
-    /// The Ed25519 key pair of `seed` with its 32-byte package key, or nil if the seed is not
+    /// The Ed25519 key pair of `seed` with its 32-byte public key, or nil if the seed is not
     /// 32 bytes.
     static func ed25519PrivateKey(seed: Data) -> (key: KeyHandle, publicKey: Data)? {
         guard seed.count == ed25519KeyLength else { return nil }
@@ -432,7 +433,7 @@ extension LibCrypto {
         return (handle, Data(publicKey))
     }
 
-    /// The Ed25519 package key `rawRepresentation`, or nil if it is not 32 bytes.
+    /// The Ed25519 public key `rawRepresentation`, or nil if it is not 32 bytes.
     static func ed25519PublicKey(_ rawRepresentation: Data) -> KeyHandle? {
         guard rawRepresentation.count == ed25519KeyLength else { return nil }
         let pkey = rawRepresentation.withUnsafeBytes { buffer in

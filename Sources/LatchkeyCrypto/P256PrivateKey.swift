@@ -2,11 +2,11 @@ package import Foundation
 
 /// A P-256 private key for ECDSA with SHA-256 (the JOSE `ES256` algorithm).
 package struct P256PrivateKey: Sendable {
-    /// The package half.
+    /// The public half.
     package let publicKey: P256PublicKey
     /// The 32-byte big-endian private scalar.
     package let scalar: Redacted<Data>
-    /// The key pair as libcrypto signs with it, built once from `scalar` and the package key.
+    /// The key pair as libcrypto signs with it, built once from `scalar` and the public key.
     private let signer: LibCrypto.P256Signer
 
     /// Generates a new key from the operating system's CSPRNG.
@@ -19,7 +19,7 @@ package struct P256PrivateKey: Sendable {
         }
     }
 
-    /// Restores a key from its scalar `d` and package coordinates; throws
+    /// Restores a key from its scalar `d` and public coordinates; throws
     /// ``LatchkeyCryptoError/Code/invalidKey`` unless the point is on the curve and equals
     /// `d` times the generator.
     package init(scalar: Redacted<Data>, x: Data, y: Data) throws {

@@ -1,6 +1,6 @@
 package import Foundation
 
-/// A P-256 (secp256r1) package key for ECDSA with SHA-256 (the JOSE `ES256` algorithm).
+/// A P-256 (secp256r1) public key for ECDSA with SHA-256 (the JOSE `ES256` algorithm).
 /// Two keys are equal when their coordinates are.
 package struct P256PublicKey: Sendable, Hashable {
     /// The 32-byte big-endian x coordinate.

@@ -11,7 +11,7 @@ package struct RSAPublicKey: Sendable, Hashable {
 
     /// The big-endian modulus `n`.
     package let modulus: Data
-    /// The big-endian package exponent `e`.
+    /// The big-endian public exponent `e`.
     package let exponent: Data
     /// The key as libcrypto uses it, built once from `n` and `e`.
     private let key: LibCrypto.KeyHandle

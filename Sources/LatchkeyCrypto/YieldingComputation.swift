@@ -13,10 +13,10 @@ import Synchronization
 /// next tick (4 ms at 250 Hz), even when a request thread became runnable meanwhile: a request
 /// worker (batch class) that wakes never preempts, and the scheduler now and then picks even an
 /// idle-class thread over an event thread that was already waiting. Under a sign-in flood
-/// `/validate` waited that long behind password hashes often enough to move its p99 from
-/// 0.3 ms to 2.4 ms. A timer of the thread's own sends it a signal whose handler calls
-/// `sched_yield`, which moves the thread's virtual runtime to its deadline, so every thread
-/// waiting for the core goes first.
+/// `/validate` waited that long behind password hashes often enough to multiply its p99
+/// (measured: docs/performance.md, "Computing threads yield"). A timer of the thread's own
+/// sends it a signal whose handler calls `sched_yield`, which moves the thread's virtual
+/// runtime to its deadline, so every thread waiting for the core goes first.
 ///
 /// The thread's share of the processor is its scheduling class's and nice value's: yielding
 /// only gives up the rest of a slice it has used computing, never a slice it has just got (see
@@ -61,9 +61,9 @@ package enum YieldingComputation {
 /// it gets it. Yielding then would give the processor straight back, charged as if the thread
 /// had used its whole slice (EEVDF's `sched_yield` moves the thread's virtual runtime to its
 /// deadline): a thread of lower weight than a busy one beside it — the idle class beside any
-/// CPU-bound process — would never compute again (measured: one sign-in over two minutes
-/// beside one busy loop, against 12 s without the timer). Counting the thread's own CPU time
-/// keeps its share: each time it runs, it computes a while before it yields.
+/// CPU-bound process — would never compute again (measured: docs/performance.md, "Sign-ins
+/// beside a busy processor"). Counting the thread's own CPU time keeps its share: each time
+/// it runs, it computes a while before it yields.
 private struct YieldTimer: ~Copyable {
     /// The signal: a realtime one nothing else in the process uses.
     static let signal = latchkey_realtime_signal(7)

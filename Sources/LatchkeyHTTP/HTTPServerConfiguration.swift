@@ -26,8 +26,8 @@ package struct HTTPServerConfiguration: Sendable {
     /// Bytes each connection may use for the request line and headers (and the response's
     /// head); a request whose target or headers do not fit is refused (414 or 431) by the HTTP
     /// library. The library clears the whole area after each request, so every kept-alive
-    /// connection holds this much memory: the default lets heads of about 11 KB through, and
-    /// 10 000 idle connections take about 130 MiB.
+    /// connection holds this much memory: the default lets heads of about 11 KB through (what
+    /// 10 000 idle connections take: docs/performance.md, "Idle connections").
     package var connectionMemoryLimit: Int
     /// Threads that run the handler; a complete request waits for one with its connection
     /// suspended. Defaults to ``defaultWorkerThreads``.
@@ -62,10 +62,9 @@ package struct HTTPServerConfiguration: Sendable {
     /// The default number of worker threads: 4 per processor this process may use, at least
     /// 16. A handler spends part of its time waiting (for a PostgreSQL or Redis answer, for
     /// SQLite's one writer), and the others' requests run meanwhile; with one per processor
-    /// the processor sat idle through those waits (on PostgreSQL, `/auth/password/validate`
-    /// went from 5.2k to 14.0k requests a second on one core). On SQLite, writes that meet
-    /// at the writer share one commit, at most one per thread: with 4 threads on one core the
-    /// reset request ran at 6.6k requests a second, with 16 at 12.9k.
+    /// the processor sat idle through those waits. On SQLite, writes that meet at the writer
+    /// share one commit, at most one per thread, so more threads make larger batches
+    /// (measured: docs/performance.md, "Request workers per processor").
     package static var defaultWorkerThreads: Int { max(16, 4 * AvailableProcessors.count) }
 
     /// Creates a configuration; every limit has a default fit for production.

@@ -142,10 +142,11 @@ final class RequestWorkerPool: Sendable {
     }
 
     /// Puts the calling thread in Linux's batch scheduling class: same share of the CPU, but
-    /// waking it does not preempt the running thread. An event thread that hands a request
-    /// over then goes on reading and answering the others instead of switching to the worker
-    /// at once, and the worker takes the queued requests in one go (measured: from 1.6 to
-    /// under 1 context switch per request on one core). Best effort: left as is on failure.
+    /// waking it does not preempt the running thread. An event thread that hands a request over
+    /// then goes on reading and answering the others instead of switching to the worker at
+    /// once, and the worker takes the queued requests in one go, with fewer context switches a
+    /// request (measured: docs/performance.md, "Workers in the batch class"). Best effort: left
+    /// as is on failure.
     private static func yieldToEventThreads() {
         let batchPolicy: Int32 = 3  // SCHED_BATCH; Glibc does not export it to Swift
         var parameters = sched_param()

@@ -24,7 +24,7 @@ package struct Route: Sendable {
     package let name: String
     /// What body the route accepts.
     package let body: BodyKind
-    /// Whether responses may be cached (package documents); otherwise `Cache-Control: no-store`.
+    /// Whether responses may be cached (public documents); otherwise `Cache-Control: no-store`.
     package let cacheable: Bool
     /// The shape of this route's error responses, also for requests the server refuses
     /// before the route runs (a body over the limit).

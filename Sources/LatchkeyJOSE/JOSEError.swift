@@ -2,7 +2,7 @@
 /// ``message`` that never contains key material or token contents, and an optional
 /// ``detail`` for logs.
 ///
-/// Codes are static members of a struct, not cases of a package enum, so new codes can be
+/// Codes are static members of a struct, not cases of a public enum, so new codes can be
 /// added without breaking callers.
 package struct JOSEError: Error, Sendable, CustomStringConvertible {
     /// A stable identifier for a kind of failure.

@@ -12,13 +12,13 @@ package struct JWK: Sendable, Hashable, Codable {
     package var kty: String
     /// The curve for `EC` and `OKP` keys: `P-256` or `Ed25519`.
     package var crv: String?
-    /// The x coordinate (`EC`) or the package key (`OKP`), base64url.
+    /// The x coordinate (`EC`) or the public key (`OKP`), base64url.
     package var x: String?
     /// The y coordinate (`EC`), base64url.
     package var y: String?
     /// The modulus (`RSA`), base64url.
     package var n: String?
-    /// The package exponent (`RSA`), base64url.
+    /// The public exponent (`RSA`), base64url.
     package var e: String?
     /// The private scalar (`EC`), seed (`OKP`) or private exponent (`RSA`), base64url; nil
     /// for a public key.
@@ -76,7 +76,7 @@ package struct JWK: Sendable, Hashable, Codable {
         return key
     }
 
-    /// The RFC 7638 thumbprint: base64url(SHA-256) of the required package members in
+    /// The RFC 7638 thumbprint: base64url(SHA-256) of the required public members in
     /// lexicographic order without whitespace. Throws ``JOSEError/Code/invalidKey`` if a
     /// required member is missing or the key type is unsupported.
     package func thumbprint() throws -> String {

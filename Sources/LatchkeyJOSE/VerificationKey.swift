@@ -1,7 +1,7 @@
 package import Foundation
 import LatchkeyCrypto
 
-/// A package key that verifies JWS signatures, with the algorithms it may be used with.
+/// A public key that verifies JWS signatures, with the algorithms it may be used with.
 ///
 /// The allow-list is per key, so a token cannot pick a different algorithm than the key
 /// was registered for (no algorithm confusion).
@@ -18,7 +18,7 @@ package struct VerificationKey: Sendable {
     /// The algorithms a token verified by this key may name.
     package let allowedAlgorithms: Set<JWSAlgorithm>
 
-    /// Loads a package key from `jwk` (`EC` P-256, `OKP` Ed25519 or `RSA` of 2048–8192 bits;
+    /// Loads a public key from `jwk` (`EC` P-256, `OKP` Ed25519 or `RSA` of 2048–8192 bits;
     /// private members are ignored).
     ///
     /// The allow-list is `allowedAlgorithms` if given, otherwise the JWK's `alg`, otherwise

@@ -3,7 +3,7 @@ import LatchkeyCrypto
 
 /// Identifies the client calling the token, revocation and introspection endpoints
 /// (RFC 6749 §2.3): confidential clients with `client_secret_basic` or
-/// `client_secret_post`, package clients by `client_id` alone.
+/// `client_secret_post`, public clients by `client_id` alone.
 ///
 /// Promises: a confidential client never gets through without its secret; using two
 /// methods at once is refused; every failure is the same `invalid_client`.
@@ -31,7 +31,7 @@ package struct ClientAuthenticator: Sendable {
 
     /// The calling client. Throws `invalid_client` when no client is named, for an unknown
     /// client, a wrong or missing secret of a confidential client, or a secret sent to a
-    /// package client; `invalid_request` when two methods are used.
+    /// public client; `invalid_request` when two methods are used.
     /// `authorization` is the request's `Authorization` header, `form` its parameters.
     package func caller(authorization: String?, form: FormParameters) throws -> Caller {
         let bodyID = try form.optional("client_id", maxLength: 64)

@@ -64,7 +64,7 @@ package struct ClientRegistry: Sendable {
     }
 
     /// The confidential client with this id if `secret` is its secret, else nil (also for
-    /// an unknown id or a package client). The digests are compared in constant time.
+    /// an unknown id or a public client). The digests are compared in constant time.
     package func authenticate(id: String, secret: Redacted<String>) throws -> OAuthClient? {
         guard (try? Self.checkID(id)) != nil, secret.exposed.utf8.count <= Self.maximumSecretLength,
             let client = try store.client(id: id), client.isConfidential, let stored = client.secretDigest

@@ -16,7 +16,7 @@ import LatchkeyJOSE
 package final class TokenService: Sendable {
     /// Lifetimes and the names the tokens carry.
     package struct Settings: Sendable {
-        /// `iss` of every token: the server's package URL.
+        /// `iss` of every token: the server's public URL.
         package var issuer: String
         /// `aud` of every access token.
         package var audience: String

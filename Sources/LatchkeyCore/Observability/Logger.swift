@@ -96,8 +96,9 @@ package struct Logger: Sendable {
     /// (and DEL, U+2028 and U+2029, which some readers take for line ends).
     private static func appendJSONString(_ text: String, to line: inout String) {
         line += "\""
-        // Most values need no escape: copied whole, where going scalar by scalar cost a reset
-        // request's two lines some 8 % of its time. 0xE2 leads U+2028 and U+2029 (and other
+        // Most values need no escape: copied whole, where going scalar by scalar was a
+        // noticeable part of a reset request's time (measured: docs/performance.md, "Log
+        // lines: plain values copied whole"). 0xE2 leads U+2028 and U+2029 (and other
         // characters, which the loop then copies as they are).
         var text = text
         let plain = text.withUTF8 { bytes in

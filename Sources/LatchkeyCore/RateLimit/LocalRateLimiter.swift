@@ -219,8 +219,8 @@ package final class LocalRateLimiter: RateLimiter {
     /// The shard is searched for forgettable keys only once one may be
     /// (``ShardState/noneForgettableBefore``): a flood of fresh addresses, each kept for the
     /// address limit's hour, made every eviction look through the whole shard and find none
-    /// (3 % of a reset request's time on one core). The stale uses left behind are compacted
-    /// by ``consume(_:policy:now:)`` once they outnumber the keys, as any others.
+    /// (measured: docs/performance.md, "Rate limiter eviction"). The stale uses left behind are
+    /// compacted by ``consume(_:policy:now:)`` once they outnumber the keys, as any others.
     private static func evict(_ shard: inout ShardState, now: Date, keeping current: Key, down keys: Int) {
         if shard.noneForgettableBefore <= now {
             var forgettable: [Key] = []

@@ -38,7 +38,8 @@ package enum CompactJSON {
     /// `value`, which writes its members itself, as JSON: the bytes ``encode(_:)`` writes
     /// for it through `Encodable`, without building them through an `Encoder`. For the few
     /// values every token request encodes (an access token's claims, the token replies) and
-    /// the reset link check's reply: through `Encodable`, each cost some 30k instructions.
+    /// the reset link check's reply, for which going through `Encodable` was a large part of
+    /// the request's work (measured: docs/performance.md, "Replies that write their own JSON").
     package static func encode(_ value: some CompactJSONObject) -> Data {
         var object = ObjectWriter()
         value.writeMembers(to: &object)

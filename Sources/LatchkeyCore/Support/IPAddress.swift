@@ -76,7 +76,8 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     package static func rateLimitKey(_ text: String) -> String {
         // A dotted quad inet_pton takes is already in the one form inet_ntop writes (four
         // decimal parts, no leading zeros), so it is its own key: this runs for every limited
-        // request, and the round trip through the bytes cost thousands of instructions.
+        // request, which skips the round trip through the bytes (docs/performance.md,
+        // "Request path: rate-limit keys and security headers").
         var ipv4 = in_addr()
         if inet_pton(AF_INET, text, &ipv4) == 1 { return text }
         guard let address = IPAddress(text) else { return text }

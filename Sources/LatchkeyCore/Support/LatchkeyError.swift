@@ -3,7 +3,7 @@
 /// secret, and an optional underlying cause for logs.
 ///
 /// New codes can be added without breaking callers: the codes are static members of a
-/// struct, not cases of a package enum.
+/// struct, not cases of a public enum.
 package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
     /// A stable identifier for a kind of failure.
     package struct Code: Hashable, Sendable, CustomStringConvertible {

@@ -78,7 +78,7 @@ package struct Configuration: Sendable {
     package var outboxLease: Int
     /// Reset token lifetime in seconds, 300–3600 (`LATCHKEY_RESET_TOKEN_TTL`).
     package var resetTokenTTL: Int
-    /// The `aud` of every access token (`LATCHKEY_ACCESS_TOKEN_AUDIENCE`; default the package URL).
+    /// The `aud` of every access token (`LATCHKEY_ACCESS_TOKEN_AUDIENCE`; default the public URL).
     package var accessTokenAudience: String
     /// How long an unused refresh token stays valid, in seconds (`LATCHKEY_REFRESH_IDLE_TTL`).
     package var refreshIdleTTL: Int
@@ -283,7 +283,7 @@ package struct Configuration: Sendable {
     package var databasePath: String { dataDirectory.appendingPathComponent("latchkey.sqlite3").path }
     /// The directory of `.eml` files written by the file transport.
     package var outboxDirectory: URL { dataDirectory.appendingPathComponent("outbox", isDirectory: true) }
-    /// The default reset link base: the package URL's `/reset-password` page.
+    /// The default reset link base: the public URL's `/reset-password` page.
     package var defaultResetURL: String { publicURL.absoluteString + "/reset-password" }
 
     /// What an operator should set before production, given the current settings: one line

@@ -25,7 +25,7 @@ struct AuthorizeRoutes {
     let logger: Logger
     /// The issuer sent as `iss` with every authorization response.
     let issuer: String
-    /// Whether cookies get `Secure` (the package URL is https).
+    /// Whether cookies get `Secure` (the public URL is https).
     let secureCookies: Bool
 
     /// The session cookie's name: with `__Host-` over https, which browsers accept only from

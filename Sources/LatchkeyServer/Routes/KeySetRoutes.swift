@@ -3,7 +3,7 @@ import LatchkeyHTTP
 import Foundation
 import LatchkeyJOSE
 
-/// `GET /.well-known/jwks.json`: the package keys that verify the server's tokens, so a
+/// `GET /.well-known/jwks.json`: the public keys that verify the server's tokens, so a
 /// resource server can check an access token without calling back.
 struct KeySetRoutes {
     let keyRing: SigningKeyRing

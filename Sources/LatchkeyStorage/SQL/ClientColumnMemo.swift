@@ -6,10 +6,10 @@ import Synchronization
 ///
 /// Every token request reads its client's row again (a deleted client must stop working at
 /// once), and decoding those two columns (`JSONDecoder`, then each redirect URI's checks) was
-/// about a fifth of a refresh grant's own work, repeated for the same few clients. The
-/// decoded value depends on the text alone, so what the memo returns is exactly what decoding
-/// that text gives; the row itself is still read every time. Bounded: once it holds
-/// ``limit`` entries it starts over.
+/// a large part of a refresh grant's own work, repeated for the same few clients (measured:
+/// docs/performance.md, "Client columns decoded once per text"). The decoded value depends on
+/// the text alone, so what the memo returns is exactly what decoding that text gives; the row
+/// itself is still read every time. Bounded: once it holds ``limit`` entries it starts over.
 final class ClientColumnMemo: Sendable {
     /// The two columns, decoded.
     struct Columns: Sendable {

@@ -81,7 +81,8 @@ final class SQLiteConnection: Sendable {
     /// wrote and unlinked a file for many of its batches. The writer's WAL hook (shim.h)
     /// checkpoints at ``walCheckpointFrames`` as SQLite's own does, and starts the kernel
     /// writing each 64 new frames, so the checkpoint's sync of the WAL, which every writer
-    /// waits for, finds most of it on the disk already (a sync of some 10.5 ms → 4.5–6.5 ms).
+    /// waits for, finds most of it on the disk already (measured: docs/performance.md, "The WAL
+    /// written as it grows").
     init(path: String, role: Role, busyTimeoutMilliseconds: Int32) throws {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | (role == .writer ? SQLITE_OPEN_CREATE : 0)

@@ -12,17 +12,17 @@ import Synchronization
 /// again with each write in a savepoint of its own, so the one that threw is undone alone and
 /// settles with its error while the others commit; a write may thus run twice, its first run
 /// undone. A savepoint for every write, each copying the pages it changed into SQLite's
-/// statement journal, cost the reset request 6 % (alternating runs on one core, 5 pairs:
-/// 29.0k → 30.8k req/s without).
+/// statement journal, slowed the reset request down (measured: docs/performance.md,
+/// "Deferred writes: one savepoint a batch").
 ///
-/// Callers of ``SQLiteDatabase/transaction(_:)`` each wait for their batch's commit: a futex
-/// sleep and wake-up and two thread switches a write, and a worker thread held meanwhile. A
-/// write handed over here costs its caller a queue append; one thread commits while the
-/// others go on with their requests (`POST /auth/password/request` on one core: 20k req/s
-/// waiting for each commit, 30k handed over). The committer runs in the normal scheduling
-/// class, never lowered, so a write queued by a background thread does not hold up the
-/// requests' writes behind it (a background job that leads a group-commit batch itself
-/// runs the others' transactions at its own priority).
+/// Callers of ``SQLiteDatabase/transaction(_:)`` each wait for their batch's commit: a
+/// futex sleep and wake-up and two thread switches a write, and a worker thread held
+/// meanwhile. A write handed over here costs its caller a queue append; one thread commits
+/// while the others go on with their requests (measured: docs/performance.md, "Deferred
+/// writes: a committer thread"). The committer runs in the normal scheduling class, never
+/// lowered, so a write queued by a background thread does not hold up the requests' writes
+/// behind it (a background job that leads a group-commit batch itself runs the others'
+/// transactions at its own priority).
 ///
 /// Bounded: with ``queueLimit`` writes queued, ``submit(_:)`` takes no more (the caller runs
 /// its write itself and waits for it, which slows the writers down until the queue drains).

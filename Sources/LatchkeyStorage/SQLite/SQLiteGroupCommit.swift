@@ -13,8 +13,8 @@ import Darwin
 /// back and the batch runs again with each in a savepoint of its own, so the one that threw
 /// is undone alone: a transaction may thus run twice, its first run undone (as the
 /// ``SQLDatabase`` contract allows). A savepoint for every transaction, each copying the
-/// pages it changed into SQLite's statement journal, cost the refresh grant 9 % (alternating
-/// runs on one core, 5 pairs: 6.3k → 6.9k req/s without).
+/// pages it changed into SQLite's statement journal, slowed the refresh grant down
+/// (measured: docs/performance.md, "Group commit: no savepoint per transaction").
 ///
 /// A commit costs more than a small transaction's statements (the WAL frames of every page
 /// it changed, a checkpoint now and then), and the writes of concurrent callers share pages
