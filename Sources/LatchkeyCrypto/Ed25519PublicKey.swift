@@ -12,7 +12,7 @@ package struct Ed25519PublicKey: Sendable, Hashable {
     /// for any other length.
     package init(rawRepresentation: Data) throws {
         guard rawRepresentation.count == LibCrypto.ed25519KeyLength else {
-            throw LatchkeyCryptoError(.invalidKey, "An Ed25519 package key is 32 bytes.")
+            throw LatchkeyCryptoError(.invalidKey, "An Ed25519 public key is 32 bytes.")
         }
         // libcrypto copies any 32 bytes without decoding them; only a lack of memory fails here.
         guard let key = LibCrypto.ed25519PublicKey(rawRepresentation) else {

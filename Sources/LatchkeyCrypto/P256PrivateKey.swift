@@ -26,7 +26,7 @@ package struct P256PrivateKey: Sendable {
         guard !scalar.exposed.isEmpty, let key = LibCrypto.p256Key(.init(x: x, y: y, d: scalar.exposed)),
             let publicKey = LibCrypto.p256Key(.init(x: x, y: y, d: Data()))
         else {
-            throw LatchkeyCryptoError(.invalidKey, "The P-256 private key does not match its package key.")
+            throw LatchkeyCryptoError(.invalidKey, "The P-256 private key does not match its public key.")
         }
         self.publicKey = P256PublicKey(x: x, y: y, key: publicKey)
         self.scalar = scalar

@@ -14,7 +14,7 @@ package struct P256PublicKey: Sendable, Hashable {
     /// unless both are 32 bytes and the point lies on the curve.
     package init(x: Data, y: Data) throws {
         guard let key = LibCrypto.p256Key(.init(x: x, y: y, d: Data())) else {
-            throw LatchkeyCryptoError(.invalidKey, "The P-256 package key is not a point on the curve.")
+            throw LatchkeyCryptoError(.invalidKey, "The P-256 public key is not a point on the curve.")
         }
         self.init(x: x, y: y, key: key)
     }

@@ -26,7 +26,7 @@ package struct RSAPublicKey: Sendable, Hashable {
         guard let last = exponent.last, last & 1 == 1, LibCrypto.bitLength(exponent) > 1,
             exponent.count <= 8
         else {
-            throw LatchkeyCryptoError(.invalidKey, "The RSA package exponent is not valid.")
+            throw LatchkeyCryptoError(.invalidKey, "The RSA public exponent is not valid.")
         }
         // libcrypto checks nothing more about a public key; only a lack of memory fails here.
         guard let key = LibCrypto.rsaKey(.init(n: modulus, e: exponent)) else {

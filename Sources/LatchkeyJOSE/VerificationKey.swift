@@ -43,7 +43,7 @@ package struct VerificationKey: Sendable {
                 throw JOSEError(.invalidKey, "The JWK key type or curve is not supported.")
             }
         } catch let error as LatchkeyCryptoError {
-            throw JOSEError(.invalidKey, "The JWK is not a valid package key.", detail: error.message)
+            throw JOSEError(.invalidKey, "The JWK is not a valid public key.", detail: error.message)
         }
         let allowed: Set<JWSAlgorithm>
         if let allowedAlgorithms {

@@ -112,13 +112,13 @@ import Testing
         let now = fixture.clock.now()
         let cookie = randomDigest()
         #expect(try store.createBrowserSession(
-            digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
+            digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, assurance: .signedIn(at: now), now: now,
             expiresAt: now.addingTimeInterval(3600), keeping: 32))
         #expect(try store.browserSession(digest: cookie, now: now)?.account == account)
         #expect(try store.browserSession(digest: randomDigest(), now: now) == nil)
         #expect(try store.browserSession(digest: cookie, now: now.addingTimeInterval(3600)) == nil)
         #expect(try !store.createBrowserSession(
-            digest: randomDigest(), accountID: account.id, credentialVersion: account.credentialVersion + 1, now: now,
+            digest: randomDigest(), accountID: account.id, credentialVersion: account.credentialVersion + 1, assurance: .signedIn(at: now), now: now,
             expiresAt: now.addingTimeInterval(3600), keeping: 32))
 
         let resetToken = randomDigest()
@@ -144,12 +144,13 @@ import Testing
         let expiresAt = start.addingTimeInterval(3600)
         let others = randomDigest()
         #expect(try store.createBrowserSession(
-            digest: others, accountID: other.id, credentialVersion: 0, now: start, expiresAt: expiresAt, keeping: 3))
+            digest: others, accountID: other.id, credentialVersion: 0, assurance: .signedIn(at: start), now: start,
+            expiresAt: expiresAt, keeping: 3))
         let cookies = (0..<5).map { _ in randomDigest() }
         for (second, cookie) in cookies.enumerated() {
             #expect(try store.createBrowserSession(
                 digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion,
-                now: start.addingTimeInterval(Double(second)), expiresAt: expiresAt, keeping: 3))
+                assurance: .signedIn(at: start), now: start.addingTimeInterval(Double(second)), expiresAt: expiresAt, keeping: 3))
         }
         let now = start.addingTimeInterval(10)
         #expect(try cookies.map { try store.browserSession(digest: $0, now: now) != nil } == [false, false, true, true, true])
@@ -159,8 +160,8 @@ import Testing
         let sameInstant = (0..<3).map { _ in randomDigest() }
         for cookie in sameInstant {
             #expect(try store.createBrowserSession(
-                digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
-                expiresAt: expiresAt, keeping: 1))
+                digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion,
+                assurance: .signedIn(at: now), now: now, expiresAt: expiresAt, keeping: 1))
             #expect(try store.browserSession(digest: cookie, now: now)?.account == account)
         }
         #expect(try (cookies + sameInstant).filter { try store.browserSession(digest: $0, now: now) != nil } == [sameInstant[2]])
@@ -180,7 +181,7 @@ import Testing
             let created = Mutex(0)
             runOnThreads(cookies.count) { index in
                 let stored = try? store.createBrowserSession(
-                    digest: cookies[index], accountID: account.id, credentialVersion: account.credentialVersion, now: now,
+                    digest: cookies[index], accountID: account.id, credentialVersion: account.credentialVersion, assurance: .signedIn(at: now), now: now,
                     expiresAt: now.addingTimeInterval(3600), keeping: 4)
                 if stored == true { created.withLock { $0 += 1 } }
             }
@@ -198,8 +199,8 @@ import Testing
         let (leaving, staying) = (randomDigest(), randomDigest())
         for cookie in [leaving, staying] {
             #expect(try store.createBrowserSession(
-                digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion, now: now,
-                expiresAt: now.addingTimeInterval(3600), keeping: 32))
+                digest: cookie, accountID: account.id, credentialVersion: account.credentialVersion,
+                assurance: .signedIn(at: now), now: now, expiresAt: now.addingTimeInterval(3600), keeping: 32))
         }
         #expect(try store.endBrowserSession(digest: leaving, now: now))
         #expect(try !store.endBrowserSession(digest: leaving, now: now))
@@ -263,7 +264,7 @@ import Testing
             digest: randomDigest(), clientID: "ios-app", accountID: account.id, redirectURI: "com.example.app:/oauth",
             codeChallenge: String(repeating: "A", count: 43), scope: ["openid", "email"], nonce: "n-0S6_WzA2Mj",
             credentialVersion: account.credentialVersion,
-            authTime: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+            assurance: .signedIn(at: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now))),
             createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
             expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now.addingTimeInterval(60))))
         try fixture.store.createAuthorizationCode(code)

@@ -143,7 +143,7 @@ import Testing
                     iss: text, aud: text + "a", sub: "s" + text, client_id: optional, scope: text, jti: text, iat: -1,
                     exp: .max, cv: 7, sid: text))
                 try Self.expectWritesItsEncoding(TokenService.IDTokenClaims(
-                    iss: text, sub: text, aud: text, iat: 0, exp: 1, auth_time: .min, nonce: optional, email: optional))
+                    iss: text, sub: text, aud: text, iat: 0, exp: 1, auth_time: .min, amr: [text, "pwd"], nonce: optional, email: optional))
                 let issued = TokenService.IssuedTokens(
                     accessToken: Redacted(text), refreshToken: Redacted("r" + text), expiresIn: 900.5, scope: [text, "b"],
                     idToken: optional.map { Redacted($0) })
