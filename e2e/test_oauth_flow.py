@@ -66,6 +66,7 @@ def test_authlib_runs_the_code_flow_with_pkce_then_refreshes_and_revokes(server)
                           audience="ios.app", issuer=server.base,
                           options={"require": ["iss", "sub", "aud", "iat", "exp", "auth_time"]})
     assert identity["nonce"] == nonce
+    assert identity["amr"] == ["pwd"]
     assert identity["sub"] == access["sub"]
     assert identity["email"] == EMAIL
 

@@ -29,6 +29,8 @@ package final class ServerApplication: Sendable {
     package let keyRing: SigningKeyRing
     /// Access and refresh tokens for logins.
     package let tokens: TokenService
+    /// The grants of the token endpoint.
+    package let grants: TokenGrants
 
     /// The longest lifetime of a token the signing keys sign (access tokens, 10 minutes);
     /// a retired key stays published this long.
@@ -113,6 +115,7 @@ package final class ServerApplication: Sendable {
             signIn: signIn, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
             issuer: issuer, secureCookies: secureCookies)
         let grants = TokenGrants.all(tokens: tokens)
+        self.grants = grants
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
         let routes = resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes

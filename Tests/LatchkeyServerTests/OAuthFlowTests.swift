@@ -134,6 +134,7 @@ import LatchkeyTestSupport
         #expect(id.claims["nonce"] as? String == "n-0S6_WzA2Mj")
         #expect(id.claims["email"] as? String == "person@example.com")
         #expect(id.claims["iss"] as? String == "https://auth.example.com")
+        #expect(id.claims["amr"] as? [String] == ["pwd"])
         #expect(access.header.alg == .es256)
         #expect(id.header.alg == .rs256 && id.header.kid == harness.app.keyRing.activeKey(for: .rs256).kid)
     }

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// The one place that decides what a sign-in is: which methods exist, which of them an account
 /// has set up, and what a presented credential proves. `/auth/login`, the sign-in form of
