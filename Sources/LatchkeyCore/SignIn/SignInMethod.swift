@@ -5,12 +5,8 @@ package import Foundation
 /// limits and the persistence protocol of the credentials it owns; ``SignInService`` is the one
 /// place that combines methods into a sign-in, and every route, page and command asks it.
 package protocol SignInMethod: Sendable {
-    /// The method's name as operators and clients see it (`password`).
-    var name: String { get }
     /// What a successful use proves, for `amr`.
     var reference: AuthenticationMethodReference { get }
-    /// Whether `account` has this method set up.
-    func isEnrolled(_ account: Account) throws -> Bool
     /// The account `credential` proves, from `clientIP` at `now`; nil when the credential is
     /// of a kind this method does not take. Throws the method's refusal (for the password,
     /// `invalid_credentials` or `rate_limited`) when it takes the kind but the credential does

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The one place that decides what a sign-in is: which methods exist, which of them an account
-/// has set up, and what a presented credential proves. `/auth/login`, the sign-in form of
-/// `/oauth/authorize` and the operator's commands ask it; none decides on its own.
+/// The one place that decides what a sign-in is: which methods exist and what a presented
+/// credential proves. `/auth/login` and the sign-in form of `/oauth/authorize` ask it; neither
+/// decides on its own.
 ///
 /// Promises: a credential is checked by the method that takes its kind, with that method's
 /// limits and its one refusal for every wrong credential; a success says what was proved
@@ -39,9 +39,4 @@ package struct SignInService: Sendable {
 
     /// The one answer to wrong credentials of every kind.
     package static let invalidCredentials = LatchkeyError(.invalidCredentials, "Invalid user credentials.")
-
-    /// The names of the methods `account` has set up, in the order the service offers them.
-    package func enrolledMethods(of account: Account) throws -> [String] {
-        try methods.filter { try $0.isEnrolled(account) }.map(\.name)
-    }
 }

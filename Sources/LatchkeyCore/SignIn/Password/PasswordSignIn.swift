@@ -69,14 +69,7 @@ package struct PasswordSignIn: SignInMethod {
         self.logger = logger
     }
 
-    package var name: String { "password" }
-
     package var reference: AuthenticationMethodReference { .password }
-
-    /// Whether the account has a password (an account created without one cannot use this method).
-    package func isEnrolled(_ account: Account) -> Bool {
-        account.passwordHash != nil
-    }
 
     /// Checks a ``SignInCredential/password(email:password:)`` credential (the password as
     /// typed; normalised here) and returns its account. Throws `invalid_credentials` (never
