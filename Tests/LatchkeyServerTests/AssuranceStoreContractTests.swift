@@ -54,6 +54,7 @@ import Testing
             return
         }
         #expect(successor.assurance == assurance)
+        #expect(try store.liveFamily(familyID: successor.familyID, now: fixture.clock.now())?.assurance == assurance)
         #expect(try store.usableRefreshToken(digest: successor.digest, now: fixture.clock.now())?.token.assurance == assurance)
     }
 

@@ -96,11 +96,19 @@ package protocol SessionStore: Sendable {
     /// its account. Never changes anything.
     func usableRefreshToken(digest: Data, now: Date) throws -> (token: RefreshTokenRecord, account: Account)?
 
-    /// The account of the family `familyID` if the family is live at `now` (not revoked, not
-    /// past its absolute expiry) and the account is active with the family's credential
-    /// version; nil otherwise. What makes an access token of that family valid.
-    func liveFamilyAccount(familyID: String, now: Date) throws -> Account?
+    /// The account of the family `familyID`, with what its sign-in proved, if the family is
+    /// live at `now` (not revoked, not past its absolute expiry) and the account is active with
+    /// the family's credential version; nil otherwise. What makes an access token of that
+    /// family valid.
+    func liveFamily(familyID: String, now: Date) throws -> (account: Account, assurance: Assurance)?
 
     /// Revokes every live token of the family `familyID`.
     func revokeFamily(id familyID: String, now: Date) throws
+}
+
+extension SessionStore {
+    /// The account of ``liveFamily(familyID:now:)``.
+    package func liveFamilyAccount(familyID: String, now: Date) throws -> Account? {
+        try liveFamily(familyID: familyID, now: now)?.account
+    }
 }

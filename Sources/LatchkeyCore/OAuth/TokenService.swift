@@ -95,6 +95,8 @@ package final class TokenService: Sendable {
         package let claims: AccessTokenClaims
         /// The account, as it is now.
         package let account: Account
+        /// What the sign-in that started the token's login proved, and when.
+        package let assurance: Assurance
     }
 
     /// The claims of an OpenID Connect ID token.
@@ -286,10 +288,10 @@ package final class TokenService: Sendable {
             (try? JWTClaims.decode(from: verified.payload).validate(
                 now: now, issuer: settings.issuer, audience: settings.audience, leeway: Self.clockSkew, expiryLeeway: 0)) != nil
         else { return nil }
-        guard let account = try store.liveFamilyAccount(familyID: claims.sid, now: now),
+        guard let (account, assurance) = try store.liveFamily(familyID: claims.sid, now: now),
             account.id == claims.sub, account.credentialVersion == claims.cv
         else { return nil }
-        return VerifiedAccessToken(claims: claims, account: account)
+        return VerifiedAccessToken(claims: claims, account: account, assurance: assurance)
     }
 
     private func tokens(

@@ -186,21 +186,21 @@ extension SQLStore {
         return (token, try Self.account(from: row))
     }
 
-    package func liveFamilyAccount(familyID: String, now: Date) throws -> Account? {
+    package func liveFamily(familyID: String, now: Date) throws -> (account: Account, assurance: Assurance)? {
         let rows = try database.read { connection in
             try connection.query(
                 """
-                SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.failure_epoch, a.created_at
-                FROM accounts a
-                WHERE a.status = 'active' AND EXISTS (
-                    SELECT 1 FROM sessions s
-                    WHERE s.family_id = ? AND s.kind = 'refresh_family' AND s.account_id = a.id
-                      AND s.revoked_at IS NULL AND s.absolute_expires_at > ?
-                      AND s.credential_version = a.credential_version)
+                SELECT a.id, a.email, a.password_hash, a.status, a.credential_version, a.locale, a.failure_epoch, a.created_at,
+                       s.auth_time, s.amr
+                FROM accounts a JOIN sessions s ON s.account_id = a.id
+                WHERE s.family_id = ? AND s.kind = 'refresh_family' AND s.revoked_at IS NULL AND s.absolute_expires_at > ?
+                  AND a.status = 'active' AND s.credential_version = a.credential_version
+                LIMIT 1
                 """,
                 [.text(familyID), .integer(StorageEncoding.milliseconds(now))])
         }
-        return try rows.first.map(Self.account(from:))
+        guard let row = rows.first else { return nil }
+        return (try Self.account(from: row), try Self.assurance(from: row))
     }
 
     package func revokeFamily(id familyID: String, now: Date) throws {
