@@ -1,50 +1,37 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import LatchkeyClient
 import LatchkeyExampleModel
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The sample app's model with the real SDK, against a server address where nothing
-/// listens (the paths a person meets offline) and in-memory stores.
-@MainActor
-@Suite struct AppModelTests {
-    /// A loopback URL with no server behind it: its port stays bound (never listening) for
-    /// the whole test process, so connecting is refused and no server a test starts meanwhile
-    /// can be given that port — a port closed again at once could be, and answer.
-    static let unreachable: URL = {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        precondition(descriptor >= 0 && bound, "no loopback port to hold")
-        return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
+/// Answers every request as a device with no route to the server does
+/// (`URLError.cannotConnectToHost`), in Foundation alone, so these tests are the same on
+/// Linux and in the iOS Simulator.
+final class UnreachableServer: URLProtocol {
+    /// A session whose every request fails that way.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [UnreachableServer.self]
+        return URLSession(configuration: configuration)
     }()
 
-    static func configuration() throws -> ExampleConfiguration {
-        let issuer = unreachable
-        var configuration = ExampleConfiguration.sample
-        configuration.issuer = issuer
-        configuration.apiURL = issuer.appendingPathComponent("userinfo")
-        configuration.universalLinkHosts = ["auth.example.com"]
-        return configuration
-    }
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override func startLoading() { client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost)) }
+    override func stopLoading() {}
+}
 
+/// The sample app's model with the real SDK, against a server that cannot be reached (the
+/// paths a person meets offline) and in-memory stores.
+@MainActor
+@Suite struct AppModelTests {
     /// A model whose stores are in memory: one per "Require Face ID" setting.
     static func model(signedIn: StoredTokens? = nil, gate: @escaping @Sendable () async throws -> Void = {}) throws -> (AppModel, Stores) {
         let stores = Stores(plain: InMemoryTokenStore(signedIn), faceID: InMemoryTokenStore())
         let model = try AppModel(
-            configuration: try configuration(), requireFaceID: false, language: .en,
+            configuration: .sample, urlSession: UnreachableServer.session, requireFaceID: false, language: .en,
             makeStore: { $0 ? stores.faceID : stores.plain }, confirmIdentity: gate)
         return (model, stores)
     }

@@ -1,5 +1,5 @@
 #if os(iOS) || os(macOS)
-    public import Foundation
+    import Foundation
     import LocalAuthentication
     import Security
 

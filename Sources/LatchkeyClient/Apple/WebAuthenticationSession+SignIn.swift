@@ -1,6 +1,6 @@
 #if os(iOS) || os(macOS)
     public import AuthenticationServices
-    public import Foundation
+    import Foundation
     public import SwiftUI
 
     extension WebAuthenticationSession {
