@@ -25,7 +25,7 @@ sample=Examples/LatchkeyExample
 # platforms, where the compiler enables them by default.
 overlays=(-Xfrontend -enable-cross-import-overlays)
 # The package's settings for its targets (Package.swift's strictSettings), Swift 6 mode.
-package_flags=(-swift-version 6 -warnings-as-errors -enable-upcoming-feature ExistentialAny
+package_flags=(-swift-version 6 -warnings-as-errors -package-name latchkey -enable-upcoming-feature ExistentialAny
                -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature MemberImportVisibility "${overlays[@]}")
 # The sample app's Xcode settings (project.yml): Swift 6 mode, warnings as errors.
 app_flags=(-swift-version 6 -warnings-as-errors "${overlays[@]}")

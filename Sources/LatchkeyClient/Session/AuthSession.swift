@@ -111,12 +111,31 @@ public actor AuthSession {
     }
 
     /// Stores the tokens of a completed sign-in and sends ``AuthSessionEvent/signedIn``.
+    /// A login the store held before (one that can no longer be read, say, after Face ID
+    /// changed) is revoked on the server in the background, best effort.
     ///
     /// - Throws: the store's error.
     public func signIn(_ tokens: StoredTokens) throws {
+        let replaced = try? store.tokensForSignOut()
         try store.save(tokens)
         unsaved = nil
         emit(.signedIn)
+        if let replaced, replaced.refreshToken != nil, replaced.refreshToken != tokens.refreshToken {
+            Task { [refresher] in try? await refresher.revoke(replaced) }
+        }
+    }
+
+    /// Asks the person for the stored tokens when the store keeps them behind Face ID,
+    /// Touch ID or the passcode (an ``AuthenticatingTokenStore`` whose ``TokenStore/load()``
+    /// throws `user_authentication_required`): the system's sheet is shown while this call
+    /// waits, and the session serves every other call meanwhile. Nothing else in the SDK
+    /// ever asks; call this from a button, never on every scene activation (the sheet
+    /// itself deactivates and reactivates the scene). Returns at once for other stores.
+    ///
+    /// - Throws: what ``AuthenticatingTokenStore/authenticate()`` throws:
+    ///   `user_authentication_failed` when the person cancels or fails.
+    public nonisolated func authenticate() async throws {
+        try await (store as? any AuthenticatingTokenStore)?.authenticate()
     }
 
     /// Whether tokens are held (they may still be rejected by the server).
@@ -161,9 +180,10 @@ public actor AuthSession {
     }
 
     /// Signs out: waits for a running refresh, removes the tokens (also when the store
-    /// holds something unreadable), revokes the refresh token on the server (best
-    /// effort: an unreachable server does not keep the person signed in) and sends
-    /// ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
+    /// holds something unreadable, and without Face ID), revokes the login on the server
+    /// (best effort: an unreachable server does not keep the person signed in) with what
+    /// ``TokenStore/tokensForSignOut()`` gives — the tokens, or the spent refresh token a
+    /// Face ID store keeps for this — and sends ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
     ///
     /// - Throws: the store's error when the tokens cannot be removed (they are then kept
     ///   and nothing is revoked), or `token_store_locked` (`lock_timeout`).
@@ -328,11 +348,11 @@ public actor AuthSession {
         unsaved = nil
     }
 
-    /// Clears the store and returns the tokens it held, in one step on the actor, so
-    /// that no refresh can read them in between. Tokens that cannot be read (corrupted,
-    /// or the device locked) are still removed; only their revocation is skipped.
+    /// Clears the store and returns what revokes the login it held, in one step on the
+    /// actor, so that no refresh can read them in between. Tokens that cannot be read
+    /// (corrupted, or the device locked) are still removed; only their revocation is skipped.
     private func removeTokens() throws -> StoredTokens? {
-        let held = unsaved?.tokens ?? (try? store.load())
+        let held = unsaved?.tokens ?? (try? store.tokensForSignOut())
         try store.clear()
         unsaved = nil
         return held

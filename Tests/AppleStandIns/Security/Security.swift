@@ -55,6 +55,8 @@ nonisolated(unsafe) public let kSecReturnData: CFString = "r_Data"
 nonisolated(unsafe) public let kSecReturnAttributes: CFString = "r_Attributes"
 /// `kSecMatchLimit`.
 nonisolated(unsafe) public let kSecMatchLimit: CFString = "m_Limit"
+/// `kSecMatchLimitAll`.
+nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
 /// `kSecMatchLimitOne`.
 nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "m_LimitOne"
 /// `kSecUseAuthenticationContext` (iOS 9.0, macOS 10.11).

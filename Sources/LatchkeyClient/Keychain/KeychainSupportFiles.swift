@@ -1,18 +1,15 @@
 public import Foundation
 
-/// Where ``KeychainTokenStore`` keeps its two small files for one item: the lock file
-/// processes take turns on (``LockingTokenStore``) and the install marker
-/// (``ReinstallMarker``). Both live in a `Latchkey` directory of the App Group container
-/// when the item is shared with extensions (``KeychainOptions/appGroup``) — so the app
-/// and its extensions see the same files — else of the app's own Application Support
-/// directory. Portable, so the naming is tested on Linux.
+/// Where ``KeychainTokenStore`` keeps the lock file processes take turns on
+/// (``LockingTokenStore``): in a `Latchkey` directory of the App Group container when the
+/// item is shared with extensions (``KeychainOptions/appGroup``) — so the app and its
+/// extensions lock the same file — else of the app's own Application Support directory.
+/// Portable, so the naming is tested on Linux.
 public struct KeychainSupportFiles: Sendable, Equatable {
-    /// The directory holding both files.
+    /// The directory holding the lock file.
     public let directory: URL
     /// The lock file: `<service>.<account>.lock`.
     public let lockFile: URL
-    /// The install marker: `<service>.<account>.installed`.
-    public let installMarker: URL
 
     /// The files for the item of `options` inside `container` (an App Group container,
     /// or the app's Application Support directory).
@@ -20,7 +17,6 @@ public struct KeychainSupportFiles: Sendable, Equatable {
         directory = container.appendingPathComponent("Latchkey", isDirectory: true)
         let base = Self.fileNamePart(options.service) + "." + Self.fileNamePart(options.account)
         lockFile = directory.appendingPathComponent(base + ".lock")
-        installMarker = directory.appendingPathComponent(base + ".installed")
     }
 
     /// Creates ``directory`` (and missing parents) with mode 0700.
@@ -32,6 +28,15 @@ public struct KeychainSupportFiles: Sendable, Equatable {
         } catch {
             throw LatchkeyClientError(.tokenStoreFailed, reasons: ["support_directory"])
         }
+    }
+
+    /// When this installation of the app began, for ``KeychainOptions/wipeOnReinstall``: the
+    /// creation date of the app's home directory (`NSHomeDirectory()`, its data container on
+    /// iOS, made at install and kept by updates); nil in an app extension (a bundle ending
+    /// in `.appex`), whose container is its own, or when the date cannot be read.
+    public static func installationDate(bundleURL: URL, home: URL) -> Date? {
+        guard bundleURL.pathExtension != "appex" else { return nil }
+        return (try? FileManager.default.attributesOfItem(atPath: home.path))?[.creationDate] as? Date
     }
 
     /// `text` safe as part of a file name: percent-encoded outside ASCII letters, digits,
