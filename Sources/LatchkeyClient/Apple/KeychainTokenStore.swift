@@ -67,6 +67,9 @@
             try await store.changeProtection(allowingWeaker: allowingWeaker, lockTimeout: lockTimeout)
         }
 
+        /// Whether the stored login can be ended without Face ID (a spent refresh token is kept).
+        public func canSignOutWithoutUser() throws -> Bool { try store.canSignOutWithoutUser() }
+
         /// The stored item's protection, read without UI; nil when nothing is stored.
         public func storedProtection() throws -> KeychainProtection? { try store.storedProtection() }
 

@@ -162,6 +162,13 @@ package struct KeychainItemStore<Access: KeychainItemAccess>: LockingTokenStore,
         try add(tokens, protection: target, label: tokens.revocationRecord ?? current.label.signOut, over: stored, context: context)
     }
 
+    /// Whether the stored login can be ended without the person (see
+    /// ``AuthenticatingTokenStore/canSignOutWithoutUser()``).
+    package func canSignOutWithoutUser() throws -> Bool {
+        guard let current = Self.newest(try entries(access.makeContext()).live) else { return true }
+        return !current.protection.needsUserPresence || current.label.signOut != nil
+    }
+
     /// The stored item's protection, read without UI; nil when nothing is stored.
     ///
     /// - Throws: ``LatchkeyClientError`` `token_store_locked`, `token_store_failed`.

@@ -114,14 +114,46 @@ public actor AuthSession {
     /// A login the store held before (one that can no longer be read, say, after Face ID
     /// changed) is revoked on the server in the background, best effort.
     ///
+    /// When the store keeps the tokens behind Face ID and could not end this login without
+    /// it (``AuthenticatingTokenStore/canSignOutWithoutUser()``), the first refresh token is
+    /// spent at once — one refresh, holding the store's lock — so that a spent one is kept
+    /// where a sign-out needs no Face ID. Offline, that waits for the first refresh.
+    ///
     /// - Throws: the store's error.
-    public func signIn(_ tokens: StoredTokens) throws {
+    public func signIn(_ tokens: StoredTokens) async throws {
         let replaced = try? store.tokensForSignOut()
         try store.save(tokens)
         unsaved = nil
         emit(.signedIn)
         if let replaced, replaced.refreshToken != nil, replaced.refreshToken != tokens.refreshToken {
             Task { [refresher] in try? await refresher.revoke(replaced) }
+        }
+        if refreshTask == nil, let authenticating = store as? any AuthenticatingTokenStore, let refreshToken = tokens.refreshToken,
+            (try? authenticating.canSignOutWithoutUser()) == false
+        {
+            // As the session's refresh, so that a caller meanwhile joins it instead of
+            // presenting the same refresh token.
+            let task = Task { try await self.spend(refreshToken, of: tokens) }
+            refreshTask = task
+            defer { refreshTask = nil }
+            _ = try? await task.value
+        }
+    }
+
+    /// Refreshes `tokens` just stored, holding the store's lock, and saves the result (in
+    /// memory when the store cannot take it); the refresh token spent is kept as the new
+    /// tokens' ``StoredTokens/revocationToken``.
+    private func spend(_ refreshToken: ClientSecret, of tokens: StoredTokens) async throws -> StoredTokens {
+        try await withStoreLock(activity: "Latchkey token refresh") { hold in
+            guard hold.mayWrite else { throw LatchkeyClientError(.tokenStoreLocked, reasons: ["background_time_expired"]) }
+            let renewed = try await refresher.refresh(tokens, with: refreshToken)
+            if hold.mayWrite, (try? store.save(renewed)) != nil {
+                unsaved = nil
+            } else {
+                unsaved = UnsavedTokens(tokens: renewed, replacing: tokens)
+            }
+            emit(.refreshed)
+            return renewed
         }
     }
 

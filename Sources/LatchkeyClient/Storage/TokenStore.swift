@@ -52,4 +52,11 @@ public protocol AuthenticatingTokenStore: TokenStore {
     /// Forgets the person's authentication, so the next read needs ``authenticate()`` again
     /// (for instance when the app goes to the background).
     func requireAuthentication()
+
+    /// Whether the stored login could be ended later without the person: nothing is
+    /// stored, the tokens need no one, or a spent refresh token is kept beside them
+    /// (``StoredTokens/revocationToken``). Never shows UI.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_locked`, `token_store_failed`.
+    func canSignOutWithoutUser() throws -> Bool
 }

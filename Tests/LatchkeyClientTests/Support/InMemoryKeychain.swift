@@ -57,6 +57,8 @@ final class InMemoryKeychain: @unchecked Sendable {
     private var enrollment: Data? = Data("face-1".utf8)
     private var answer = PromptAnswer.pass
     private var prompts = 0
+    private var holding = false
+    private var heldPrompts: [CheckedContinuation<Void, Never>] = []
 
     // MARK: The device, as a test drives it
 
@@ -78,6 +80,19 @@ final class InMemoryKeychain: @unchecked Sendable {
     func setEnrollment(_ state: Data?) { withLock { enrollment = state } }
     /// What the person does at the next prompts.
     func setAnswer(_ answer: PromptAnswer) { withLock { self.answer = answer } }
+    /// Keeps every prompt from now on up — the person looking at the phone — until ``releasePrompts()``.
+    func holdPrompts() { withLock { holding = true } }
+    /// Lets the prompts held up finish.
+    func releasePrompts() {
+        let held = withLock {
+            holding = false
+            defer { heldPrompts = [] }
+            return heldPrompts
+        }
+        for prompt in held { prompt.resume() }
+    }
+    /// How many prompts are up now.
+    var promptsUp: Int { withLock { heldPrompts.count } }
     /// Moves the clock (creation dates) forward.
     func advanceClock(by seconds: TimeInterval) { withLock { now = now.addingTimeInterval(seconds) } }
     /// The clock.
@@ -148,7 +163,13 @@ final class InMemoryKeychain: @unchecked Sendable {
         func makeContext() -> Context { Context() }
 
         func authenticate(for protection: KeychainProtection, reason: String) async throws -> Context {
-            try await Task.sleep(nanoseconds: 1_000_000)  // the sheet is up: the caller waits, suspended
+            await withCheckedContinuation { (prompt: CheckedContinuation<Void, Never>) in
+                let up = device.withLock {
+                    if device.holding { device.heldPrompts.append(prompt) }
+                    return device.holding
+                }
+                if !up { prompt.resume() }
+            }
             return try device.withLock {
                 device.prompts += 1
                 guard !reason.isEmpty else { throw LatchkeyClientError(.invalidConfiguration, reasons: ["empty_reason"]) }
