@@ -19,12 +19,16 @@ public struct KeychainSupportFiles: Sendable, Equatable {
         lockFile = directory.appendingPathComponent(base + ".lock")
     }
 
-    /// Creates ``directory`` (and missing parents) with mode 0700.
+    /// Creates ``directory`` (and missing parents) with mode 0700 and the Data Protection
+    /// class ``FileProtection/none``, so the lock file made in it opens before the first
+    /// unlock after a restart: it holds no secret.
     ///
     /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
     public func prepareDirectory() throws {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700, .protectionKey: FileProtection.none.type])
         } catch {
             throw LatchkeyClientError(.tokenStoreFailed, reasons: ["support_directory"])
         }
