@@ -12,7 +12,7 @@
     /// The store is a ``LockingTokenStore``: an `flock` on a lock file in the App Group's
     /// container with ``KeychainOptions/appGroup`` (the app and its extensions take turns),
     /// else in the app's own (two sessions of the app over one item take turns).
-    public struct KeychainTokenStore: LockingTokenStore, AuthenticatingTokenStore {
+    public struct KeychainTokenStore: LockingTokenStore, ProtectionChangingTokenStore {
         private let store: KeychainItemStore<SecItemKeychain>
 
         /// A store with `options`.

@@ -33,7 +33,7 @@ package import Foundation
 ///   and the next save or sign-out deletes it. Neither an App Group nor an access group
 ///   added in an update moves either date. Items the app wrote in another access group
 ///   (before ``KeychainOptions/accessGroup`` was set) are read, and moved by the next save.
-package struct KeychainItemStore<Access: KeychainItemAccess>: LockingTokenStore, AuthenticatingTokenStore {
+package struct KeychainItemStore<Access: KeychainItemAccess>: LockingTokenStore, ProtectionChangingTokenStore {
     /// The options.
     package let options: KeychainOptions
     /// The Keychain.

@@ -60,3 +60,21 @@ public protocol AuthenticatingTokenStore: TokenStore {
     /// - Throws: ``LatchkeyClientError`` `token_store_locked`, `token_store_failed`.
     func canSignOutWithoutUser() throws -> Bool
 }
+
+/// An ``AuthenticatingTokenStore`` whose stored item carries a protection that can be read
+/// without UI and changed on request (``KeychainTokenStore``): the "Require Face ID" setting.
+public protocol ProtectionChangingTokenStore: AuthenticatingTokenStore {
+    /// The stored item's protection; nil when nothing is stored. Never shows UI.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_locked`, `token_store_failed`.
+    func storedProtection() throws -> KeychainProtection?
+
+    /// Gives the stored item the store's protection, holding the store's lock for up to
+    /// `lockTimeout` seconds; asks the person first when the stored item needs it. A weaker
+    /// protection needs `allowingWeaker`.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `invalid_configuration` (`weaker_protection`),
+    ///   `token_store_failed` (`passcode_not_set`, `biometry_not_enrolled`), and what
+    ///   ``AuthenticatingTokenStore/authenticate()`` throws.
+    func changeProtection(allowingWeaker: Bool, lockTimeout: Double) async throws
+}

@@ -34,8 +34,6 @@ open class ASWebAuthenticationSession: NSObject {
         open class func customScheme(_ customScheme: String) -> Callback { standIn() }
         /// A callback to `https://host/path`.
         open class func https(host: String, path: String) -> Callback { standIn() }
-        /// Whether `url` matches.
-        open func matchesURL(_ url: URL) -> Bool { standIn() }
     }
 
     /// `init(url:callbackURLScheme:completionHandler:)`.

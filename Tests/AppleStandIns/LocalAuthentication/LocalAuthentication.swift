@@ -85,18 +85,8 @@ open class LAContext: NSObject {
     /// `canEvaluatePolicy(_:error:)`: never shows UI.
     open func canEvaluatePolicy(_ policy: LAPolicy, error: NSErrorPointer) -> Bool { standIn() }
 
-    /// `evaluatePolicy(_:localizedReason:reply:)`; the reply comes on a private queue.
-    open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String, reply: @escaping (Bool, (any Error)?) -> Void) { standIn() }
-
     /// `evaluatePolicy(_:localizedReason:) async throws -> Bool`.
     open func evaluatePolicy(_ policy: LAPolicy, localizedReason: String) async throws -> Bool { standIn() }
-
-    /// `evaluateAccessControl(_:operation:localizedReason:reply:)` (iOS 9.0, macOS 10.11).
-    @available(iOS 9.0, macOS 10.11, *)
-    open func evaluateAccessControl(
-        _ accessControl: SecAccessControl, operation: LAAccessControlOperation, localizedReason: String,
-        reply: @escaping (Bool, (any Error)?) -> Void
-    ) { standIn() }
 
     /// `evaluateAccessControl(_:operation:localizedReason:) async throws -> Bool` (iOS 9.0, macOS 10.11).
     @available(iOS 9.0, macOS 10.11, *)
@@ -107,13 +97,6 @@ open class LAContext: NSObject {
     /// `invalidate()` (iOS 9.0, macOS 10.11).
     @available(iOS 9.0, macOS 10.11, *)
     open func invalidate() { standIn() }
-
-    /// `localizedReason` (iOS 13.0, macOS 10.15).
-    @available(iOS 13.0, macOS 10.15, *)
-    open var localizedReason: String {
-        get { standIn() }
-        set { standIn() }
-    }
 
     /// `interactionNotAllowed` (iOS 11.0, macOS 10.13).
     @available(iOS 11.0, macOS 10.13, *)

@@ -31,8 +31,6 @@ nonisolated(unsafe) public let kSecAttrAccessGroup: CFString = "agrp"
 nonisolated(unsafe) public let kSecAttrGeneric: CFString = "gena"
 /// `kSecAttrCreationDate`.
 nonisolated(unsafe) public let kSecAttrCreationDate: CFString = "cdat"
-/// `kSecAttrModificationDate`.
-nonisolated(unsafe) public let kSecAttrModificationDate: CFString = "mdat"
 /// `kSecAttrAccessible` (iOS 4.0, macOS 10.9).
 @available(iOS 4.0, macOS 10.9, *) nonisolated(unsafe) public let kSecAttrAccessible: CFString = "pdmn"
 /// `kSecAttrAccessibleWhenUnlocked`.
@@ -79,16 +77,8 @@ public struct SecAccessControlCreateFlags: OptionSet, Sendable {
     public init(rawValue: CFOptionFlags) { self.rawValue = rawValue }
     /// `.userPresence`: biometry or the device passcode.
     public static let userPresence = SecAccessControlCreateFlags(rawValue: 1 << 0)
-    /// `.biometryAny` (iOS 11.3, macOS 10.13.4).
-    @available(iOS 11.3, macOS 10.13.4, *) public static let biometryAny = SecAccessControlCreateFlags(rawValue: 1 << 1)
     /// `.biometryCurrentSet` (iOS 11.3, macOS 10.13.4).
     @available(iOS 11.3, macOS 10.13.4, *) public static let biometryCurrentSet = SecAccessControlCreateFlags(rawValue: 1 << 3)
-    /// `.devicePasscode`.
-    public static let devicePasscode = SecAccessControlCreateFlags(rawValue: 1 << 4)
-    /// `.or`.
-    public static let or = SecAccessControlCreateFlags(rawValue: 1 << 14)
-    /// `.and`.
-    public static let and = SecAccessControlCreateFlags(rawValue: 1 << 15)
 }
 
 /// `SecAccessControlCreateWithFlags(_:_:_:_:)` (iOS 8.0, macOS 10.10).

@@ -145,16 +145,12 @@ extension Double: _FormatSpecifiable {}
     public nonisolated init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil) { standIn() }
     /// A text showing `content` as it is.
     @_disfavoredOverload public nonisolated init<S: StringProtocol>(_ content: S) { standIn() }
-    /// A text showing `content` as it is.
-    public nonisolated init(verbatim content: String) { standIn() }
 }
 
 /// `Font`.
 @frozen public struct Font: Hashable, Sendable {
     /// The footnote style.
     public static let footnote = Font()
-    /// The body style.
-    public static let body = Font()
     /// This font, monospaced (iOS 15.0, macOS 12.0).
     @available(iOS 15.0, macOS 12.0, *) public func monospaced() -> Font { standIn() }
     init() {}
@@ -181,17 +177,6 @@ extension ShapeStyle where Self == Color {
     public static var red: Color { .red }
     /// Green.
     public static var green: Color { .green }
-}
-
-/// `HierarchicalShapeStyle`.
-@frozen public struct HierarchicalShapeStyle: ShapeStyle {
-    /// The secondary level.
-    public static let secondary = HierarchicalShapeStyle()
-}
-
-extension ShapeStyle where Self == HierarchicalShapeStyle {
-    /// The secondary level of the current style.
-    public static var secondary: HierarchicalShapeStyle { .secondary }
 }
 
 // MARK: Controls and containers
@@ -374,8 +359,6 @@ extension State where Value: ExpressibleByNilLiteral {
         @_inheritActorContext get: @escaping @isolated(any) @Sendable () -> Value,
         @_inheritActorContext set: @escaping @isolated(any) @Sendable (Value) -> Void
     ) { standIn() }
-    /// The same binding (`@Binding` parameters).
-    public init(projectedValue: Binding<Value>) { standIn() }
     /// The value.
     public var wrappedValue: Value {
         get { standIn() }
@@ -394,8 +377,6 @@ extension Binding: @unchecked Sendable where Value: Sendable {}
 @dynamicMemberLookup @propertyWrapper public struct Bindable<Value> {
     /// A bindable object.
     public init(wrappedValue: Value) where Value: AnyObject, Value: Observable { standIn() }
-    /// A bindable object.
-    public init(_ wrappedValue: Value) where Value: AnyObject, Value: Observable { standIn() }
     /// The object.
     public var wrappedValue: Value {
         get { standIn() }
@@ -437,25 +418,6 @@ public enum ScenePhase: Comparable, Hashable, Sendable {
     case inactive
     /// In the foreground, taking events.
     case active
-}
-
-/// `AppStorage` (iOS 14.0, macOS 11.0).
-@available(iOS 14.0, macOS 11.0, *)
-@frozen @propertyWrapper public struct AppStorage<Value>: DynamicProperty {
-    private init(standIn: Never) {}
-    /// The stored value.
-    public var wrappedValue: Value {
-        get { standIn() }
-        nonmutating set { standIn() }
-    }
-    /// A binding to the stored value.
-    public var projectedValue: Binding<Value> { standIn() }
-}
-
-@available(iOS 14.0, macOS 11.0, *)
-extension AppStorage where Value == Bool {
-    /// A Boolean stored under `key`, `wrappedValue` when absent.
-    public init(wrappedValue: Value, _ key: String, store: UserDefaults? = nil) { standIn() }
 }
 
 // MARK: Modifiers

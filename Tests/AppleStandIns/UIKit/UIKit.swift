@@ -36,9 +36,6 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     /// `endBackgroundTask(_:)` (iOS 4.0).
     nonisolated open func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) { standIn() }
 
-    /// `isProtectedDataAvailable` (iOS 4.0).
-    open var isProtectedDataAvailable: Bool { standIn() }
-
     /// `protectedDataDidBecomeAvailableNotification` (iOS 4.0).
     nonisolated public static let protectedDataDidBecomeAvailableNotification = NSNotification.Name("UIApplicationProtectedDataDidBecomeAvailable")
 }
