@@ -194,6 +194,16 @@ final class UnreachableServer: URLProtocol {
         #expect(vault.prompts == 0)
     }
 
+    @Test("against make run on the loopback: the scheme's reset links open the app, http ones do not")
+    func localDevelopment() throws {
+        let router = LinkRouter(configuration: .localDevelopment)
+        guard case .resetPassword = router.route(URL(string: "com.example.latchkey://reset-password#token=\(FlowTests.token)")!) else {
+            Issue.record("the custom-scheme link was not routed")
+            return
+        }
+        #expect(router.route(URL(string: "http://127.0.0.1:8080/reset-password#token=\(FlowTests.token)")!) == .ignore)
+    }
+
     @Test("a second tap on the browser sign-in while one runs does nothing")
     func browserDoubleTap() async throws {
         let (model, _) = try Self.model()
