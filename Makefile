@@ -5,7 +5,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT_FLAGS ?=
 VENV := .venv
 
-.PHONY: run test build release dist bootstrap bootstrap-test swift-test e2e bench instructions function-order clean
+.PHONY: run test build release dist bootstrap bootstrap-test swift-test apple-check e2e bench instructions function-order clean
 
 ## make run: install what is missing, build release, start the server on the embedded default.
 run: bootstrap release
@@ -13,7 +13,12 @@ run: bootstrap release
 	./.build/release/latchkey serve
 
 ## make test: install what is missing (including test tools), then run every test suite.
-test: bootstrap-test swift-test e2e
+test: bootstrap-test swift-test apple-check e2e
+
+## make apple-check: type-check the Apple-only Swift (SDK adapters, the sample app) against the
+## stand-ins in Tests/AppleStandIns, as iOS and as macOS (scripts/check-apple-sources.sh).
+apple-check:
+	scripts/check-apple-sources.sh
 
 bootstrap:
 	@scripts/bootstrap.sh

@@ -1,5 +1,5 @@
-/// How ``KeychainTokenStore`` keeps the tokens: which item, who may read it, when.
-/// Plain values, so the choices can be checked on any platform (see ``KeychainQueryPlan``).
+/// How ``KeychainTokenStore`` keeps the tokens: which item, who may read it, when. Plain
+/// values, so every choice is checked on any platform (see ``KeychainItemStore``).
 public struct KeychainOptions: Sendable, Equatable {
     /// When the item can be read (`kSecAttrAccessible…`).
     public enum Accessibility: String, Sendable, CaseIterable {
@@ -32,27 +32,32 @@ public struct KeychainOptions: Sendable, Equatable {
 
     /// `kSecAttrService`.
     public var service: String
-    /// `kSecAttrAccount`.
+    /// `kSecAttrAccount`: the item's name; the store writes each save as a new item named
+    /// `<account>#<generation>` before removing the older ones (see ``KeychainItemStore``).
     public var account: String
     /// `kSecAttrAccessGroup`, to share the tokens with app extensions or other apps of
-    /// the same team (`TEAMID.group.name`, listed in the Keychain Sharing entitlement).
+    /// the same team (`TEAMID.group.name`, listed in the Keychain Sharing entitlement). An
+    /// item the app wrote before it had one (in its default group) is still read, and moved
+    /// into this group by the next save.
     public var accessGroup: String?
-    /// When the item can be read; default ``Accessibility/whenUnlockedThisDeviceOnly``.
+    /// When a new item can be read; default ``Accessibility/whenUnlockedThisDeviceOnly``.
     public var accessibility: Accessibility
-    /// Whether reading needs Face ID, Touch ID or the passcode; default none.
+    /// Whether reading a new item needs Face ID, Touch ID or the passcode; default none.
     public var userPresence: UserPresence
-    /// The sentence the system shows when it asks for Face ID or the passcode (the
-    /// `localizedReason` of the store's authentication context).
+    /// The sentence under the system's Face ID or passcode sheet when the store asks for
+    /// the item (``AuthenticatingTokenStore/authenticate()``); required with ``userPresence``.
     public var authenticationPrompt: String?
-    /// Delete a stored item on the first launch after the app was (re)installed: iOS keeps
-    /// Keychain items when an app is deleted, so a reinstalled app would otherwise find
-    /// the previous person's session. Off by default.
+    /// Treat an item a previous installation of the app left behind as absent, and remove
+    /// it with the next save or sign-out: iOS keeps Keychain items when an app is deleted,
+    /// so a reinstalled app would otherwise find the previous person's session. An item is
+    /// left over when it was created before the app's own container; app extensions never
+    /// decide this (their containers are not the app's). Off by default.
     public var wipeOnReinstall: Bool
     /// The App Group (`group.com.example.shared`, in the App Groups entitlement of the
     /// app and of each extension sharing the item through ``accessGroup``). Its container
     /// holds the lock file that lets the app and its extensions take turns refreshing
-    /// (so the session is refreshed once, never twice with one refresh token) and the
-    /// install marker they share. Without it the store locks nothing across processes.
+    /// (so the session is refreshed once, never twice with one refresh token). Without it
+    /// the lock file is in the app's own container.
     public var appGroup: String?
 
     /// Options with the given values; the defaults suit a typical app.
@@ -69,5 +74,10 @@ public struct KeychainOptions: Sendable, Equatable {
         self.authenticationPrompt = authenticationPrompt
         self.wipeOnReinstall = wipeOnReinstall
         self.appGroup = appGroup
+    }
+
+    /// The protection new items get: ``accessibility`` and ``userPresence``.
+    public var protection: KeychainProtection {
+        KeychainProtection(accessibility: accessibility, userPresence: userPresence)
     }
 }
