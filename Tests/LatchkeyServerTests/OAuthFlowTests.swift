@@ -3,9 +3,9 @@ import LatchkeyCrypto
 import LatchkeyJOSE
 @testable import LatchkeyCore
 @testable import LatchkeyHTTP
-@testable import LatchkeyMail
 @testable import LatchkeyWeb
 @testable import LatchkeyServer
+import LatchkeyOAuthTestSupport
 import Testing
 import LatchkeyTestSupport
 
