@@ -15,9 +15,8 @@ import Glibc
 /// queues its follow-up, in a place the worker took when its handler returned
 /// (``reserveFollowUp()``): with as many follow-ups outstanding as requests may wait, the
 /// worker gets no place and waits for its write itself, so the answers waiting for writes
-/// are bounded too.
-/// Follow-ups go before requests (they finish work begun, each in a few microseconds), and a
-/// stop runs them all: each carries a response whose completion must be called.
+/// are bounded too. Follow-ups go before requests (they finish work begun, and are short),
+/// and a stop runs them all: each carries a response whose completion must be called.
 ///
 /// Idle threads are woken one at a time: a job queued while a woken thread has not yet taken
 /// one wakes nobody, and a thread that takes a job and leaves more queued wakes the next.
