@@ -3,6 +3,7 @@ import Foundation
 import LatchkeyCore
 import LatchkeyHTTP
 import LatchkeyTestSupport
+import Synchronization
 import Testing
 
 /// Routes for the worker-pool tests: `/block` waits until the test releases it (its
