@@ -787,7 +787,7 @@ import LatchkeyTestSupport
 
 // MARK: Browser helpers
 
-private func formEncode(_ fields: [(String, String)]) -> String {
+func formEncode(_ fields: [(String, String)]) -> String {
     var allowed = CharacterSet.alphanumerics
     allowed.insert(charactersIn: "-._~")
     return fields.map {
@@ -796,7 +796,7 @@ private func formEncode(_ fields: [(String, String)]) -> String {
 }
 
 /// The cookies a response sets, by name.
-private func setCookies(_ response: HTTPResponse) -> [String: String] {
+func setCookies(_ response: HTTPResponse) -> [String: String] {
     var cookies: [String: String] = [:]
     for header in response.headers.values("Set-Cookie") {
         let pair = header.split(separator: ";")[0].split(separator: "=", maxSplits: 1)
@@ -806,7 +806,7 @@ private func setCookies(_ response: HTTPResponse) -> [String: String] {
 }
 
 /// The hidden inputs of the page's form, unescaped.
-private func hiddenFields(_ response: HTTPResponse) -> [(String, String)] {
+func hiddenFields(_ response: HTTPResponse) -> [(String, String)] {
     let html = String(decoding: response.body, as: UTF8.self)
     let pattern = try! Regex(#"<input type="hidden" name="([^"]*)" value="([^"]*)">"#)
     return html.matches(of: pattern).compactMap { match in
@@ -822,7 +822,7 @@ private func unescape(_ text: String) -> String {
 }
 
 /// The query parameters of a 303's Location.
-private func redirectParameters(_ response: HTTPResponse) throws -> [String: String] {
+func redirectParameters(_ response: HTTPResponse) throws -> [String: String] {
     #expect(response.status == 303)
     let location = try #require(response.headers["Location"])
     let components = try #require(URLComponents(string: location))
@@ -830,7 +830,7 @@ private func redirectParameters(_ response: HTTPResponse) throws -> [String: Str
 }
 
 /// The header and claims of a compact JWS, verified against the application's published keys.
-private func payload(_ token: String, _ harness: OAuthFlowTests.Harness) throws -> (header: JWSHeader, claims: [String: Any]) {
+func payload(_ token: String, _ harness: OAuthFlowTests.Harness) throws -> (header: JWSHeader, claims: [String: Any]) {
     let keys = try harness.app.keyRing.servedKeySet(now: harness.clock.now()).keys.map { try VerificationKey(jwk: $0) }
     let verified = try JWS.verify(compact: token, keys: keys)
     return (verified.header, try #require(try JSONSerialization.jsonObject(with: verified.payload) as? [String: Any]))
