@@ -98,6 +98,12 @@ import Testing
         #expect(Self.clearsSession(response))
         // The old cookie, if the browser kept it, no longer counts on the server.
         #expect(Self.nextSignIn(harness, cookies) == .form)
+        // Signing out again is no error (RP-Initiated Logout §4): nothing to end, the same way back.
+        let again = harness.get("/oauth/logout", [
+            ("id_token_hint", try #require(tokens["id_token"] as? String)), ("post_logout_redirect_uri", Self.signedOutURI),
+        ], cookies: cookies)
+        #expect(again.status == 303)
+        #expect(again.headers["Location"] == Self.signedOutURI)
     }
 
     @Test("an expired id_token_hint still signs out; without a post-logout URI the browser gets the signed-out page")

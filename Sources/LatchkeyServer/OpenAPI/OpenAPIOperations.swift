@@ -19,15 +19,20 @@ enum OpenAPIOperations {
         "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
     ]
 
-    /// The parameters of a logout request (RP-Initiated Logout 1.0 §2), with their schemas.
-    private static let logoutParameters: [(String, JSONValue)] = [
-        ("id_token_hint", .object(["type": .string("string"), "maxLength": .integer(LogoutRequest.maximumHintLength)])),
-        ("client_id", .object(["type": .string("string"), "maxLength": .integer(64)])),
-        ("post_logout_redirect_uri", .object(["type": .string("string"), "maxLength": .integer(RedirectURI.maximumLength)])),
-        ("state", .object(["type": .string("string"), "maxLength": .integer(1024)])),
-        ("ui_locales", .object(["type": .string("string"), "maxLength": .integer(64)])),
-        ("logout_hint", .object(["type": .string("string"), "maxLength": .integer(320), "description": .string("Accepted and not used.")])),
+    /// The parameters of a logout request (RP-Initiated Logout 1.0 §2), with the most bytes
+    /// each may have.
+    private static let logoutParameters: [(name: String, maxLength: Int)] = [
+        ("id_token_hint", LogoutRequest.maximumHintLength), ("client_id", 64),
+        ("post_logout_redirect_uri", RedirectURI.maximumLength), ("state", 1024), ("ui_locales", 64), ("logout_hint", 320),
     ]
+
+    /// The schema of the logout parameter that may have `maxLength` bytes. In a query the limit
+    /// is only described: together the limits exceed the request line the server reads (`414`).
+    private static func logoutParameterSchema(maxLength: Int, inQuery: Bool) -> JSONValue {
+        inQuery
+            ? .object(["type": .string("string"), "description": .string("At most \(maxLength) bytes.")])
+            : .object(["type": .string("string"), "maxLength": .integer(maxLength)])
+    }
 
     /// The operations, by route name.
     static let byRouteName: [String: OpenAPIOperation] = [
@@ -296,13 +301,17 @@ enum OpenAPIOperations {
         "oauth_logout": OpenAPIOperation(
             summary: "Sign the browser out (OpenID Connect RP-Initiated Logout 1.0; the metadata's end_session_endpoint).",
             description: "With an id_token_hint this server issued (expired ones too) for the signed-in account, the browser's session ends at once; otherwise a page asks \"Sign out?\" first. Once signed out: 303 to post_logout_redirect_uri (registered for the client) with state, else a \"You are signed out\" page. An unknown client or unregistered post_logout_redirect_uri gets an HTML error page, never a redirect.",
-            parameters: logoutParameters.map { name, schema in
-                .object(["name": .string(name), "in": .string("query"), "required": .bool(false), "schema": schema])
+            parameters: logoutParameters.map { name, maxLength in
+                .object([
+                    "name": .string(name), "in": .string("query"), "required": .bool(false),
+                    "schema": logoutParameterSchema(maxLength: maxLength, inQuery: true),
+                ])
             },
             responses: [
                 "200": .answer("The \"Sign out?\" page, or the \"You are signed out\" page.", mediaType: "text/html"),
                 "303": .answer("Signed out: to the post-logout redirect URI with state."),
                 "400": .error("Error page: unknown client, unregistered post-logout redirect URI, or a malformed or repeated parameter."),
+                "414": .answer("The request line is longer than the server reads (about 11 KB with the headers): send such a request as a form POST."),
             ]
         ),
         "oauth_logout_form": OpenAPIOperation(
@@ -312,7 +321,9 @@ enum OpenAPIOperations {
                 "application/x-www-form-urlencoded",
                 schema: .object([
                     "type": .string("object"),
-                    "properties": .object(Dictionary(uniqueKeysWithValues: logoutParameters + [
+                    "properties": .object(Dictionary(uniqueKeysWithValues: logoutParameters.map { name, maxLength in
+                        (name, logoutParameterSchema(maxLength: maxLength, inQuery: false))
+                    } + [
                         ("csrf_token", .object(["type": .string("string"), "maxLength": .integer(128)])),
                         ("step", .object(["type": .string("string"), "enum": .strings(["sign_out"])])),
                     ])),
