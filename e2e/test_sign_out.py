@@ -10,6 +10,7 @@ import requests
 from conftest import GOOD_PASSWORD
 from oauth_support import (EMAIL, LOOPBACK_REDIRECT, Browser, OAuthWorld, Page, assert_error_page, authorize_params,
                            authorize_url, discovery, pkce_pair, query_of)
+from test_client_cli import client, client_env, sign_in_at, start_login
 
 SIGNED_OUT = "http://127.0.0.1/signed-out"
 
@@ -120,6 +121,33 @@ def test_the_apps_sign_out_by_revocation_ends_the_browser_session_that_signed_in
     assert world.revoke(tokens["refresh_token"], "notes.app", token_type_hint="refresh_token").status_code == 200
     assert next_sign_in(server, browser) == "form"
     assert next_sign_in(server, bystander) == "one-click"
+
+
+def test_the_sdks_sign_out_ends_the_browser_session_it_signed_in_with(server, tmp_path):
+    """`latchkey logout` is the SDK's AuthSession.signOut(): after it, the browser that signed the
+    command line in asks for the password again."""
+    server.create_user(EMAIL)
+    server.cli("clients", "create", "cli-test", "--redirect-uri", LOOPBACK_REDIRECT, "--first-party")
+    env = client_env(server, tmp_path)
+    browser = Browser(server)
+    login, url = start_login(env, timeout=60)
+    try:
+        assert browser.get(sign_in_at(browser.session, url)).status_code == 200
+        _, errors = login.communicate(timeout=60)
+        assert login.returncode == 0, errors
+    finally:
+        if login.poll() is None:
+            login.kill()
+            login.wait()
+
+    def next_page():
+        _, challenge = pkce_pair()
+        form = Page(browser.get(authorize_url(server, authorize_params("cli-test", challenge))).text).form
+        return "form" if "password" in Page.field_names(form) else "one-click"
+
+    assert next_page() == "one-click"
+    assert client(env, "logout").returncode == 0
+    assert next_page() == "form"
 
 
 def test_sign_out_on_one_instance_ends_the_browser_session_on_every_instance(make_cluster):
