@@ -189,8 +189,8 @@ def test_clients_list_shows_scopes(server):
                "--scope", "profile")
     server.cli("clients", "create", "bare.app", "--redirect-uri", "com.example.bare:/oauth")
     rows = {line.split("\t")[0]: line.split("\t") for line in server.cli("clients", "list").stdout.splitlines()}
-    assert rows["ios.app"][-1] == "openid profile"
-    assert rows["bare.app"][-1] == "-"
+    assert rows["ios.app"][6] == "openid profile"
+    assert rows["bare.app"][6] == "-"
 
 
 def test_a_misspelt_variable_is_warned_about_when_the_server_starts(make_server):

@@ -107,18 +107,22 @@ package final class ServerApplication: Sendable {
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
         let clients = ClientRegistry(store: store)
+        let authorization = AuthorizationService(
+            store: store, clock: clock,
+            formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)))
+        let browserCookies = BrowserCookies(secure: secureCookies)
         let authorizeRoutes = AuthorizeRoutes(
-            clients: clients,
-            authorization: AuthorizationService(
-                store: store, clock: clock,
-                formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
+            clients: clients, authorization: authorization,
             signIn: signIn, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
-            issuer: issuer, secureCookies: secureCookies)
+            issuer: issuer, cookies: browserCookies)
+        let logoutRoutes = LogoutRoutes(
+            clients: clients, tokens: tokens, authorization: authorization,
+            pages: SignOutPage(productName: configuration.productName), cookies: browserCookies, logger: logger)
         let grants = TokenGrants.all(tokens: tokens)
         self.grants = grants
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
-        let routes = resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
+        let routes = resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
                 + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                     resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString)).routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes

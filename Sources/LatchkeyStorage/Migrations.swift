@@ -232,6 +232,19 @@ enum Migrations {
                 ALTER TABLE authorization_codes ADD COLUMN amr TEXT;
                 """
         ),
+        // Sign-out (OpenID Connect RP-Initiated Logout): where each client may send the browser
+        // after /oauth/logout (a JSON array, like redirect_uris), and which browser session
+        // signed in for a code and so for the login the code starts (the session's
+        // token_digest, kept by every token of the family), so that ending the login ends that
+        // browser session too. Rows written before have NULLs: no browser session to end.
+        Migration(
+            version: 14, name: "sign_out",
+            portable: """
+                ALTER TABLE oauth_clients ADD COLUMN post_logout_redirect_uris TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE authorization_codes ADD COLUMN browser_session_digest TEXT;
+                ALTER TABLE sessions ADD COLUMN browser_session_digest TEXT;
+                """
+        ),
     ]
 }
 

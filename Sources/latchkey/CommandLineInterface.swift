@@ -71,8 +71,9 @@ enum Help {
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
-                                            --name NAME, --id-token-alg RS256|ES256|EdDSA)
-      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes)
+                                            --name NAME, --id-token-alg RS256|ES256|EdDSA, --post-logout-redirect-uri URI)
+      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes,
+                                            post-logout redirect URIs)
       clients delete ID                     Remove an OAuth client
       outbox list                           The mail the file transport wrote (id, written, recipient, subject)
       outbox show ID                        One of those mails: headers and text, its link whole
@@ -148,6 +149,7 @@ enum Help {
       latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
                               [--first-party] [--introspect] [--scope S ...] [--name NAME]
                               [--scope-description S=TEXT ...] [--id-token-alg RS256|ES256|EdDSA]
+                              [--post-logout-redirect-uri URI ...]
           Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
           Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
           com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
@@ -168,11 +170,17 @@ enum Help {
                           instead of S (up to 200 characters; repeat for several), e.g.
                           --scope-description "notes.read=Read your notes"; openid and
                           email have descriptions in every language already
+          --post-logout-redirect-uri URI
+                          where /oauth/logout may send the browser after signing it out
+                          (OpenID Connect RP-Initiated Logout's post_logout_redirect_uri;
+                          repeat for several); the same forms as --redirect-uri, matched as
+                          they are. Without one, signing out ends on Latchkey's own page.
           Prints `client_id: ID`.
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
           third-party, `introspects` or `-`, ID token algorithm, redirect URIs
-          (space-separated), scopes (space-separated, `-` for none). Never prints secrets.
+          (space-separated), scopes (space-separated, `-` for none), post-logout redirect
+          URIs (space-separated, `-` for none). Never prints secrets.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """

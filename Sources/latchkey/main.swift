@@ -210,7 +210,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
     let parsed = try ParsedArguments(
         arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"] : [],
         options: subcommand == "create" ? ["--id-token-alg", "--name"] : [],
-        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description"] : [])
+        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description", "--post-logout-redirect-uri"] : [])
     switch subcommand {
     case "create":
         let id = try onePositional(parsed, "ID")
@@ -235,7 +235,8 @@ func clients(_ arguments: ArraySlice<String>) throws {
             id: id, redirectURIs: redirectURIs, confidential: parsed.flags.contains("--confidential"),
             firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []],
             introspect: parsed.flags.contains("--introspect"), idTokenAlgorithm: idTokenAlgorithm,
-            displayName: parsed.options["--name"], scopeDescriptions: scopeDescriptions, now: Date())
+            displayName: parsed.options["--name"], scopeDescriptions: scopeDescriptions,
+            postLogoutRedirectURIs: parsed.repeated["--post-logout-redirect-uri", default: []], now: Date())
         print("client_id: \(client.id)")
         if let secret { print("client_secret: \(secret.exposed)") }
     case "list":
@@ -247,6 +248,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
                     client.mayIntrospect ? "introspects" : "-", client.idTokenAlgorithm.rawValue,
                     client.redirectURIs.map(\.value).joined(separator: " "),
                     client.scopes.isEmpty ? "-" : client.scopes.joined(separator: " "),
+                    client.postLogoutRedirectURIs.isEmpty ? "-" : client.postLogoutRedirectURIs.map(\.value).joined(separator: " "),
                 ].joined(separator: "\t"))
         }
     case "delete":

@@ -1,6 +1,6 @@
 /// Every text the server shows a person, in one language, and the direction it runs in:
-/// one value per surface (the two mails, the reset page, the sign-in pages, the words for a
-/// person who tried too often).
+/// one value per surface (the two mails, the reset page, the sign-in and sign-out pages, the
+/// words for a person who tried too often).
 ///
 /// Each language's catalogue is one file under `Localization/Languages/` (`English.swift`,
 /// `Portuguese.swift`, …). Every field of every surface is required, so a catalogue that
@@ -28,6 +28,8 @@ package struct TextCatalogue: Sendable {
     package let resetPage: ResetPageText
     /// The pages of `/oauth/authorize`: sign-in, consent and errors.
     package let signInPage: SignInPageText
+    /// The pages of `/oauth/logout`: the question, signed out, and errors.
+    package let signOutPage: SignOutPageText
     /// Too many attempts, and how long to wait: on the reset and sign-in pages.
     package let rateLimit: RateLimitText
 }

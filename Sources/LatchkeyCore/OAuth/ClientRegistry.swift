@@ -24,16 +24,19 @@ package struct ClientRegistry: Sendable {
     /// The consent and sign-in pages show `displayName` instead of the id, and for each scope
     /// its entry in `scopeDescriptions` (what the scope lets the client do) instead of its id.
     ///
+    /// `postLogoutRedirectURIs` are where `/oauth/logout` may send the browser after signing it
+    /// out; each is checked as a redirect URI is.
+    ///
     /// Throws `invalid_request` for a bad id, no redirect URI, a bad scope, a public client
     /// that would introspect, a display name or description that is empty, too long (60 and
     /// 200 characters) or holds control or direction-changing characters, or a description
     /// of a scope the client may not request,
-    /// `invalid_redirect_uri` for a redirect URI of a form not accepted (see ``RedirectURI``),
+    /// `invalid_redirect_uri` for a redirect or post-logout redirect URI of a form not accepted (see ``RedirectURI``),
     /// and `client_exists` when the id is taken.
     package func create(
         id: String, redirectURIs: [String], confidential: Bool, firstParty: Bool, scopes: [String], introspect: Bool = false,
         idTokenAlgorithm: JWSAlgorithm = .rs256, displayName: String? = nil, scopeDescriptions: [String: String] = [:],
-        now: Date
+        postLogoutRedirectURIs: [String] = [], now: Date
     ) throws -> (client: OAuthClient, secret: Redacted<String>?) {
         try Self.checkID(id)
         guard confidential || !introspect else {
@@ -58,7 +61,8 @@ package struct ClientRegistry: Sendable {
             id: id, redirectURIs: Self.unique(try redirectURIs.map(Self.redirectURI)), isConfidential: confidential,
             secretDigest: secret.map { Self.digest($0.exposed) }, isFirstParty: firstParty, scopes: Self.unique(scopes),
             mayIntrospect: introspect, createdAt: now, idTokenAlgorithm: idTokenAlgorithm, displayName: displayName,
-            scopeDescriptions: scopeDescriptions)
+            scopeDescriptions: scopeDescriptions,
+            postLogoutRedirectURIs: Self.unique(try postLogoutRedirectURIs.map(Self.redirectURI)))
         try store.createClient(client)
         return (client, secret)
     }

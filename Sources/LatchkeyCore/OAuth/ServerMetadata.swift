@@ -9,6 +9,8 @@ package struct ServerMetadata: Encodable, Sendable {
     package let revocation_endpoint: String
     package let introspection_endpoint: String
     package let userinfo_endpoint: String
+    /// OpenID Connect RP-Initiated Logout 1.0 §2.1: where an app sends the browser to sign out.
+    package let end_session_endpoint: String
     package let jwks_uri: String
     package let response_types_supported = ["code"]
     package let response_modes_supported = ["query"]
@@ -37,6 +39,7 @@ package struct ServerMetadata: Encodable, Sendable {
         revocation_endpoint = issuer + "/oauth/revoke"
         introspection_endpoint = issuer + "/oauth/introspect"
         userinfo_endpoint = issuer + "/userinfo"
+        end_session_endpoint = issuer + "/oauth/logout"
         jwks_uri = issuer + "/.well-known/jwks.json"
     }
 }

@@ -112,6 +112,15 @@ package final class TokenService: Sendable {
         var email: String?
     }
 
+    /// An ID token this server issued, presented back as a hint of whom to sign out
+    /// (OpenID Connect RP-Initiated Logout 1.0 §2, `id_token_hint`).
+    package struct IDTokenHint: Sendable, Equatable {
+        /// The account the ID token was about (`sub`).
+        package let subject: String
+        /// The client it was issued to (`aud`).
+        package let clientID: String
+    }
+
     /// How far ahead of this server's clock another instance's clock may be: a token issued
     /// up to this many seconds "in the future" is accepted. Expiry gets no leeway.
     static let clockSkew: TimeInterval = 60
@@ -275,6 +284,20 @@ package final class TokenService: Sendable {
             throw LatchkeyError(.insufficientScope, "The access token lacks the openid scope.")
         }
         return UserInfo(sub: verified.account.id, email: scope.contains("email") ? verified.account.email : nil)
+    }
+
+    /// `token` as an ID token hint, if this server issued it: its signature verifies with a
+    /// published key of any ID token algorithm, it is a `typ: JWT` (so an access token is
+    /// none), its `iss` is this server and it has a subject and exactly one audience. Its
+    /// expiry is not checked: an app signs out long after its ID token expired, and
+    /// RP-Initiated Logout lets the hint be an expired one. A token signed by a key retired
+    /// long enough to be no longer published does not verify. Nil otherwise, never why.
+    package func idTokenHint(_ token: Redacted<String>) -> IDTokenHint? {
+        guard let verified = try? JWS.verify(compact: token.exposed, keys: keyRing.idTokenVerificationKeys(now: clock.now())),
+            verified.header.typ == "JWT", let claims = try? JWTClaims.decode(from: verified.payload),
+            claims.iss == settings.issuer, let subject = claims.sub, let audience = claims.aud?.values, audience.count == 1
+        else { return nil }
+        return IDTokenHint(subject: subject, clientID: audience[0])
     }
 
     /// The access token's claims and account if its signature verifies with a published key

@@ -19,6 +19,21 @@ enum OpenAPIOperations {
         "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
     ]
 
+    /// The parameters of a logout request (RP-Initiated Logout 1.0 §2), with the most bytes
+    /// each may have.
+    private static let logoutParameters: [(name: String, maxLength: Int)] = [
+        ("id_token_hint", LogoutRequest.maximumHintLength), ("client_id", 64),
+        ("post_logout_redirect_uri", RedirectURI.maximumLength), ("state", 1024), ("ui_locales", 64), ("logout_hint", 320),
+    ]
+
+    /// The schema of the logout parameter that may have `maxLength` bytes. In a query the limit
+    /// is only described: together the limits exceed the request line the server reads (`414`).
+    private static func logoutParameterSchema(maxLength: Int, inQuery: Bool) -> JSONValue {
+        inQuery
+            ? .object(["type": .string("string"), "description": .string("At most \(maxLength) bytes.")])
+            : .object(["type": .string("string"), "maxLength": .integer(maxLength)])
+    }
+
     /// The operations, by route name.
     static let byRouteName: [String: OpenAPIOperation] = [
         "password_request": OpenAPIOperation(
@@ -281,6 +296,44 @@ enum OpenAPIOperations {
                 "401": .error("Sign-in page again: wrong credentials (one message for every cause)."),
                 "403": .error("The form token is missing or does not match the browser."),
                 "429": .error("Too many failed sign-ins.", retryAfter: true),
+            ]
+        ),
+        "oauth_logout": OpenAPIOperation(
+            summary: "Sign the browser out (OpenID Connect RP-Initiated Logout 1.0; the metadata's end_session_endpoint).",
+            description: "With an id_token_hint this server issued (expired ones too) for the signed-in account, the browser's session ends at once; otherwise a page asks \"Sign out?\" first. Once signed out: 303 to post_logout_redirect_uri (registered for the client) with state, else a \"You are signed out\" page. An unknown client or unregistered post_logout_redirect_uri gets an HTML error page, never a redirect.",
+            parameters: logoutParameters.map { name, maxLength in
+                .object([
+                    "name": .string(name), "in": .string("query"), "required": .bool(false),
+                    "schema": logoutParameterSchema(maxLength: maxLength, inQuery: true),
+                ])
+            },
+            responses: [
+                "200": .answer("The \"Sign out?\" page, or the \"You are signed out\" page.", mediaType: "text/html"),
+                "303": .answer("Signed out: to the post-logout redirect URI with state."),
+                "400": .error("Error page: unknown client, unregistered post-logout redirect URI, or a malformed or repeated parameter."),
+                "414": .answer("The request line is longer than the server reads (about 11 KB with the headers): send such a request as a form POST."),
+            ]
+        ),
+        "oauth_logout_form": OpenAPIOperation(
+            summary: "The logout request as a form post, or the \"Sign out?\" page's form (step=sign_out with the csrf_token bound to the latchkey_csrf cookie).",
+            description: "Without step, the same request as GET /oauth/logout; a post that brings no session cookie (another site's form post carries none) is asked \"Sign out?\". With step=sign_out and a valid csrf_token, the browser's session ends.",
+            requestBody: .init(
+                "application/x-www-form-urlencoded",
+                schema: .object([
+                    "type": .string("object"),
+                    "properties": .object(Dictionary(uniqueKeysWithValues: logoutParameters.map { name, maxLength in
+                        (name, logoutParameterSchema(maxLength: maxLength, inQuery: false))
+                    } + [
+                        ("csrf_token", .object(["type": .string("string"), "maxLength": .integer(128)])),
+                        ("step", .object(["type": .string("string"), "enum": .strings(["sign_out"])])),
+                    ])),
+                ])
+            ),
+            responses: [
+                "200": .answer("The \"Sign out?\" page, or the \"You are signed out\" page.", mediaType: "text/html"),
+                "303": .answer("Signed out: to the post-logout redirect URI with state."),
+                "400": .error("Error page: the body is not form-encoded, an unknown client, an unregistered post-logout redirect URI, or a malformed or repeated parameter."),
+                "403": .error("The form token is missing or does not match the browser."),
             ]
         ),
         "oauth_token": OpenAPIOperation(

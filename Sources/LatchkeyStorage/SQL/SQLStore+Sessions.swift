@@ -44,7 +44,8 @@ extension SQLStore {
                 authTime: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(assurance.authTime))),
             createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
             expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
-            absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)))
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)),
+            browserSessionDigest: nil)
     }
 
     package func rotateRefreshToken(
@@ -74,7 +75,7 @@ extension SQLStore {
                     of: row, presented: presented, newSuccessor: successorDigest, usedAt: usedAt, now: now, grace: reuseGrace,
                     using: connection)
                 else {
-                    try Self.revokeFamily(presentedToken.familyID, now: nowValue, using: connection)
+                    try Self.endLogin(presentedToken.familyID, now: nowValue, using: connection)
                     return .reused
                 }
             }
@@ -93,7 +94,7 @@ extension SQLStore {
                 createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(
                     milliseconds: StorageEncoding.milliseconds(min(now.addingTimeInterval(idleTTL), presentedToken.absoluteExpiresAt))),
-                absoluteExpiresAt: presentedToken.absoluteExpiresAt)
+                absoluteExpiresAt: presentedToken.absoluteExpiresAt, browserSessionDigest: presentedToken.browserSessionDigest)
             try Self.insertRefreshToken(successor, using: connection)
             return .rotated(successor: successor, account: account)
         }
@@ -134,7 +135,7 @@ extension SQLStore {
         try database.transaction { connection in
             guard let token = try lockedRefreshToken(.text(StorageEncoding.hex(digest)), using: connection), accepts(token)
             else { return false }
-            try Self.revokeFamily(token.familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+            try Self.endLogin(token.familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
             return true
         }
     }
@@ -166,7 +167,7 @@ extension SQLStore {
                 """
                 SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
                        s.auth_time, s.amr, s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
-                       a.id, a.email, a.password_hash, a.status, a.locale, a.failure_epoch, a.created_at
+                       s.browser_session_digest, a.id, a.email, a.password_hash, a.status, a.locale, a.failure_epoch, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
                   AND s.expires_at > ? AND s.absolute_expires_at > ?
@@ -182,7 +183,8 @@ extension SQLStore {
             credentialVersion: Int(try row.integer("credential_version")), assurance: try Self.assurance(from: row),
             createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
             expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
-            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")),
+            browserSessionDigest: try Self.browserSessionDigest(from: row))
         return (token, try Self.account(from: row))
     }
 
@@ -214,7 +216,7 @@ extension SQLStore {
                 \(database.dialect.updateLock(of: "a"))
                 """,
                 [.text(familyID)])
-            try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+            try Self.endLogin(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
         }
     }
 
@@ -242,8 +244,9 @@ extension SQLStore {
         try connection.execute(
             """
             INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                  family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr)
-            VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr,
+                                  browser_session_digest)
+            VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(SecureRandom.identifier(orderedAt: token.createdAt)), .text(token.accountID),
@@ -252,6 +255,7 @@ extension SQLStore {
                 .text(token.familyID), .text(token.clientID), .text(token.scope.joined(separator: " ")),
                 .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),
                 .integer(StorageEncoding.milliseconds(token.assurance.authTime)), .text(token.assurance.storedMethods),
+                .text(token.browserSessionDigest.map(StorageEncoding.hex)),
             ])
     }
 
@@ -259,7 +263,7 @@ extension SQLStore {
     static var refreshTokenColumns: String {
         """
         s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version, s.auth_time, s.amr, \
-        s.created_at, s.expires_at, s.absolute_expires_at
+        s.created_at, s.expires_at, s.absolute_expires_at, s.browser_session_digest
         """
     }
 
@@ -272,7 +276,13 @@ extension SQLStore {
             credentialVersion: Int(try row.integer("credential_version")), assurance: try assurance(from: row),
             createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
             expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
-            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")),
+            browserSessionDigest: try browserSessionDigest(from: row))
+    }
+
+    /// The browser session a login records, in a row holding its `browser_session_digest`.
+    static func browserSessionDigest(from row: any SQLRow) throws -> Data? {
+        try row.optionalText("browser_session_digest").map(StorageEncoding.bytes(hex:))
     }
 
     /// The assurance of a login in a row holding its `auth_time` and `amr`; a login started
@@ -283,7 +293,24 @@ extension SQLStore {
             authTime: StorageEncoding.date(milliseconds: try row.optionalInteger("auth_time") ?? 0))
     }
 
-    /// Revokes every live token of the family `familyID`.
+    /// Ends the login `familyID` as a sign-out or a theft does: revokes every live token of the
+    /// family and ends the browser session whose sign-in started it (the one its tokens record),
+    /// so the browser that signed in for it asks for the password again.
+    static func endLogin(_ familyID: String, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws {
+        try connection.execute(
+            """
+            UPDATE sessions SET revoked_at = ?
+            WHERE kind = 'browser' AND revoked_at IS NULL AND token_digest IN (
+                SELECT browser_session_digest FROM sessions
+                WHERE family_id = ? AND kind = 'refresh_family' AND browser_session_digest IS NOT NULL)
+            """,
+            [now, .text(familyID)])
+        try revokeFamily(familyID, now: now, using: connection)
+    }
+
+    /// Revokes every live token of the family `familyID`, and nothing else: a login ended for
+    /// being one too many of the account's, or whose account changed (its browser sessions
+    /// already do not count).
     static func revokeFamily(_ familyID: String, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws {
         try connection.execute(
             "UPDATE sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", [now, .text(familyID)])

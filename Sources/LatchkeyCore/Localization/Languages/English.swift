@@ -65,6 +65,16 @@ extension TextCatalogue {
             invalidRequest: "The app sent an invalid sign-in request. Go back to the app and try again.",
             expiredForm: "This page has expired. Go back to the app and start signing in again.",
             tryAgainLater: "Sign-in is not available right now because of a problem on our side. Please try again in a few minutes."),
+        signOutPage: SignOutPageText(
+            confirmTitle: "Sign out?",
+            confirmIntro: { product in "You will be signed out of \(product) in this browser, and the next sign-in here will ask for your password." },
+            signOut: "Sign out",
+            signedOutTitle: "You are signed out",
+            signedOutBody: { product in "You are signed out of \(product) in this browser. You can close this page." },
+            errorTitle: "This sign-out link does not work",
+            invalidRequest: "The app sent an invalid sign-out request. Go back to the app and try again.",
+            expiredForm: "This page has expired. Go back to the app and sign out again.",
+            tryAgainLater: "Signing out is not possible right now because of a problem on our side. Please try again in a few minutes."),
         rateLimit: RateLimitText(
             tooMany: "Too many attempts.",
             tryAgainIn: { wait in

@@ -65,6 +65,16 @@ extension TextCatalogue {
             invalidRequest: "O aplicativo enviou um pedido de acesso inválido. Volte ao aplicativo e tente novamente.",
             expiredForm: "Esta página expirou. Volte ao aplicativo e comece a entrar novamente.",
             tryAgainLater: "O acesso não está disponível agora por um problema do nosso lado. Tente novamente em alguns minutos."),
+        signOutPage: SignOutPageText(
+            confirmTitle: "Sair?",
+            confirmIntro: { product in "Você vai sair do \(product) neste navegador, e o próximo acesso aqui vai pedir a sua senha." },
+            signOut: "Sair",
+            signedOutTitle: "Você saiu",
+            signedOutBody: { product in "Você saiu do \(product) neste navegador. Pode fechar esta página." },
+            errorTitle: "Este link de saída não funciona",
+            invalidRequest: "O aplicativo enviou um pedido de saída inválido. Volte ao aplicativo e tente novamente.",
+            expiredForm: "Esta página expirou. Volte ao aplicativo e saia novamente.",
+            tryAgainLater: "Não é possível sair agora por um problema do nosso lado. Tente novamente em alguns minutos."),
         rateLimit: RateLimitText(
             tooMany: "Muitas tentativas.",
             tryAgainIn: { wait in

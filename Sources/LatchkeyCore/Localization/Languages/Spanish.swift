@@ -65,6 +65,16 @@ extension TextCatalogue {
             invalidRequest: "La aplicación envió una solicitud de inicio de sesión no válida. Vuelve a la aplicación e inténtalo de nuevo.",
             expiredForm: "Esta página ha caducado. Vuelve a la aplicación y empieza de nuevo.",
             tryAgainLater: "El inicio de sesión no está disponible ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos."),
+        signOutPage: SignOutPageText(
+            confirmTitle: "¿Cerrar sesión?",
+            confirmIntro: { product in "Se cerrará tu sesión de \(product) en este navegador, y el próximo inicio de sesión aquí te pedirá la contraseña." },
+            signOut: "Cerrar sesión",
+            signedOutTitle: "Has cerrado sesión",
+            signedOutBody: { product in "Has cerrado tu sesión de \(product) en este navegador. Puedes cerrar esta página." },
+            errorTitle: "Este enlace de cierre de sesión no funciona",
+            invalidRequest: "La aplicación envió una solicitud de cierre de sesión no válida. Vuelve a la aplicación e inténtalo de nuevo.",
+            expiredForm: "Esta página ha caducado. Vuelve a la aplicación y cierra sesión de nuevo.",
+            tryAgainLater: "No es posible cerrar sesión ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos."),
         rateLimit: RateLimitText(
             tooMany: "Demasiados intentos.",
             tryAgainIn: { wait in
