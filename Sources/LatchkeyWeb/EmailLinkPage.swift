@@ -72,28 +72,34 @@ package struct EmailLinkPage: Sendable {
         status.textContent = text;
         status.className = isError ? "error" : "";
       }
-      var token = new URLSearchParams(window.location.hash.slice(1)).get("token");
-      // The token leaves the address bar (and the history entry) before anything else happens.
-      window.history.replaceState(null, "", window.location.pathname + window.location.search);
-      if (!token) { show(messages.invalid_token, true); return; }
-      fetch(status.getAttribute("data-endpoint"), {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ token: token }),
-        credentials: "same-origin",
-        referrerPolicy: "no-referrer",
-        cache: "no-store"
-      }).then(function (response) {
-        if (response.ok) {
-          show(messages.done, false);
-          nextStep.hidden = !nextStep.firstElementChild;
-          return;
-        }
-        return response.json().catch(function () { return {}; }).then(function (json) {
-          var code = (json.error || {}).code;
-          show(code === "invalid_token" ? messages.invalid_token : messages.failed, true);
-        });
-      }).catch(function () { show(messages.failed, true); });
+      // A link opened again in the same tab only changes the fragment: run for it too.
+      function confirm() {
+        var token = new URLSearchParams(window.location.hash.slice(1)).get("token");
+        // The token leaves the address bar (and the history entry) before anything else happens.
+        window.history.replaceState(null, "", window.location.pathname + window.location.search);
+        if (!token) { show(messages.invalid_token, true); return; }
+        nextStep.hidden = true;
+        fetch(status.getAttribute("data-endpoint"), {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ token: token }),
+          credentials: "same-origin",
+          referrerPolicy: "no-referrer",
+          cache: "no-store"
+        }).then(function (response) {
+          if (response.ok) {
+            show(messages.done, false);
+            nextStep.hidden = !nextStep.firstElementChild;
+            return;
+          }
+          return response.json().catch(function () { return {}; }).then(function (json) {
+            var code = (json.error || {}).code;
+            show(code === "invalid_token" ? messages.invalid_token : messages.failed, true);
+          });
+        }).catch(function () { show(messages.failed, true); });
+      }
+      window.addEventListener("hashchange", confirm);
+      confirm();
     })();
     """#
 }
