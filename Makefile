@@ -5,7 +5,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT_FLAGS ?=
 VENV := .venv
 
-.PHONY: run test build release dist bootstrap bootstrap-test swift-test e2e bench instructions function-order clean
+.PHONY: run test build release dist bootstrap bootstrap-test swift-test apple-check e2e bench instructions function-order clean
 
 ## make run: install what is missing, build release, start the server on the embedded default.
 run: bootstrap release
@@ -13,7 +13,12 @@ run: bootstrap release
 	./.build/release/latchkey serve
 
 ## make test: install what is missing (including test tools), then run every test suite.
-test: bootstrap-test swift-test e2e
+test: bootstrap-test swift-test apple-check e2e
+
+## make apple-check: type-check the Apple-only Swift (SDK adapters, the sample app) against the
+## stand-ins in Tests/AppleStandIns, as iOS and as macOS (scripts/check-apple-sources.sh).
+apple-check:
+	scripts/check-apple-sources.sh
 
 bootstrap:
 	@scripts/bootstrap.sh
@@ -35,12 +40,19 @@ release:
 dist: bootstrap
 	scripts/dist.sh
 
+## make swift-test: build with warnings as errors, then run the Swift tests beside a throwaway
+## PostgreSQL and Redis; FILTER=… runs only the tests `swift test --filter` matches (a test
+## target, a suite or a test: FILTER=LatchkeyStorageTests, FILTER=StoreContractTests).
 swift-test: $(VENV)/.installed
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh swift test --skip-build
+	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh \
+		swift test --skip-build $(if $(FILTER),--filter '$(FILTER)')
 
+## make e2e: the end-to-end tests against the release binary; E2E=… runs only the files or
+## pytest node ids given (E2E=e2e/test_login.py, E2E=e2e/test_login.py::test_name).
+E2E ?= e2e
 e2e: release dist $(VENV)/.installed
-	LATCHKEY_REQUIRE_CLUSTER=1 scripts/with-postgres.sh scripts/with-redis.sh $(VENV)/bin/python -m pytest -q e2e
+	LATCHKEY_REQUIRE_CLUSTER=1 scripts/with-postgres.sh scripts/with-redis.sh $(VENV)/bin/python -m pytest -q $(E2E)
 
 $(VENV)/.installed: e2e/requirements.txt
 	python3 -m venv $(VENV)

@@ -28,7 +28,7 @@ final class LoopbackRedirectListener {
 
     /// Listens on 127.0.0.1:`port` (0: any free port).
     init(port: Int = 0) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Self.streamSocket, 0)
         guard descriptor >= 0 else { throw CommandFailure.failure("cannot open a loopback socket (errno \(errno))") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -118,8 +118,12 @@ final class LoopbackRedirectListener {
         /// A browser that hung up must not kill the command with SIGPIPE (on Darwin the
         /// connection has `SO_NOSIGPIPE` instead).
         private static let sendFlags = Int32(MSG_NOSIGNAL)
+        /// `SOCK_STREAM` as `socket(2)` takes it: Glibc imports it as a `__socket_type` case.
+        private static let streamSocket = Int32(SOCK_STREAM.rawValue)
     #else
         private static let sendFlags: Int32 = 0
+        /// `SOCK_STREAM` as `socket(2)` takes it: Darwin imports it as an `Int32`.
+        private static let streamSocket = SOCK_STREAM
     #endif
 
     private func respond(_ connection: Int32, status: String, body: String) {

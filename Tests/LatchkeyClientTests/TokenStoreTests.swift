@@ -16,15 +16,16 @@ private let otherTokens = StoredTokens(
 
 /// The contract every ``TokenStore`` keeps, run against each implementation.
 @Suite struct TokenStoreContractTests {
-    static func stores(in directory: URL) -> [any TokenStore] {
-        [InMemoryTokenStore(), FileTokenStore(directory: directory.appendingPathComponent("store"))]
+    static func stores(in directory: URL) throws -> [any TokenStore] {
+        [InMemoryTokenStore(), FileTokenStore(directory: directory.appendingPathComponent("store")),
+         try KeychainStoreTests.store(KeychainStoreTests.plain, InMemoryKeychain().process())]
     }
 
     @Test("an empty store loads nil; save then load round-trips; a second save replaces; clear empties")
     func contract() throws {
         let temporary = try TemporaryDirectory()
         defer { temporary.cleanUp() }
-        for store in Self.stores(in: temporary.url) {
+        for store in try Self.stores(in: temporary.url) {
             #expect(try store.load() == nil)
             try store.clear()
             try store.save(sampleTokens)

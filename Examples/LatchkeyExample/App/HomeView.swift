@@ -5,8 +5,6 @@ import SwiftUI
 struct HomeView: View {
     let model: AppModel
     let subject: String?
-    @Binding var requireFaceID: Bool
-    @State private var settingError: String?
 
     var body: some View {
         Form {
@@ -23,15 +21,11 @@ struct HomeView: View {
                 }
             }
             Section {
+                // The stored session's protection, as the Keychain reports it.
                 Toggle("Require Face ID", isOn: Binding(get: { model.requireFaceID }, set: { on in
-                    do {
-                        try model.setRequireFaceID(on)
-                        requireFaceID = on
-                    } catch {
-                        settingError = "\(error.localizedDescription)"
-                    }
+                    Task { await model.setRequireFaceID(on) }
                 }))
-                if let settingError { Text(settingError).foregroundStyle(.red) }
+                if let message = model.faceIDSettingError { Text(message).foregroundStyle(.red) }
             } footer: {
                 Text("Face ID (or the passcode) is then needed to use the saved sign-in.")
             }

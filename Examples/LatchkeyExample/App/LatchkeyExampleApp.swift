@@ -3,63 +3,54 @@ import LatchkeyExampleModel
 import SwiftUI
 import UIKit
 
-/// The sample app: wiring only. Every decision is in `AppModel` and the SDK; the model is
-/// made once the first scene appears — not in `init`, which iOS may run while prewarming
-/// the app before the first unlock, when stored settings read as defaults.
+/// The sample app: wiring only. Every decision is in `AppModel` and the SDK. The model is
+/// made in `init`: making it reads nothing (no Keychain, no file), so it is safe while iOS
+/// prewarms the app before the first unlock, and a reset link that opens the app from cold
+/// is handed to it, never dropped.
 @main
 struct LatchkeyExampleApp: App {
-    @State private var model: AppModel?
-    @State private var setupError: String?
-    @State private var keychain = CurrentKeychain()
-    @AppStorage("requireFaceID") private var requireFaceID = false
+    @State private var setup = Self.setUp()
     @Environment(\.scenePhase) private var scenePhase
 
     var body: some Scene {
         WindowGroup {
-            Group {
-                if let model {
-                    RootView(model: model, requireFaceID: $requireFaceID)
-                } else if let setupError {
-                    ContentUnavailableView("Setup failed", systemImage: "exclamationmark.triangle", description: Text(setupError))
-                } else {
-                    ProgressView()
-                }
-            }
-            .task { makeModel() }
-            .onOpenURL { url in Task { await model?.open(url) } }
-            .onContinueUserActivity(NSUserActivityTypeBrowsingWeb) { activity in
-                guard let url = activity.webpageURL else { return }
-                Task { await model?.open(url) }
-            }
-            .onReceive(NotificationCenter.default.publisher(for: UIApplication.protectedDataDidBecomeAvailableNotification)) { _ in
-                Task { await model?.deviceUnlocked() }
-            }
-            .onChange(of: scenePhase) { _, phase in
-                switch phase {
-                case .active: Task { await model?.deviceUnlocked() }
-                // With "Require Face ID", coming back from the background asks again.
-                case .background: keychain.store?.requireAuthentication()
-                default: break
-                }
+            if let model = setup.model {
+                RootView(model: model)
+                    .task { model.start() }
+                    .onOpenURL { url in Task { await model.open(url) } }
+                    .onContinueUserActivity(NSUserActivityTypeBrowsingWeb) { activity in
+                        guard let url = activity.webpageURL else { return }
+                        Task { await model.open(url) }
+                    }
+                    .onReceive(NotificationCenter.default.publisher(for: UIApplication.protectedDataDidBecomeAvailableNotification)) { _ in
+                        Task { await model.deviceUnlocked() }
+                    }
+                    .onChange(of: scenePhase, initial: true) { _, phase in
+                        switch phase {
+                        // Asks for Face ID at most once per return from the background: the
+                        // Face ID sheet itself makes the scene inactive and active again.
+                        case .active: Task { await model.sceneBecameActive() }
+                        case .background: model.sceneEnteredBackground()
+                        default: break
+                        }
+                    }
+            } else {
+                ContentUnavailableView("Setup failed", systemImage: "exclamationmark.triangle", description: Text(setup.error ?? ""))
             }
         }
     }
 
-    private func makeModel() {
-        guard model == nil else { return }
+    private static func setUp() -> (model: AppModel?, error: String?) {
         let configuration = ExampleConfiguration.sample
         do {
             var urlSession = URLSession.shared
             if !configuration.pins.isEmpty, let host = configuration.issuer.host {
                 urlSession = PinnedSessionDelegate.session(pins: try PublicKeyPins(host: host, pins: configuration.pins))
             }
-            let keychain = self.keychain
-            model = try AppModel(
-                configuration: configuration, urlSession: urlSession, requireFaceID: requireFaceID,
+            let model = try AppModel(
+                configuration: configuration, urlSession: urlSession,
                 makeStore: { requireFaceID in
-                    let store = try KeychainTokenStore(options: configuration.keychainOptions(requireFaceID: requireFaceID))
-                    keychain.store = store
-                    return store
+                    try KeychainTokenStore(options: configuration.keychainOptions(requireFaceID: requireFaceID))
                 },
                 backgroundActivity: ApplicationBackgroundTask(),
                 confirmIdentity: {
@@ -69,15 +60,9 @@ struct LatchkeyExampleApp: App {
                     if case .unavailable = gate.availability() { return }
                     try await gate.authenticate()
                 })
-            model?.start()
+            return (model, nil)
         } catch {
-            setupError = (error as? LatchkeyClientError)?.description ?? "\(error)"
+            return (nil, (error as? LatchkeyClientError)?.description ?? "\(error)")
         }
     }
-}
-
-/// The Keychain store in use, so the app can ask for Face ID again after the background.
-@MainActor
-final class CurrentKeychain {
-    var store: KeychainTokenStore?
 }

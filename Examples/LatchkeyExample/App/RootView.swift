@@ -5,7 +5,6 @@ import SwiftUI
 /// Shows the screen for the session's state, and the reset and "forgot password" sheets.
 struct RootView: View {
     let model: AppModel
-    @Binding var requireFaceID: Bool
 
     var body: some View {
         NavigationStack {
@@ -13,8 +12,19 @@ struct RootView: View {
             case nil:
                 ProgressView()
             case .signedIn(let subject):
-                HomeView(model: model, subject: subject, requireFaceID: $requireFaceID)
-            case .unavailable(let error) where error.code == .tokenStoreLocked || error.code == .userAuthenticationFailed:
+                HomeView(model: model, subject: subject)
+            case .unavailable(let error) where error.code == .userAuthenticationRequired:
+                // Behind Face ID: asked for only from this button (and once after the
+                // background); signing out needs no Face ID.
+                ContentUnavailableView {
+                    Label("Locked", systemImage: "faceid")
+                } description: {
+                    Text(model.unlockError ?? error.message(for: model.language))
+                } actions: {
+                    Button("Unlock") { Task { await model.unlock() } }
+                    Button("Sign out", role: .destructive) { Task { await model.signOut() } }
+                }
+            case .unavailable(let error) where error.code == .tokenStoreLocked:
                 ContentUnavailableView {
                     Label("Locked", systemImage: "lock")
                 } description: {

@@ -9,6 +9,9 @@ struct SignInView: View {
 
     var body: some View {
         Form {
+            if let notice = model.signedOutNotice {
+                Section { Text(notice) }
+            }
             Section {
                 Button("Sign in with browser") {
                     Task {
@@ -17,6 +20,7 @@ struct SignInView: View {
                         }
                     }
                 }
+                .disabled(model.isSigningInWithBrowser)
                 if let message = model.browserSignInError { Text(message).foregroundStyle(.red) }
             }
             Section("Email and password") {

@@ -2,20 +2,19 @@ import Foundation
 import LatchkeyClient
 import Testing
 
-/// The Keychain store against the simulator's real Keychain: what the Linux tests can only
-/// check as a plan. Each test uses its own service, and removes its item and files.
+/// The Keychain store against the simulator's real Keychain: that `SecItemKeychain` maps the
+/// store's calls onto `SecItem…` as the in-memory Keychain of the Linux tests models them.
+/// Each test uses its own service and removes its items. (Face ID cannot be answered here.)
 @Suite(.serialized) struct KeychainTokenStoreTests {
-    static func options(_ test: String, accessibility: KeychainOptions.Accessibility = .whenUnlockedThisDeviceOnly, wipe: Bool = false)
-        -> KeychainOptions
-    {
-        KeychainOptions(service: "dev.latchkey.tests.\(test)", accessibility: accessibility, wipeOnReinstall: wipe)
+    static func options(_ test: String, accessibility: KeychainOptions.Accessibility = .whenUnlockedThisDeviceOnly) -> KeychainOptions {
+        KeychainOptions(service: "dev.latchkey.tests.\(test)", accessibility: accessibility, authenticationPrompt: "Run the tests")
     }
 
     static let tokens = StoredTokens(
         accessToken: ClientSecret("access"), refreshToken: ClientSecret("refresh"),
         expiresAt: Date(timeIntervalSince1970: 1_790_000_000), subject: "user-1")
 
-    @Test("save, load, save again (update in place), clear")
+    @Test("save, load, save again (a new item, the old one removed), clear")
     func roundTrip() throws {
         let store = try KeychainTokenStore(options: Self.options("round-trip"))
         defer { try? store.clear() }
@@ -30,26 +29,20 @@ import Testing
         #expect(try store.load() == nil)
     }
 
-    @Test("a store with other protection reads the item and rewrites it with its own")
-    func migration() throws {
-        let before = try KeychainTokenStore(options: Self.options("migration"))
+    @Test("reading never rewrites; a save keeps the stored protection; changeProtection changes it")
+    func protection() async throws {
+        let before = try KeychainTokenStore(options: Self.options("protection"))
         defer { try? before.clear() }
         try before.save(Self.tokens)
-        let after = try KeychainTokenStore(options: Self.options("migration", accessibility: .afterFirstUnlockThisDeviceOnly))
+        let after = try KeychainTokenStore(options: Self.options("protection", accessibility: .afterFirstUnlockThisDeviceOnly))
         #expect(try after.load() == Self.tokens)
-        // Written back with the new protection: the old store now finds another tag, and
-        // migrates it back on its own read; the tokens survive both ways.
+        try after.save(Self.tokens)
+        #expect(try after.storedProtection()?.accessibility == .whenUnlockedThisDeviceOnly)
+        await #expect(throws: LatchkeyClientError(.invalidConfiguration, reasons: ["weaker_protection"])) {
+            try await after.changeProtection(allowingWeaker: false)
+        }
+        try await after.changeProtection(allowingWeaker: true)
+        #expect(try before.storedProtection()?.accessibility == .afterFirstUnlockThisDeviceOnly)
         #expect(try before.load() == Self.tokens)
-    }
-
-    @Test("after a reinstall (no marker), a wiping store deletes the leftover item unread; then it keeps new ones")
-    func reinstallWipe() throws {
-        let store = try KeychainTokenStore(options: Self.options("wipe", wipe: true))
-        defer { try? store.clear() }
-        try store.save(Self.tokens)
-        try FileManager.default.removeItem(at: store.files.installMarker)  // what deleting the app does
-        #expect(try store.load() == nil)
-        try store.save(Self.tokens)
-        #expect(try store.load() == Self.tokens)
     }
 }

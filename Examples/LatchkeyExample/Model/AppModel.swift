@@ -9,6 +9,13 @@ public import Observation
 /// and call it. Platform pieces are passed in — the Keychain store, the background
 /// activity, the Face ID gate and the browser sheet — so this type builds and is tested
 /// on Linux.
+///
+/// Making a model reads nothing (no Keychain, no file), so the app makes it in its `init`,
+/// even while iOS prewarms the app before the first unlock, and a link that opens the app
+/// from cold is never dropped. Face ID is asked for only by ``unlock()``: from a button, and
+/// automatically at most once each time the app comes back from the background
+/// (``sceneBecameActive()``) — the Face ID sheet itself makes the scene inactive and active
+/// again, so asking on every activation would ask again after every cancel.
 @MainActor
 @Observable
 public final class AppModel {
@@ -36,8 +43,15 @@ public final class AppModel {
     public private(set) var browserSignInError: String?
     /// The home screen's API call.
     public private(set) var apiCall = APICall.idle
-    /// Whether reading the session needs Face ID (the "Require Face ID" setting).
-    public private(set) var requireFaceID: Bool
+    /// Whether the saved session needs Face ID: the stored item's protection as the
+    /// Keychain reports it, never a setting that may disagree with it.
+    public private(set) var requireFaceID = false
+    /// Why "Require Face ID" could not be changed (no passcode, no Face ID enrolled), if so.
+    public private(set) var faceIDSettingError: String?
+    /// Why the last ``unlock()`` did not unlock (the person cancelled), if so.
+    public private(set) var unlockError: String?
+    /// Whether a browser sign-in is showing.
+    public private(set) var isSigningInWithBrowser = false
 
     /// The language of every message.
     public let language: ClientLanguage
@@ -48,57 +62,89 @@ public final class AppModel {
     @ObservationIgnored private let recovery: PasswordRecovery
     @ObservationIgnored private let login: FirstPartyLogin
     @ObservationIgnored private let oauth: OAuthClient
-    @ObservationIgnored private let urlSession: URLSession
     @ObservationIgnored private let makeStore: (_ requireFaceID: Bool) throws -> any TokenStore
-    @ObservationIgnored private let backgroundActivity: (any BackgroundActivity)?
     @ObservationIgnored private let confirmIdentity: @Sendable () async throws -> Void
-    @ObservationIgnored private(set) var session: AuthSession
+    @ObservationIgnored private let store: any TokenStore
+    @ObservationIgnored private let session: AuthSession
     @ObservationIgnored private var following: Task<Void, Never>?
+    /// Whether the next activation may ask for Face ID by itself: at launch, and after each
+    /// return from the background; spent by the first activation.
+    @ObservationIgnored private var mayAskOnActivation = true
 
-    /// A model for `configuration`.
+    /// A model for `configuration`; reads nothing.
     ///
     /// - Parameters:
     ///   - urlSession: the session every request uses (a pinned one: ``PinnedSessionDelegate``).
-    ///   - requireFaceID: the saved "Require Face ID" setting.
-    ///   - makeStore: the token store for a setting (the Keychain store on a device).
+    ///   - makeStore: the token store whose options ask for Face ID or not (the Keychain
+    ///     store on a device). The session uses the one without: a save keeps the stored
+    ///     item's protection whatever the options say, and "Require Face ID" changes it
+    ///     explicitly (``setRequireFaceID(_:)``).
     ///   - backgroundActivity: ``ApplicationBackgroundTask`` on iOS.
     ///   - confirmIdentity: the Face ID gate run before a new password is set
     ///     (``BiometricGate/authenticate()`` on a device).
     /// - Throws: what `makeStore` throws.
     public init(
-        configuration: ExampleConfiguration, urlSession: URLSession = .shared, requireFaceID: Bool,
+        configuration: ExampleConfiguration, urlSession: URLSession = .shared,
         language: ClientLanguage = ClientLanguage(preferredLanguages: Locale.preferredLanguages),
         makeStore: @escaping (_ requireFaceID: Bool) throws -> any TokenStore,
         backgroundActivity: (any BackgroundActivity)? = nil,
         confirmIdentity: @escaping @Sendable () async throws -> Void
     ) throws {
         self.configuration = configuration
-        self.urlSession = urlSession
-        self.requireFaceID = requireFaceID
         self.language = language
         self.makeStore = makeStore
-        self.backgroundActivity = backgroundActivity
         self.confirmIdentity = confirmIdentity
         router = LinkRouter(configuration: configuration)
         recovery = PasswordRecovery(baseURL: configuration.issuer, locale: language.rawValue, session: urlSession)
         login = FirstPartyLogin(baseURL: configuration.issuer, session: urlSession)
         oauth = OAuthClient(issuer: configuration.issuer, clientID: configuration.clientID, scopes: ["openid", "email"], session: urlSession)
-        session = Self.makeSession(
-            store: try makeStore(requireFaceID), oauth: oauth, login: login, urlSession: urlSession,
+        store = try makeStore(false)
+        session = AuthSession(
+            store: store, refresher: .matchingTokens(oauth: oauth, firstParty: login), urlSession: urlSession,
             backgroundActivity: backgroundActivity)
     }
 
     /// Follows the session's events (call from the root view's `.task`); the first one
-    /// is the current state.
+    /// is the current state. Never asks for Face ID.
     public func start() {
         following?.cancel()
         let session = self.session
         following = Task { [weak self] in
             for await event in await session.events() {
-                guard let self, session === self.session else { return }
+                guard let self else { return }
                 self.apply(event)
             }
         }
+    }
+
+    /// The scene became active (at launch, after the background, after a system sheet
+    /// such as Face ID's): saves tokens a refresh kept in memory and reads the state again;
+    /// asks for Face ID only when this is the first activation since the launch or the
+    /// background and the saved session needs it.
+    public func sceneBecameActive() async {
+        await deviceUnlocked()
+        guard mayAskOnActivation else { return }
+        mayAskOnActivation = false
+        if case .unavailable(let error) = sessionState, error.code == .userAuthenticationRequired { await unlock() }
+    }
+
+    /// The scene went to the background: the next read of a Face ID session asks again
+    /// (once, when the app comes back).
+    public func sceneEnteredBackground() {
+        (store as? any AuthenticatingTokenStore)?.requireAuthentication()
+        mayAskOnActivation = true
+    }
+
+    /// Asks for Face ID (or the passcode) for the saved session: the locked screen's
+    /// button. A cancel leaves the session locked, with a message, until the next tap.
+    public func unlock() async {
+        unlockError = nil
+        do {
+            try await session.authenticate()
+        } catch {
+            unlockError = Self.clientError(error).message(for: language)
+        }
+        await readState()
     }
 
     /// Opens a URL the app was given (`onOpenURL`, `onContinueUserActivity`): a reset
@@ -173,8 +219,12 @@ public final class AppModel {
     }
 
     /// Signs in through the browser (OAuth with PKCE): `present` shows the request and
-    /// returns the callback URL (`webAuthenticationSession.callbackURL(for:)` in SwiftUI).
+    /// returns the callback URL (`webAuthenticationSession.callbackURL(for:)` in SwiftUI,
+    /// which refuses a second sheet). A second tap while a sign-in runs does nothing.
     public func signInWithBrowser(present: (AuthorizationRequest) async throws -> URL) async {
+        guard !isSigningInWithBrowser else { return }
+        isSigningInWithBrowser = true
+        defer { isSigningInWithBrowser = false }
         browserSignInError = nil
         do {
             let metadata = try await oauth.discover()
@@ -183,7 +233,7 @@ public final class AppModel {
             try await session.signIn(oauth.storedTokens(response, for: request))
         } catch is CancellationError {
             return
-        } catch let error as LatchkeyClientError where error.code == .signInCancelled {
+        } catch let error as LatchkeyClientError where error.code == .signInCancelled || error.reasons == ["sign_in_in_progress"] {
             return
         } catch {
             browserSignInError = Self.clientError(error).message(for: language)
@@ -222,7 +272,8 @@ public final class AppModel {
         }
     }
 
-    /// Signs out (the tokens go even if the server cannot be reached).
+    /// Signs out (the tokens go even if the server cannot be reached); never asks for
+    /// Face ID, and revokes the login all the same.
     public func signOut() async {
         do {
             try await session.signOut()
@@ -230,24 +281,38 @@ public final class AppModel {
             browserSignInError = Self.clientError(error).message(for: language)
         }
         apiCall = .idle
+        await readState()
     }
 
-    /// Turns "Require Face ID" on or off: a new store with the new protection, whose
-    /// first read rewrites the stored session with it (asking for Face ID once when it
-    /// was on), and a new session over it.
-    public func setRequireFaceID(_ on: Bool) throws {
+    /// Turns "Require Face ID" on or off by changing the saved session's protection:
+    /// on asks for nothing; off asks for Face ID once, to read the session one last time.
+    /// When the device cannot hold it (no passcode, no Face ID enrolled) the session stays
+    /// as it was and ``faceIDSettingError`` says why.
+    public func setRequireFaceID(_ on: Bool) async {
         guard on != requireFaceID else { return }
-        session = Self.makeSession(
-            store: try makeStore(on), oauth: oauth, login: login, urlSession: urlSession, backgroundActivity: backgroundActivity)
-        requireFaceID = on
-        start()
+        faceIDSettingError = nil
+        do {
+            let target = on ? try makeStore(true) : store
+            guard let changing = target as? any ProtectionChangingTokenStore else { return }
+            try await changing.changeProtection(allowingWeaker: !on, lockTimeout: 30)
+        } catch {
+            faceIDSettingError = Self.clientError(error).message(for: language)
+        }
+        await readState()
     }
 
-    /// Saves tokens a refresh kept in memory (call when protected data becomes available
-    /// again, and when the app returns to the foreground).
+    /// Saves tokens a refresh kept in memory and reads the state again (call when
+    /// protected data becomes available again); never asks for Face ID.
     public func deviceUnlocked() async {
         await session.saveUnsavedTokens()
-        sessionState = await session.state()
+        await readState()
+    }
+
+    /// A message for the sign-in screen when the saved session ended without the person
+    /// signing out (Face ID changed since they signed in), if so.
+    public var signedOutNotice: String? {
+        guard case .unavailable(let error) = sessionState, error.code == .sessionExpired else { return nil }
+        return error.message(for: language)
     }
 
     private func saveNewPassword() async {
@@ -262,21 +327,26 @@ public final class AppModel {
 
     private func apply(_ event: AuthSessionEvent) {
         switch event {
-        case .current(let state): sessionState = state
-        case .signedIn, .refreshed: Task { self.sessionState = await self.session.state() }
+        case .current(let state):
+            sessionState = state
+            readProtection()
+        case .signedIn, .refreshed: Task { await self.readState() }
         case .signedOut, .passwordRecovered:
             sessionState = .signedOut
             apiCall = .idle
+            readProtection()
         }
     }
 
-    private static func makeSession(
-        store: any TokenStore, oauth: OAuthClient, login: FirstPartyLogin, urlSession: URLSession,
-        backgroundActivity: (any BackgroundActivity)?
-    ) -> AuthSession {
-        AuthSession(
-            store: store, refresher: .matchingTokens(oauth: oauth, firstParty: login), urlSession: urlSession,
-            backgroundActivity: backgroundActivity)
+    /// The session's state and the saved session's protection, read without UI.
+    private func readState() async {
+        sessionState = await session.state()
+        readProtection()
+    }
+
+    private func readProtection() {
+        let protection = try? (store as? any ProtectionChangingTokenStore)?.storedProtection()
+        requireFaceID = protection?.needsUserPresence ?? false
     }
 
     private static func clientError(_ error: any Error) -> LatchkeyClientError {

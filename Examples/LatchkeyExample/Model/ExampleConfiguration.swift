@@ -39,6 +39,15 @@ public struct ExampleConfiguration: Sendable {
         redirectURI: URL(string: "com.example.latchkey:/oauth")!, universalLinkHosts: ["auth.example.com"],
         urlScheme: "com.example.latchkey", apiURL: URL(string: "https://auth.example.com/userinfo")!)
 
+    /// The sample against a server on the Mac's loopback, as the iOS Simulator reaches
+    /// `make run` (docs/ios.md, "Running the sample in the Simulator"): `http` is accepted for
+    /// a loopback issuer only, for development; reset links open the app through its URL
+    /// scheme (universal links need the https domain). Never for a release.
+    public static let localDevelopment = ExampleConfiguration(
+        issuer: URL(string: "http://127.0.0.1:8080")!, clientID: "ios-app",
+        redirectURI: URL(string: "com.example.latchkey:/oauth")!, universalLinkHosts: [],
+        urlScheme: "com.example.latchkey", apiURL: URL(string: "http://127.0.0.1:8080/userinfo")!)
+
     /// The Keychain options for the session, with or without the "Require Face ID"
     /// setting: Face ID (or the passcode) before the tokens can be read, on this device only.
     public func keychainOptions(requireFaceID: Bool) -> KeychainOptions {

@@ -1,57 +1,66 @@
 import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 import LatchkeyClient
 import LatchkeyExampleModel
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
-/// The sample app's model with the real SDK, against a server address where nothing
-/// listens (the paths a person meets offline) and in-memory stores.
-@MainActor
-@Suite struct AppModelTests {
-    /// A loopback URL with no server behind it: its port stays bound (never listening) for
-    /// the whole test process, so connecting is refused and no server a test starts meanwhile
-    /// can be given that port — a port closed again at once could be, and answer.
-    static let unreachable: URL = {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        precondition(descriptor >= 0 && bound, "no loopback port to hold")
-        return URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))")!
+/// Answers every request as a device with no route to the server does
+/// (`URLError.cannotConnectToHost`), in Foundation alone, so these tests are the same on
+/// Linux and in the iOS Simulator.
+final class UnreachableServer: URLProtocol {
+    /// A session whose every request fails that way.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [UnreachableServer.self]
+        return URLSession(configuration: configuration)
     }()
 
-    static func configuration() throws -> ExampleConfiguration {
-        let issuer = unreachable
-        var configuration = ExampleConfiguration.sample
-        configuration.issuer = issuer
-        configuration.apiURL = issuer.appendingPathComponent("userinfo")
-        configuration.universalLinkHosts = ["auth.example.com"]
-        return configuration
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [String] = []
+
+    /// The paths requested so far (every test's).
+    static var requested: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths
     }
 
-    /// A model whose stores are in memory: one per "Require Face ID" setting.
+    override class func canInit(with request: URLRequest) -> Bool { true }
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+    override func startLoading() {
+        Self.lock.lock()
+        Self.paths.append(request.url?.path ?? "")
+        Self.lock.unlock()
+        client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost))
+    }
+    override func stopLoading() {}
+}
+
+/// The sample app's model with the real SDK, against a server that cannot be reached (the
+/// paths a person meets offline) and in-memory stores.
+@MainActor
+@Suite struct AppModelTests {
+    /// A model whose store is in memory.
     static func model(signedIn: StoredTokens? = nil, gate: @escaping @Sendable () async throws -> Void = {}) throws -> (AppModel, Stores) {
-        let stores = Stores(plain: InMemoryTokenStore(signedIn), faceID: InMemoryTokenStore())
+        let stores = Stores(plain: InMemoryTokenStore(signedIn))
         let model = try AppModel(
-            configuration: try configuration(), requireFaceID: false, language: .en,
-            makeStore: { $0 ? stores.faceID : stores.plain }, confirmIdentity: gate)
+            configuration: .sample, urlSession: UnreachableServer.session, language: .en, makeStore: { _ in stores.plain }, confirmIdentity: gate)
         return (model, stores)
     }
 
+    /// A model over a session that may be behind Face ID.
+    static func model(vault: FaceIDVault) throws -> AppModel {
+        try AppModel(
+            configuration: .sample, urlSession: UnreachableServer.session, language: .en,
+            makeStore: { vault.store(requireFaceID: $0) }, confirmIdentity: {})
+    }
+
+    static let signedIn = StoredTokens(accessToken: ClientSecret("a"), refreshToken: nil, expiresAt: .distantFuture, subject: "user-2")
+
     struct Stores {
         let plain: InMemoryTokenStore
-        let faceID: InMemoryTokenStore
     }
 
     func waitFor(_ condition: () -> Bool) async throws {
@@ -109,19 +118,115 @@ import Testing
         #expect(model.browserSignInError?.hasPrefix("The service could not be reached.") == true)
     }
 
-    @Test("turning Require Face ID on moves the session to the store made for it and follows that one")
-    func requireFaceID() async throws {
-        let (model, stores) = try Self.model()
+    @Test("Face ID is asked for once per launch or return from the background, never again after a cancel by itself")
+    func noFaceIDLoop() async throws {
+        let vault = FaceIDVault(tokens: Self.signedIn, protected: true)
+        let model = try Self.model(vault: vault)
         model.start()
         try await waitFor { model.sessionState != nil }
-        #expect(model.sessionState == .signedOut)
-        stores.faceID.save(StoredTokens(accessToken: ClientSecret("a"), refreshToken: nil, expiresAt: .distantFuture, subject: "user-2"))
-        try model.setRequireFaceID(true)
-        #expect(model.requireFaceID)
-        try await waitFor { model.sessionState == .signedIn(subject: "user-2") }
+        #expect(model.sessionState == .unavailable(LatchkeyClientError(.userAuthenticationRequired)))
+        #expect(vault.prompts == 0)  // following the session asks nothing
+        vault.answerPrompts(pass: false)
+        await model.sceneBecameActive()  // launch: asks once; the person cancels
+        #expect(vault.prompts == 1)
+        #expect(model.unlockError == "We could not confirm it is you. Please try again.")
+        // The Face ID sheet made the scene inactive and active again: no second prompt.
+        await model.sceneBecameActive()
+        await model.sceneBecameActive()
+        await model.deviceUnlocked()
+        #expect(vault.prompts == 1)
+        #expect(model.sessionState == .unavailable(LatchkeyClientError(.userAuthenticationRequired)))
+        vault.answerPrompts(pass: true)
+        await model.unlock()  // the button
+        #expect(vault.prompts == 2)
         #expect(model.sessionState == .signedIn(subject: "user-2"))
+        #expect(model.requireFaceID)
+        model.sceneEnteredBackground()
+        await model.sceneBecameActive()  // back from the background: once more
+        #expect(vault.prompts == 3)
+        #expect(model.sessionState == .signedIn(subject: "user-2"))
+        await model.sceneBecameActive()
+        #expect(vault.prompts == 3)
+    }
+
+    @Test("making the model reads nothing, so a link that opens the app from cold is shown before anything else is known")
+    func coldLaunchLink() async throws {
+        let vault = FaceIDVault(tokens: Self.signedIn, protected: true)
+        let model = try Self.model(vault: vault)
+        #expect(vault.reads == 0)
+        #expect(model.sessionState == nil)
+        await model.open(URL(string: "https://auth.example.com/reset-password#token=\(FlowTests.token)")!)
+        #expect(model.reset?.token == ClientSecret(FlowTests.token))
+        #expect(vault.prompts == 0)
+    }
+
+    @Test("Require Face ID shows the stored protection; a device without a passcode keeps it off and says why")
+    func requireFaceID() async throws {
+        let vault = FaceIDVault(tokens: Self.signedIn)
+        let model = try Self.model(vault: vault)
+        model.start()
+        try await waitFor { model.sessionState != nil }
+        #expect(!model.requireFaceID)
+        vault.setPasscode(false)
+        await model.setRequireFaceID(true)
+        #expect(!model.requireFaceID)
+        #expect(!vault.isProtected)
+        #expect(model.faceIDSettingError?.isEmpty == false)
+        vault.setPasscode(true)
+        await model.setRequireFaceID(true)
+        #expect(model.requireFaceID && vault.isProtected)
+        #expect(model.faceIDSettingError == nil)
+        #expect(vault.prompts == 0)  // stronger: nothing to ask
+        model.sceneEnteredBackground()
+        await model.setRequireFaceID(false)  // weaker, asked for: Face ID once, to read it
+        #expect(!model.requireFaceID && !vault.isProtected)
+        #expect(vault.prompts == 1)
+    }
+
+    @Test("signing out of a locked Face ID session asks nothing")
+    func signOutWhileLocked() async throws {
+        let vault = FaceIDVault(tokens: Self.signedIn, protected: true)
+        let model = try Self.model(vault: vault)
+        model.start()
+        try await waitFor { model.sessionState != nil }
         await model.signOut()
-        try await waitFor { model.sessionState == .signedOut }
-        #expect(stores.faceID.load() == nil)
+        #expect(model.sessionState == .signedOut)
+        #expect(vault.prompts == 0)
+    }
+
+    @Test("against make run on the loopback: the scheme's reset links open the app, http ones do not")
+    func localDevelopment() throws {
+        let router = LinkRouter(configuration: .localDevelopment)
+        guard case .resetPassword = router.route(URL(string: "com.example.latchkey://reset-password#token=\(FlowTests.token)")!) else {
+            Issue.record("the custom-scheme link was not routed")
+            return
+        }
+        #expect(router.route(URL(string: "http://127.0.0.1:8080/reset-password#token=\(FlowTests.token)")!) == .ignore)
+    }
+
+    @Test("a second tap on the browser sign-in while one runs does nothing")
+    func browserDoubleTap() async throws {
+        let (model, _) = try Self.model()
+        let before = UnreachableServer.requested.filter { $0.hasSuffix("oauth-authorization-server") }.count
+        async let first: Void = model.signInWithBrowser { _ in URL(string: "com.example.latchkey:/oauth")! }
+        async let second: Void = model.signInWithBrowser { _ in URL(string: "com.example.latchkey:/oauth")! }
+        _ = await (first, second)
+        #expect(UnreachableServer.requested.filter { $0.hasSuffix("oauth-authorization-server") }.count == before + 1)
+        #expect(!model.isSigningInWithBrowser)
+    }
+
+    @Test("a session ended by a biometric change shows the sign-in screen with why, and signing out clears it")
+    func signedOutNotice() async throws {
+        let vault = FaceIDVault(tokens: Self.signedIn, protected: true)
+        vault.enrollAnotherFace()
+        let model = try Self.model(vault: vault)
+        model.start()
+        try await waitFor { model.sessionState != nil }
+        #expect(model.signedOutNotice == "You have been signed out. Please sign in again. Face ID or Touch ID changed on this device since you signed in.")
+        await model.sceneBecameActive()
+        #expect(vault.prompts == 0)
+        await model.signOut()
+        #expect(model.sessionState == .signedOut)
+        #expect(model.signedOutNotice == nil)
     }
 }

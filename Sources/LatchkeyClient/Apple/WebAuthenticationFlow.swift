@@ -1,7 +1,8 @@
 public import Foundation
 
-/// The rules around one presenter of web sign-ins (``WebAuthenticationSignIn``), in
-/// portable code so they are tested on Linux with real concurrency:
+/// The rules around one presenter of web sign-ins (``WebAuthenticationSignIn``, and SwiftUI's
+/// `WebAuthenticationSession` through ``shared``), in portable code so they are tested on
+/// Linux with real concurrency:
 /// - one sign-in at a time: a second call while one is shown fails with
 ///   `authorization_failed` (`sign_in_in_progress`) instead of replacing the first;
 /// - the caller's continuation is resumed exactly once, whatever the browser session
@@ -17,6 +18,26 @@ public final class WebAuthenticationFlow: @unchecked Sendable {
 
     /// A presenter with no sign-in running.
     public init() {}
+
+    /// The presenter SwiftUI's entry (`WebAuthenticationSession.callbackURL(for:prefersEphemeralSession:flow:)`)
+    /// uses unless given another: one browser sign-in at a time in the process.
+    public static let shared = WebAuthenticationFlow()
+
+    /// Runs one sign-in whose browser is shown by an `async` call (SwiftUI's
+    /// `WebAuthenticationSession`, which resumes its caller once by itself): a second call
+    /// while one runs fails at once instead of showing a second sheet; a cancelled task
+    /// shows nothing.
+    ///
+    /// - Throws: `authorization_failed` (`sign_in_in_progress`), `CancellationError`, or
+    ///   what `present` throws.
+    public func callbackURL(
+        isolation: isolated (any Actor)? = #isolation, present: () async throws -> URL
+    ) async throws -> URL {
+        try Task.checkCancellation()
+        guard claim() else { throw LatchkeyClientError(.authorizationFailed, reasons: ["sign_in_in_progress"]) }
+        defer { unclaim() }
+        return try await present()
+    }
 
     /// Runs one sign-in: `start` shows the browser, hands `finish` to its completion
     /// handler and returns whether it started; `cancel` closes it. Runs on the caller's

@@ -1,6 +1,6 @@
 #if os(iOS) || os(macOS)
     public import AuthenticationServices
-    public import Foundation
+    import Foundation
     public import SwiftUI
 
     extension WebAuthenticationSession {
@@ -16,15 +16,27 @@
         ///
         /// The callback is ``WebAuthenticationCallback``'s choice for the request's redirect
         /// URI: an https one (iOS 17.4, macOS 14.4) needs `webcredentials:` for its host in
-        /// the app's Associated Domains.
+        /// the app's Associated Domains. The sign-in runs through `flow`
+        /// (``WebAuthenticationFlow/shared`` unless given): a second tap while the sheet is up
+        /// fails with `sign_in_in_progress` instead of starting a second sign-in.
         ///
         /// - Throws: ``LatchkeyClientError`` `sign_in_cancelled` when the person closes the
         ///   sheet, `authorization_failed` (with the reason of
-        ///   ``WebAuthenticationFlow/result(callbackURL:errorCode:)``) when it fails,
-        ///   `invalid_configuration` for a redirect URI it cannot watch for.
+        ///   ``WebAuthenticationFlow/result(callbackURL:errorCode:)``, or `sign_in_in_progress`)
+        ///   when it fails, `invalid_configuration` for a redirect URI it cannot watch for.
         @MainActor
-        public func callbackURL(for request: AuthorizationRequest, prefersEphemeralSession: Bool = false) async throws -> URL {
+        public func callbackURL(
+            for request: AuthorizationRequest, prefersEphemeralSession: Bool = false, flow: WebAuthenticationFlow = .shared
+        ) async throws -> URL {
             let callback = try WebAuthenticationCallback(redirectURI: request.redirectURI)
+            return try await flow.callbackURL { try await present(request, callback: callback, prefersEphemeralSession: prefersEphemeralSession) }
+        }
+
+        /// Shows the sheet for `request`, watching for `callback`.
+        @MainActor
+        private func present(_ request: AuthorizationRequest, callback: WebAuthenticationCallback, prefersEphemeralSession: Bool)
+            async throws -> URL
+        {
             let browser: BrowserSession = prefersEphemeralSession ? .ephemeral : .shared
             do {
                 if #available(iOS 17.4, macOS 14.4, *) {

@@ -1,6 +1,6 @@
 #if os(iOS) || os(macOS)
     public import AuthenticationServices
-    public import Foundation
+    import Foundation
 
     /// Shows an ``AuthorizationRequest`` in `ASWebAuthenticationSession` (the system's
     /// in-app browser, sharing Safari's cookies unless ephemeral) and returns the callback

@@ -71,6 +71,12 @@ enum ClientErrorText {
             .es: "No pudimos confirmar que eres tú. Vuelve a intentarlo, por favor.",
             .ar: "تعذّر التأكد من هويتك. يُرجى المحاولة مرة أخرى.",
         ],
+        "user_authentication_required": [
+            .en: "Your saved sign-in is locked. Confirm it is you with Face ID, Touch ID or your passcode to use it.",
+            .pt: "O seu login salvo está bloqueado. Confirme que é você com Face ID, Touch ID ou o seu código para usá-lo.",
+            .es: "Tu sesión guardada está bloqueada. Confirma que eres tú con Face ID, Touch ID o tu código para usarla.",
+            .ar: "تسجيل الدخول المحفوظ مقفل. أكّد هويتك باستخدام Face ID أو Touch ID أو رمز الدخول لاستخدامه.",
+        ],
         "invalid_token": [
             .en: "This link is no longer valid. Please request a new one.",
             .pt: "Este link já não é válido. Peça um novo, por favor.",
@@ -193,6 +199,12 @@ enum ClientErrorText {
     /// The server's password rule codes (see ``PasswordRules``), plus `too_weak`, which
     /// only the server checks.
     static let reasons: [String: [ClientLanguage: String]] = [
+        "biometry_changed": [
+            .en: "Face ID or Touch ID changed on this device since you signed in.",
+            .pt: "O Face ID ou o Touch ID mudou neste dispositivo desde que você entrou.",
+            .es: "Face ID o Touch ID cambió en este dispositivo desde que iniciaste sesión.",
+            .ar: "تغيّر Face ID أو Touch ID على هذا الجهاز منذ تسجيل دخولك.",
+        ],
         "too_short": [
             .en: "Use at least 8 characters.",
             .pt: "Use pelo menos 8 caracteres.",

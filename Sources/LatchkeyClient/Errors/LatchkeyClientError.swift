@@ -60,6 +60,10 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let signInCancelled = Code("sign_in_cancelled", .needsUserAction)
         /// The person did not pass the device's own check (Face ID, Touch ID, passcode).
         public static let userAuthenticationFailed = Code("user_authentication_failed", .needsUserAction)
+        /// The saved sign-in is behind Face ID, Touch ID or the passcode, and the person has
+        /// not passed that check yet: offer a button that calls
+        /// ``AuthSession/authenticate()``. No call of the SDK ever asks by itself.
+        public static let userAuthenticationRequired = Code("user_authentication_required", .needsUserAction)
         /// An opened link is not a valid reset link; ``LatchkeyClientError/reasons`` says why.
         public static let invalidLink = Code("invalid_link", .needsUserAction)
         /// The server's certificate was not trusted: it failed the system's TLS checks, or
@@ -83,7 +87,7 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let all: [Code] = [
             .rateLimited, .serverUnavailable, .networkUnavailable, .tokenStoreLocked, .invalidToken,
             .weakPassword, .invalidEmail, .invalidCredentials, .sessionExpired, .authorizationFailed,
-            .signInCancelled, .userAuthenticationFailed, .invalidLink, .untrustedServer, .tokenStoreCorrupted,
+            .signInCancelled, .userAuthenticationFailed, .userAuthenticationRequired, .invalidLink, .untrustedServer, .tokenStoreCorrupted,
             .requestRejected, .unexpectedResponse, .invalidConfiguration, .tokenStoreFailed,
         ]
     }

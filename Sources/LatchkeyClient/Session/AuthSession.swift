@@ -111,12 +111,63 @@ public actor AuthSession {
     }
 
     /// Stores the tokens of a completed sign-in and sends ``AuthSessionEvent/signedIn``.
+    /// A login the store held before (one that can no longer be read, say, after Face ID
+    /// changed) is revoked on the server in the background, best effort.
+    ///
+    /// When the store keeps the tokens behind Face ID and could not end this login without
+    /// it (``AuthenticatingTokenStore/canSignOutWithoutUser()``), the first refresh token is
+    /// spent at once — one refresh, holding the store's lock — so that a spent one is kept
+    /// where a sign-out needs no Face ID. Offline, that waits for the first refresh.
     ///
     /// - Throws: the store's error.
-    public func signIn(_ tokens: StoredTokens) throws {
+    public func signIn(_ tokens: StoredTokens) async throws {
+        let replaced = try? store.tokensForSignOut()
         try store.save(tokens)
         unsaved = nil
         emit(.signedIn)
+        if let replaced, replaced.refreshToken != nil, replaced.refreshToken != tokens.refreshToken {
+            Task { [refresher] in try? await refresher.revoke(replaced) }
+        }
+        if refreshTask == nil, let authenticating = store as? any AuthenticatingTokenStore, let refreshToken = tokens.refreshToken,
+            (try? authenticating.canSignOutWithoutUser()) == false
+        {
+            // As the session's refresh, so that a caller meanwhile joins it instead of
+            // presenting the same refresh token.
+            let task = Task { try await self.spend(refreshToken, of: tokens) }
+            refreshTask = task
+            defer { refreshTask = nil }
+            _ = try? await task.value
+        }
+    }
+
+    /// Refreshes `tokens` just stored, holding the store's lock, and saves the result (in
+    /// memory when the store cannot take it); the refresh token spent is kept as the new
+    /// tokens' ``StoredTokens/revocationToken``.
+    private func spend(_ refreshToken: ClientSecret, of tokens: StoredTokens) async throws -> StoredTokens {
+        try await withStoreLock(activity: "Latchkey token refresh") { hold in
+            guard hold.mayWrite else { throw LatchkeyClientError(.tokenStoreLocked, reasons: ["background_time_expired"]) }
+            let renewed = try await refresher.refresh(tokens, with: refreshToken)
+            if hold.mayWrite, (try? store.save(renewed)) != nil {
+                unsaved = nil
+            } else {
+                unsaved = UnsavedTokens(tokens: renewed, replacing: tokens)
+            }
+            emit(.refreshed)
+            return renewed
+        }
+    }
+
+    /// Asks the person for the stored tokens when the store keeps them behind Face ID,
+    /// Touch ID or the passcode (an ``AuthenticatingTokenStore`` whose ``TokenStore/load()``
+    /// throws `user_authentication_required`): the system's sheet is shown while this call
+    /// waits, and the session serves every other call meanwhile. Nothing else in the SDK
+    /// ever asks; call this from a button, never on every scene activation (the sheet
+    /// itself deactivates and reactivates the scene). Returns at once for other stores.
+    ///
+    /// - Throws: what ``AuthenticatingTokenStore/authenticate()`` throws:
+    ///   `user_authentication_failed` when the person cancels or fails.
+    public nonisolated func authenticate() async throws {
+        try await (store as? any AuthenticatingTokenStore)?.authenticate()
     }
 
     /// Whether tokens are held (they may still be rejected by the server).
@@ -161,9 +212,10 @@ public actor AuthSession {
     }
 
     /// Signs out: waits for a running refresh, removes the tokens (also when the store
-    /// holds something unreadable), revokes the refresh token on the server (best
-    /// effort: an unreachable server does not keep the person signed in) and sends
-    /// ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
+    /// holds something unreadable, and without Face ID), revokes the login on the server
+    /// (best effort: an unreachable server does not keep the person signed in) with what
+    /// ``TokenStore/tokensForSignOut()`` gives — the tokens, or the spent refresh token a
+    /// Face ID store keeps for this — and sends ``AuthSessionEvent/signedOut(_:)`` `.userRequested`.
     ///
     /// - Throws: the store's error when the tokens cannot be removed (they are then kept
     ///   and nothing is revoked), or `token_store_locked` (`lock_timeout`).
@@ -328,11 +380,11 @@ public actor AuthSession {
         unsaved = nil
     }
 
-    /// Clears the store and returns the tokens it held, in one step on the actor, so
-    /// that no refresh can read them in between. Tokens that cannot be read (corrupted,
-    /// or the device locked) are still removed; only their revocation is skipped.
+    /// Clears the store and returns what revokes the login it held, in one step on the
+    /// actor, so that no refresh can read them in between. Tokens that cannot be read
+    /// (corrupted, or the device locked) are still removed; only their revocation is skipped.
     private func removeTokens() throws -> StoredTokens? {
-        let held = unsaved?.tokens ?? (try? store.load())
+        let held = unsaved?.tokens ?? (try? store.tokensForSignOut())
         try store.clear()
         unsaved = nil
         return held

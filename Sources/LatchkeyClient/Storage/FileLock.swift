@@ -31,20 +31,24 @@ final class FileLock: TokenStoreLock, @unchecked Sendable {
 
     deinit { release() }
 
-    /// Takes the lock on `path` (created 0600 if missing), polling without blocking a
-    /// thread, for up to `timeout` seconds.
+    /// Takes the lock on `path` (created 0600 if missing, with Data Protection class
+    /// ``FileProtection/none``: it holds no secret, and a background refresh before the first
+    /// unlock after a restart must open it too), polling without blocking a thread, for up
+    /// to `timeout` seconds.
     ///
-    /// - Throws: ``LatchkeyClientError`` `token_store_locked` (`lock_timeout`) or
-    ///   `token_store_failed`; `CancellationError` if the task is cancelled while waiting.
+    /// - Throws: ``LatchkeyClientError`` `token_store_locked` (`lock_timeout`; or
+    ///   `protected_data_unavailable`: `EPERM`/`EACCES`, a lock file an earlier version left
+    ///   with a stricter class, before the first unlock) or `token_store_failed`;
+    ///   `CancellationError` if the task is cancelled while waiting.
     static func acquire(path: String, timeout: Double) async throws -> FileLock {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw LatchkeyClientError(.tokenStoreFailed, reasons: ["errno \(errno)"]) }
+        guard descriptor >= 0 else { throw FileProtection.storeError(errno: errno) }
         let lock = FileLock(descriptor: descriptor)
+        // A lock file made by an earlier version got its directory's class; this one needs none.
+        try FileProtection.none.apply(to: path)
         let deadline = Date().addingTimeInterval(timeout)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw LatchkeyClientError(.tokenStoreFailed, reasons: ["errno \(errno)"])
-            }
+            guard errno == EWOULDBLOCK || errno == EINTR else { throw FileProtection.storeError(errno: errno) }
             guard Date() < deadline else { throw LatchkeyClientError(.tokenStoreLocked, reasons: ["lock_timeout"]) }
             try await Task.sleep(nanoseconds: retryInterval)
         }

@@ -9,7 +9,14 @@ public import Foundation
 #endif
 
 /// A ``TokenStore`` that keeps the tokens in one JSON file, for command-line tools on
-/// Linux and macOS.
+/// Linux and macOS (and an app that chooses a file over the Keychain).
+///
+/// On Apple platforms the token file gets the Data Protection class ``protection``
+/// (``FileProtection/complete`` by default; ``FileProtection/completeUntilFirstUserAuthentication``
+/// when a background refresh must read it while the device is locked — see
+/// ``FileProtection/init(matching:)``), and the lock file ``FileProtection/none``: it holds
+/// no secret and must open before the first unlock. A file the device's protection keeps
+/// shut (`EPERM`, `EACCES`) is `token_store_locked`, never "signed out".
 ///
 /// Promises: the directory is mode 0700 (tightened if it already exists with more), the
 /// file is created with mode 0600 and never exists with wider permissions, and a
@@ -27,6 +34,8 @@ public struct FileTokenStore: LockingTokenStore {
 
     /// The directory holding the token file.
     public let directory: URL
+    /// The token file's Data Protection class.
+    public let protection: FileProtection
 
     /// The token file: ``directory`` / ``fileName``.
     public var fileURL: URL { directory.appendingPathComponent(Self.fileName) }
@@ -34,9 +43,11 @@ public struct FileTokenStore: LockingTokenStore {
     /// The lock file next to the token file (see ``acquireExclusiveLock(timeout:)``).
     public static let lockFileName = "tokens.lock"
 
-    /// A store in `directory`, which is created (mode 0700) on the first save.
-    public init(directory: URL) {
+    /// A store in `directory`, which is created (mode 0700) on the first save, whose token
+    /// file gets the Data Protection class `protection`.
+    public init(directory: URL, protection: FileProtection = .complete) {
         self.directory = directory
+        self.protection = protection
     }
 
     /// A store in ``defaultDirectory(environment:)``.
@@ -65,7 +76,7 @@ public struct FileTokenStore: LockingTokenStore {
         let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         if descriptor < 0 {
             if errno == ENOENT { return nil }
-            throw Self.failure()
+            throw FileProtection.storeError(errno: errno)
         }
         let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         let data: Data
@@ -93,15 +104,17 @@ public struct FileTokenStore: LockingTokenStore {
         }
         let temporary = directory.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw Self.failure() }
+        guard descriptor >= 0 else { throw FileProtection.storeError(errno: errno) }
         do {
+            // The class is set while the file is still empty, before any token is in it.
+            try protection.apply(to: temporary)
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             defer { try? handle.close() }
             try handle.write(contentsOf: data)
             try handle.synchronize()
         } catch {
             unlink(temporary)
-            throw LatchkeyClientError(.tokenStoreFailed)
+            throw error as? LatchkeyClientError ?? LatchkeyClientError(.tokenStoreFailed)
         }
         guard rename(temporary, fileURL.path) == 0 else {
             let failure = Self.failure()
