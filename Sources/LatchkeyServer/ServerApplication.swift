@@ -81,6 +81,19 @@ package final class ServerApplication: Sendable {
         accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
 
         let resetRoutes = PasswordResetRoutes(service: recovery)
+        let registration = RegistrationService(
+            store: store, clock: clock, limiter: limiter, hasher: hasher, policy: policy, templates: templates,
+            settings: .init(
+                isOpen: configuration.registration == .open,
+                defaultVerificationURL: configuration.publicURL.absoluteString + "/verify-email",
+                resetPageURL: configuration.defaultResetURL, verificationURLAllowList: configuration.resetURLAllowList,
+                addressKey: addressKey, clientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit)),
+            logger: logger)
+        let registrationRoutes = RegistrationRoutes(
+            registration: registration,
+            verifyPage: EmailLinkPage(
+                productName: configuration.productName, appURL: configuration.appURL?.absoluteString,
+                endpoint: "/users/register/verify-email", texts: { $0.catalogue.verifyEmailPage }))
         let issuer = configuration.publicURL.absoluteString
         let tokens = TokenService(
             store: store, keyRing: keyRing, clock: clock,
@@ -122,10 +135,11 @@ package final class ServerApplication: Sendable {
         self.grants = grants
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
-        let routes = resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
+        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + authorizeRoutes.routes
+            + logoutRoutes.routes + tokenRoutes.routes
                 + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                     resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString)).routes
-                + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
+                + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password", "/verify-email"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes
         router = Router(
@@ -149,6 +163,7 @@ package final class ServerApplication: Sendable {
         jobs = JobRunner(
             jobs: [
                 ResetRequestWorker(recovery: recovery),
+                RegistrationRequestWorker(registration: registration),
                 OutboxWorker(
                     store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
                     lease: TimeInterval(configuration.outboxLease), batchSize: 10),

@@ -232,6 +232,35 @@ enum Migrations {
                 ALTER TABLE authorization_codes ADD COLUMN amr TEXT;
                 """
         ),
+        // Sign-up: requests waiting to be processed (one insert, the same for every address;
+        // keyed by their time-ordered ids, as reset requests), and registrations waiting for
+        // their address to be confirmed. A registration is not an account: the account is
+        // created when its link is used.
+        Migration(
+            version: 13, name: "registrations",
+            portable: """
+                CREATE TABLE registration_requests (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    verification_url TEXT,
+                    locale TEXT,
+                    accept_language TEXT,
+                    accepted_at BIGINT NOT NULL
+                );
+                CREATE TABLE registrations (
+                    token_digest TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    locale TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    superseded_at BIGINT
+                );
+                CREATE INDEX registrations_email ON registrations (email);
+                """
+        ),
         // Sign-out (OpenID Connect RP-Initiated Logout): where each client may send the browser
         // after /oauth/logout (a JSON array, like redirect_uris), and which browser session
         // signed in for a code and so for the login the code starts (the session's

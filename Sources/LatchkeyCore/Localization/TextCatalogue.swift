@@ -24,8 +24,14 @@ package struct TextCatalogue: Sendable {
     package let passwordResetMail: PasswordResetMailText
     /// The "your password was changed" mail.
     package let passwordChangedMail: PasswordChangedMailText
+    /// The "confirm your address" mail of a sign-up.
+    package let emailVerificationMail: EmailVerificationMailText
+    /// The "you already have an account" mail of a sign-up for a known address.
+    package let accountExistsMail: AccountExistsMailText
     /// The web reset page (`/reset-password`).
     package let resetPage: ResetPageText
+    /// The page a sign-up's confirmation link opens (`/verify-email`).
+    package let verifyEmailPage: EmailLinkPageText
     /// The pages of `/oauth/authorize`: sign-in, consent and errors.
     package let signInPage: SignInPageText
     /// The pages of `/oauth/logout`: the question, signed out, and errors.

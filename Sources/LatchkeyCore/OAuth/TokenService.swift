@@ -110,6 +110,7 @@ package final class TokenService: Sendable {
         var amr: [String]
         var nonce: String?
         var email: String?
+        var email_verified: Bool?
     }
 
     /// An ID token this server issued, presented back as a hint of whom to sign out
@@ -283,7 +284,7 @@ package final class TokenService: Sendable {
         guard scope.contains("openid") else {
             throw LatchkeyError(.insufficientScope, "The access token lacks the openid scope.")
         }
-        return UserInfo(sub: verified.account.id, email: scope.contains("email") ? verified.account.email : nil)
+        return UserInfo(account: verified.account, withEmail: scope.contains("email"))
     }
 
     /// `token` as an ID token hint, if this server issued it: its signature verifies with a
@@ -338,7 +339,7 @@ package final class TokenService: Sendable {
             iss: settings.issuer, sub: account.id, aud: code.clientID, iat: issuedAt,
             exp: issuedAt + Int64(settings.accessTokenLifetime), auth_time: Self.seconds(code.assurance.authTime),
             amr: code.assurance.methods.map(\.rawValue), nonce: code.nonce,
-            email: code.scope.contains("email") ? account.email : nil)
+            email: code.scope.contains("email") ? account.email : nil, email_verified: code.scope.contains("email") ? true : nil)
         return try sign(claims, type: "JWT", key: keyRing.activeKey(for: algorithm))
     }
 
@@ -376,6 +377,7 @@ extension TokenService.IDTokenClaims: CompactJSONObject {
         object.member("aud", aud)
         object.member("auth_time", auth_time)
         object.member("email", email)
+        object.member("email_verified", email_verified)
         object.member("exp", exp)
         object.member("iat", iat)
         object.member("iss", iss)

@@ -132,6 +132,87 @@ enum OpenAPIOperations {
                 ),
             ].merging(resetErrors) { own, _ in own }
         ),
+        "register": OpenAPIOperation(
+            summary: "Sign up (Directus-compatible): a mail confirms the address, and the account exists once its link is used.",
+            description: "Every well-formed request gets the same empty 204 whether or not the address has an account (an address "
+                + "with one is mailed a note saying so). Off unless LATCHKEY_REGISTRATION=open (403).",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["email", "password"]),
+                    "properties": .object([
+                        "email": .object(["type": .string("string"), "format": .string("email"), "maxLength": .integer(254)]),
+                        "password": .object(["type": .string("string"), "minLength": .integer(8), "maxLength": .integer(128)]),
+                        "verification_url": .object([
+                            "type": .strings(["string", "null"]),
+                            "description": .string("A link base from LATCHKEY_RESET_URL_ALLOW_LIST; null or absent: the server's /verify-email page."),
+                        ]),
+                        "locale": .object([
+                            "type": .strings(["string", "null"]),
+                            "enum": .array(languageCodes.map(JSONValue.string) + [.null]),
+                            "description": .string("The mail's language; null or absent: Accept-Language."),
+                        ]),
+                        "first_name": .object(["type": .string("string"), "description": .string("Accepted for Directus clients; not kept.")]),
+                        "last_name": .object(["type": .string("string"), "description": .string("Accepted for Directus clients; not kept.")]),
+                    ]),
+                ])
+            ),
+            responses: [
+                "204": .answer("Accepted (always the same answer)."),
+                "403": .error("FORBIDDEN: sign-up is closed on this server."),
+            ].merging(resetErrors) { own, _ in own }
+        ),
+        "verify_email": OpenAPIOperation(
+            summary: "Confirm a sign-up's address with the token of its mailed link (single use, 24 h): the account is created.",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["token"]),
+                    "properties": .object(["token": .object(["type": .string("string")])]),
+                ])
+            ),
+            responses: [
+                "204": .answer("The address is confirmed and the account exists."),
+            ].merging(resetErrors) { own, _ in own }
+        ),
+        "verify_email_query": OpenAPIOperation(
+            summary: "The same confirmation, as Directus's SDKs send it (GET with the token in the query).",
+            description: "Latchkey's own mails never put the token in a query string: their link opens /verify-email, "
+                + "which posts it.",
+            parameters: [
+                .object([
+                    "name": .string("token"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+            ],
+            responses: [
+                "204": .answer("The address is confirmed and the account exists."),
+                "400": .error("invalid_token (one answer for every cause), or a malformed or repeated parameter."),
+                "429": .error("Too many requests from this client (REQUESTS_EXCEEDED for Directus clients).", retryAfter: true),
+                "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+            ]
+        ),
+        "verify_email_page": OpenAPIOperation(
+            summary: "The page a sign-up's mailed link opens: it reads the token from the URL fragment and posts it.",
+            parameters: [
+                .object([
+                    "name": .string("lang"),
+                    "in": .string("query"),
+                    "required": .bool(false),
+                    "description": .string(languageSentence + "; any other value is ignored (the page follows Accept-Language)."),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+            ],
+            responses: ["200": .answer("HTML page.", mediaType: "text/html")]
+        ),
+        "email_link_script": OpenAPIOperation(
+            summary: "Script of the pages mailed links open (it posts the fragment's token once).",
+            responses: ["200": .answer("JavaScript.", mediaType: "text/javascript")]
+        ),
         "directus_login": OpenAPIOperation(
             summary: "Sign in with email and password (Directus-compatible: json, cookie or session mode).",
             requestBody: .init(

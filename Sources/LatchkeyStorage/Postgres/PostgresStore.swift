@@ -32,5 +32,5 @@ package final class PostgresStore: Sendable, SQLStore {
     }
 }
 
-extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
+extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore, RegistrationStore,
     MaintenanceStore {}

@@ -110,7 +110,11 @@ extension SQLStore {
             // A request is processed within seconds; one still here after a week fails every time.
             let requests = try connection.execute(
                 "DELETE FROM reset_requests WHERE id < ?", [.text(SecureRandom.identifierTimePrefix(cutoffTime))])
-            return tokens + sessions + mail + codes + requests
+            let signUps = try connection.execute(
+                "DELETE FROM registration_requests WHERE id < ?", [.text(SecureRandom.identifierTimePrefix(cutoffTime))])
+            let registrations = try connection.execute(
+                "DELETE FROM registrations WHERE expires_at < ? OR used_at < ? OR superseded_at < ?", [cutoff, cutoff, cutoff])
+            return tokens + sessions + mail + codes + requests + signUps + registrations
         }
     }
 

@@ -58,5 +58,5 @@ package final class SQLiteStore: Sendable, SQLStore {
     }
 }
 
-extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
+extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore, RegistrationStore,
     MaintenanceStore {}

@@ -21,6 +21,23 @@ extension TextCatalogue {
             ifNotYou: "إذا لم تكن أنت، فقد يعرف شخص آخر كلمة المرور. أعد تعيينها الآن، وغيّرها أيضًا في أي مكان آخر تستخدم فيه كلمة المرور نفسها:",
             button: "إعادة تعيين كلمة المرور",
             linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان والصقه في المتصفح:"),
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "أكِّد عنوان بريدك الإلكتروني في \(product)" },
+            greeting: "مرحبًا،",
+            requested: { product in "أنشأ شخصٌ ما حسابًا في \(product) بعنوان البريد الإلكتروني هذا." },
+            instruction: "لتأكيد أن هذا العنوان لك وإكمال إنشاء حسابك، افتح هذا الرابط:",
+            button: "تأكيد بريدي الإلكتروني",
+            validity: { hours in "يعمل الرابط لمدة \(arabicHours(hours))." },
+            ignore: "إن لم تكن أنت من فعل ذلك، فيمكنك تجاهل هذه الرسالة. لن يُنشأ أي حساب.",
+            linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان إلى متصفحك:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "لديك حساب في \(product) بالفعل" },
+            greeting: "مرحبًا،",
+            attempted: { product in "حاول شخصٌ ما إنشاء حساب في \(product) بعنوان البريد الإلكتروني هذا، لكن لديه حسابًا بالفعل." },
+            instruction: "إن كنت أنت، فسجِّل الدخول كالمعتاد. وإن نسيت كلمة المرور، فيمكنك اختيار كلمة مرور جديدة:",
+            button: "إعادة تعيين كلمة المرور",
+            ignore: "إن لم تكن أنت من فعل ذلك، فيمكنك تجاهل هذه الرسالة. لم يتغير شيء.",
+            linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان إلى متصفحك:"),
         resetPage: ResetPageText(
             title: "إعادة تعيين كلمة المرور",
             requestIntro: "أدخل البريد الإلكتروني لحسابك وسنرسل إليك رابطًا لاختيار كلمة مرور جديدة.",
@@ -45,6 +62,13 @@ extension TextCatalogue {
             containsEmail: "لا تستخدم عنوان بريدك الإلكتروني في كلمة المرور.",
             failed: "حدث خطأ ما. يرجى المحاولة مرة أخرى.",
             requestNew: "اطلب رابطًا جديدًا"),
+        verifyEmailPage: EmailLinkPageText(
+            title: "تأكيد عنوان بريدك الإلكتروني",
+            working: "جارٍ تأكيد عنوان بريدك الإلكتروني…",
+            done: { product in "تم تأكيد عنوان بريدك الإلكتروني وأصبح حسابك في \(product) جاهزًا. يمكنك الآن تسجيل الدخول." },
+            invalidLink: "لم يعد هذا الرابط صالحًا. يُرجى إنشاء الحساب من جديد.",
+            failed: "حدث خطأ ما. يُرجى المحاولة مرة أخرى.",
+            continueTo: { product in "المتابعة إلى \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "تسجيل الدخول",
             signInTo: "سجّل الدخول للمتابعة إلى",

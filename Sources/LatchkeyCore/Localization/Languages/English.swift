@@ -19,6 +19,23 @@ extension TextCatalogue {
             ifNotYou: "If it wasn’t you, someone else may know your password. Reset it now, and change it wherever else you use the same password:",
             button: "Reset my password",
             linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "Confirm your email address for \(product)" },
+            greeting: "Hello,",
+            requested: { product in "Someone signed up for \(product) with this email address." },
+            instruction: "To confirm that this address is yours and finish creating your account, open this link:",
+            button: "Confirm my email address",
+            validity: { hours in "The link works for \(hours == 1 ? "1 hour" : "\(hours) hours")." },
+            ignore: "If this wasn’t you, you can ignore this email. No account will be created.",
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "You already have a \(product) account" },
+            greeting: "Hello,",
+            attempted: { product in "Someone tried to sign up for \(product) with this email address, but it already has an account." },
+            instruction: "If it was you, sign in as usual. If you have forgotten your password, you can choose a new one:",
+            button: "Reset my password",
+            ignore: "If this wasn’t you, you can ignore this email. Nothing has changed.",
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
         resetPage: ResetPageText(
             title: "Reset your password",
             requestIntro: "Enter the email address of your account and we will send you a link to choose a new password.",
@@ -43,6 +60,13 @@ extension TextCatalogue {
             containsEmail: "Do not use your email address in your password.",
             failed: "Something went wrong. Please try again.",
             requestNew: "Request a new link"),
+        verifyEmailPage: EmailLinkPageText(
+            title: "Confirm your email address",
+            working: "Confirming your email address…",
+            done: { product in "Your email address is confirmed and your \(product) account is ready. You can now sign in." },
+            invalidLink: "This link is no longer valid. Please sign up again.",
+            failed: "Something went wrong. Please try again.",
+            continueTo: { product in "Continue to \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Sign in",
             signInTo: "Sign in to continue to",

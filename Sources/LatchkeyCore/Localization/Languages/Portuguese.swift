@@ -19,6 +19,23 @@ extension TextCatalogue {
             ifNotYou: "Se não foi você, outra pessoa pode saber a sua senha. Redefina-a agora e altere-a também onde mais usar a mesma senha:",
             button: "Redefinir a minha senha",
             linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "Confirme o seu e-mail no \(product)" },
+            greeting: "Olá,",
+            requested: { product in "Alguém criou uma conta no \(product) com este endereço de e-mail." },
+            instruction: "Para confirmar que este endereço é seu e terminar de criar a sua conta, abra este link:",
+            button: "Confirmar o meu e-mail",
+            validity: { hours in "O link funciona durante \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Se não foi você, pode ignorar este e-mail. Nenhuma conta será criada.",
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "Você já tem uma conta no \(product)" },
+            greeting: "Olá,",
+            attempted: { product in "Alguém tentou criar uma conta no \(product) com este endereço de e-mail, mas ele já tem uma conta." },
+            instruction: "Se foi você, entre como de costume. Se esqueceu a sua senha, pode escolher uma nova:",
+            button: "Redefinir a minha senha",
+            ignore: "Se não foi você, pode ignorar este e-mail. Nada foi alterado.",
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
         resetPage: ResetPageText(
             title: "Redefinir a sua senha",
             requestIntro: "Digite o e-mail da sua conta e enviaremos um link para escolher uma nova senha.",
@@ -43,6 +60,13 @@ extension TextCatalogue {
             containsEmail: "Não use o seu endereço de e-mail na senha.",
             failed: "Algo deu errado. Tente de novo, por favor.",
             requestNew: "Pedir um novo link"),
+        verifyEmailPage: EmailLinkPageText(
+            title: "Confirme o seu e-mail",
+            working: "Confirmando o seu e-mail…",
+            done: { product in "O seu e-mail foi confirmado e a sua conta do \(product) está pronta. Já pode entrar." },
+            invalidLink: "Este link já não é válido. Crie a sua conta novamente.",
+            failed: "Algo deu errado. Tente novamente.",
+            continueTo: { product in "Continuar para o \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Entrar",
             signInTo: "Entre para continuar em",

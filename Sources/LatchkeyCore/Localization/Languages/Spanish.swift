@@ -19,6 +19,23 @@ extension TextCatalogue {
             ifNotYou: "Si no fuiste tú, otra persona puede conocer tu contraseña. Restablécela ahora y cámbiala también donde uses la misma contraseña:",
             button: "Restablecer mi contraseña",
             linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "Confirma tu correo electrónico en \(product)" },
+            greeting: "Hola:",
+            requested: { product in "Alguien se registró en \(product) con esta dirección de correo electrónico." },
+            instruction: "Para confirmar que esta dirección es tuya y terminar de crear tu cuenta, abre este enlace:",
+            button: "Confirmar mi correo electrónico",
+            validity: { hours in "El enlace funciona durante \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Si no fuiste tú, puedes ignorar este correo. No se creará ninguna cuenta.",
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "Ya tienes una cuenta de \(product)" },
+            greeting: "Hola:",
+            attempted: { product in "Alguien intentó registrarse en \(product) con esta dirección de correo electrónico, pero ya tiene una cuenta." },
+            instruction: "Si fuiste tú, inicia sesión como siempre. Si olvidaste tu contraseña, puedes elegir una nueva:",
+            button: "Restablecer mi contraseña",
+            ignore: "Si no fuiste tú, puedes ignorar este correo. No ha cambiado nada.",
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
         resetPage: ResetPageText(
             title: "Restablecer tu contraseña",
             requestIntro: "Escribe el correo de tu cuenta y te enviaremos un enlace para elegir una contraseña nueva.",
@@ -43,6 +60,13 @@ extension TextCatalogue {
             containsEmail: "No uses tu correo electrónico en la contraseña.",
             failed: "Algo salió mal. Inténtalo de nuevo, por favor.",
             requestNew: "Solicitar un enlace nuevo"),
+        verifyEmailPage: EmailLinkPageText(
+            title: "Confirma tu correo electrónico",
+            working: "Confirmando tu correo electrónico…",
+            done: { product in "Tu correo electrónico está confirmado y tu cuenta de \(product) está lista. Ya puedes iniciar sesión." },
+            invalidLink: "Este enlace ya no es válido. Vuelve a registrarte.",
+            failed: "Algo salió mal. Inténtalo de nuevo.",
+            continueTo: { product in "Continuar a \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Iniciar sesión",
             signInTo: "Inicia sesión para continuar en",

@@ -9,4 +9,10 @@ package enum MailKind: Sendable {
     /// "Your password was changed on … at … UTC": says when, and points to the page where the
     /// owner can reset it if the change was not theirs.
     case passwordChanged(resetPageURL: String, changedAt: Date)
+    /// "Confirm your address": a sign-up's secret confirmation `link` (in the body and nowhere
+    /// else) and how many hours it stays valid.
+    case emailVerification(link: Redacted<String>, validHours: Int)
+    /// "You already have an account": a sign-up for an address that has one; points to the
+    /// reset page.
+    case accountExists(resetPageURL: String)
 }

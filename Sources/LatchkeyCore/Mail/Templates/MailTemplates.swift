@@ -64,6 +64,34 @@ package struct MailTemplates: Sendable {
                 .button(label: text.button, url: resetPageURL),
                 .linkFallback(label: text.linkFallback, url: resetPageURL),
             ])
+        case .emailVerification(let link, let validHours):
+            guard validHours >= 1 else {
+                throw LatchkeyError(.invalidConfiguration, "A confirmation link must stay valid for at least one hour.")
+            }
+            try Self.checkLink(link.exposed, name: "confirmation link")
+            let text = language.catalogue.emailVerificationMail
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.requested(product)),
+                .paragraph(text.instruction),
+                .button(label: text.button, url: link.exposed),
+                .paragraph(text.validity(validHours)),
+                .paragraph(text.ignore),
+                .linkFallback(label: text.linkFallback, url: link.exposed),
+            ])
+        case .accountExists(let resetPageURL):
+            try Self.checkLink(resetPageURL, name: "reset page URL")
+            let text = language.catalogue.accountExistsMail
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.attempted(product)),
+                .paragraph(text.instruction),
+                .button(label: text.button, url: resetPageURL),
+                .paragraph(text.ignore),
+                .linkFallback(label: text.linkFallback, url: resetPageURL),
+            ])
         }
         return try MailMessage(
             id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,
