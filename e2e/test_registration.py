@@ -63,8 +63,8 @@ def test_sign_up_answers_alike_and_the_link_creates_the_account(make_server):
     assert signed_in.status_code == 200
     userinfo = requests.get(server.base + "/userinfo", headers={"Authorization": "Bearer " + signed_in.json()["data"]["access_token"]},
                             timeout=30)
-    if userinfo.status_code == 200:  # first-party tokens carry openid email once the logout branch lands
-        assert userinfo.json()["email_verified"] is True
+    assert userinfo.status_code == 200
+    assert userinfo.json() == {"sub": userinfo.json()["sub"], "email": NEW, "email_verified": True}
 
     again = server.post("/users/register/verify-email", {"token": token})
     assert again.status_code == 400 and again.json()["error"]["code"] == "invalid_token"
