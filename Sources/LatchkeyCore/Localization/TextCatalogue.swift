@@ -1,5 +1,5 @@
 /// Every text the server shows a person, in one language, and the direction it runs in:
-/// one value per surface (the two mails, the reset page, the sign-in pages, the words for a
+/// one value per surface (the mails, the reset page, the sign-in pages, the words for a
 /// person who tried too often).
 ///
 /// Each language's catalogue is one file under `Localization/Languages/` (`English.swift`,
@@ -30,4 +30,12 @@ package struct TextCatalogue: Sendable {
     package let signInPage: SignInPageText
     /// Too many attempts, and how long to wait: on the reset and sign-in pages.
     package let rateLimit: RateLimitText
+    /// The mail that asks an account's new address to confirm itself.
+    package let emailConfirmationMail: EmailConfirmationMailText
+    /// The mail to an address that has an account already, when another account asked for it.
+    package let emailTakenMail: EmailTakenMailText
+    /// The mail to an account's old address once its address changed, with the undo link.
+    package let emailChangedMail: EmailChangedMailText
+    /// The mail that confirms an account was deleted.
+    package let accountDeletedMail: AccountDeletedMailText
 }

@@ -9,4 +9,16 @@ package enum MailKind: Sendable {
     /// "Your password was changed on … at … UTC": says when, and points to the page where the
     /// owner can reset it if the change was not theirs.
     case passwordChanged(resetPageURL: String, changedAt: Date)
+    /// "Confirm your new address", to the new address of an account: carries the secret
+    /// confirmation `link` and how many hours it stays valid.
+    case emailConfirmation(link: Redacted<String>, validHours: Int)
+    /// "Someone tried to move an account to your address", to an address that has an
+    /// account already: nothing changed; no link.
+    case emailTaken
+    /// "Your address was changed to …", to the account's old address once the change is made:
+    /// the new address's hint (`j***@example.com`), when, and the secret `undoLink` with how
+    /// many days it stays valid.
+    case emailChanged(newAddressHint: String, changedAt: Date, undoLink: Redacted<String>, validDays: Int)
+    /// "Your account was deleted on … at … UTC".
+    case accountDeleted(deletedAt: Date)
 }
