@@ -40,12 +40,19 @@ release:
 dist: bootstrap
 	scripts/dist.sh
 
+## make swift-test: build with warnings as errors, then run the Swift tests beside a throwaway
+## PostgreSQL and Redis; FILTER=… runs only the tests `swift test --filter` matches (a test
+## target, a suite or a test: FILTER=LatchkeyStorageTests, FILTER=StoreContractTests).
 swift-test: $(VENV)/.installed
 	swift build --build-tests -Xswiftc -warnings-as-errors
-	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh swift test --skip-build
+	LATCHKEY_TEST_PYTHON=$(abspath $(VENV))/bin/python scripts/with-postgres.sh scripts/with-redis.sh \
+		swift test --skip-build $(if $(FILTER),--filter '$(FILTER)')
 
+## make e2e: the end-to-end tests against the release binary; E2E=… runs only the files or
+## pytest node ids given (E2E=e2e/test_login.py, E2E=e2e/test_login.py::test_name).
+E2E ?= e2e
 e2e: release dist $(VENV)/.installed
-	LATCHKEY_REQUIRE_CLUSTER=1 scripts/with-postgres.sh scripts/with-redis.sh $(VENV)/bin/python -m pytest -q e2e
+	LATCHKEY_REQUIRE_CLUSTER=1 scripts/with-postgres.sh scripts/with-redis.sh $(VENV)/bin/python -m pytest -q $(E2E)
 
 $(VENV)/.installed: e2e/requirements.txt
 	python3 -m venv $(VENV)

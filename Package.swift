@@ -98,16 +98,28 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // Fixtures every test target shares: temporary directories, the helper-process
-        // launcher, the manual clock, the log sink.
+        // launcher (and the processes it starts: openssl's certificate, a private Redis), the
+        // manual clock, the log sink, a raw HTTP client socket, threads released together.
         .target(
             name: "LatchkeyTestSupport",
             dependencies: ["LatchkeyCore"],
             path: "Tests/LatchkeyTestSupport",
             swiftSettings: strictSettings
         ),
+        // What the OAuth tests of several targets share: the key set a SigningKeyRing serves.
+        .target(
+            name: "LatchkeyOAuthTestSupport",
+            dependencies: ["LatchkeyCore", "LatchkeyJOSE"],
+            path: "Tests/LatchkeyOAuthTestSupport",
+            swiftSettings: strictSettings
+        ),
+        // One test target per module under test (Tests/<target>/); each depends on what its
+        // files import. Fixtures that need a module's internals (`@testable import`) stay in
+        // the one test target that uses them: StoreFixture and the PostgreSQL test database
+        // in LatchkeyStorageTests.
         .testTarget(
             name: "LatchkeyCryptoTests",
-            dependencies: ["LatchkeyCrypto", "LatchkeyTestSupport"],
+            dependencies: ["LatchkeyCrypto"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -116,10 +128,45 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "LatchkeyCoreTests",
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyPasswordStrengthTests",
+            dependencies: ["LatchkeyPasswordStrength", "LatchkeyCore", "LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyHTTPTests",
+            dependencies: ["LatchkeyHTTP", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The SQL stores and their contracts, and the services whose tests read the stored rows
+        // back through StoreFixture; LatchkeyServer for opening the store a configuration names.
+        .testTarget(
+            name: "LatchkeyStorageTests",
+            dependencies: ["LatchkeyStorage", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyPasswordStrength",
+                           "LatchkeyServer", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // RedisRateLimiter, and the limiter contract run against the local limiter and Redis.
+        .testTarget(
+            name: "LatchkeyRedisTests",
+            dependencies: ["LatchkeyRedis", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // The transports and the written mail, and the outbox worker over a real SQLite store.
+        .testTarget(
+            name: "LatchkeyMailTests",
+            dependencies: ["LatchkeyMail", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyStorage", "LatchkeyTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        // Routes, configuration and wiring: the application in process.
+        .testTarget(
             name: "LatchkeyServerTests",
             dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyHTTP",
-                           "LatchkeyStorage", "LatchkeyRedis", "LatchkeyMail", "LatchkeyWeb", "LatchkeyPasswordStrength",
-                           "LatchkeyTestSupport"],
+                           "LatchkeyRedis", "LatchkeyWeb", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

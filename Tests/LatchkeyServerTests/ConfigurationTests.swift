@@ -199,4 +199,15 @@ import Testing
         ])
         #expect(production.productionAdvice.isEmpty)
     }
+
+    @Test("LATCHKEY_MAX_CONNECTIONS and LATCHKEY_REQUEST_TIMEOUT default to 10 000 and 10 s and are range-checked")
+    func settings() throws {
+        let defaults = try Configuration.load(environment: [:])
+        #expect(defaults.maxConnections == 10_000)
+        #expect(defaults.requestTimeout == 10)
+        for name in ["LATCHKEY_MAX_CONNECTIONS", "LATCHKEY_REQUEST_TIMEOUT"] {
+            let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: [name: "0"]) }
+            #expect(error?.message.contains(name) == true)
+        }
+    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import LatchkeyCore
 import LatchkeyServer
 import Testing
 

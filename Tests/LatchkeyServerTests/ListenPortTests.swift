@@ -2,7 +2,6 @@ import Foundation
 import LatchkeyHTTP
 import LatchkeyServer
 import Testing
-import LatchkeyTestSupport
 
 /// `LATCHKEY_LISTEN=127.0.0.1:0` ("port 0 picks one"): what the server gives out names the
 /// port it actually bound.
