@@ -131,7 +131,8 @@ package final class ServerApplication: Sendable {
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
         let routes = resetRoutes.routes + authRoutes.routes + accountRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
                 + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
-                    resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString)).routes
+                    resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),
+                    emailChangePage: EmailChangePage(productName: configuration.productName)).routes
                 + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes

@@ -38,4 +38,6 @@ package struct TextCatalogue: Sendable {
     package let emailChangedMail: EmailChangedMailText
     /// The mail that confirms an account was deleted.
     package let accountDeletedMail: AccountDeletedMailText
+    /// The pages of an address change's links (`/confirm-email`, `/undo-email-change`).
+    package let emailChangePage: EmailChangePageText
 }

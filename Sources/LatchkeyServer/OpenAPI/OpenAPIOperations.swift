@@ -10,6 +10,15 @@ enum OpenAPIOperations {
     private static let languageSentence =
         languageCodes.dropLast().joined(separator: ", ") + (languageCodes.count > 1 ? " or " : "") + (languageCodes.last ?? "")
 
+    /// A page's `lang` query parameter.
+    private static let languageParameter: JSONValue = .object([
+        "name": .string("lang"),
+        "in": .string("query"),
+        "required": .bool(false),
+        "description": .string(languageSentence + "; any other value is ignored (the page follows Accept-Language)."),
+        "schema": .object(["type": .string("string")]),
+    ])
+
     /// The errors every reset route may answer.
     private static let resetErrors: [String: OpenAPIOperation.Response] = [
         "400": .error("Malformed input; see error.code (errors[0].extensions.code for Directus clients)."),
@@ -554,17 +563,29 @@ enum OpenAPIOperations {
         ),
         "reset_page": OpenAPIOperation(
             summary: "The web page for setting a new password (token in the URL fragment).",
-            parameters: [
-                .object([
-                    "name": .string("lang"),
-                    "in": .string("query"),
-                    "required": .bool(false),
-                    "description": .string(languageSentence + "; any other value is ignored (the page follows Accept-Language)."),
-                    "schema": .object(["type": .string("string")]),
-                ]),
-            ],
+            parameters: [languageParameter],
             responses: [
                 "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "confirm_email_page": OpenAPIOperation(
+            summary: "The page a new address's confirmation link opens (token in the URL fragment; one click posts it to /users/email/confirm).",
+            parameters: [languageParameter],
+            responses: [
+                "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "undo_email_change_page": OpenAPIOperation(
+            summary: "The page the old address's undo link opens (token in the URL fragment; one click posts it to /users/email/undo).",
+            parameters: [languageParameter],
+            responses: [
+                "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "email_change_script": OpenAPIOperation(
+            summary: "Script of the address change pages.",
+            responses: [
+                "200": .answer("JavaScript.", mediaType: "text/javascript"),
             ]
         ),
         "reset_script": OpenAPIOperation(

@@ -106,5 +106,19 @@ extension TextCatalogue {
             deleted: { product, date, time in "Your \(product) account was deleted on \(date) at \(time) UTC." },
             everythingRemoved: "Everything it held was removed, and every device was signed out.",
             registerAgain: { product in "You can create a new \(product) account with this address at any time." },
-            ifNotYou: "If you didn’t delete it, someone else knew your password. Change it wherever else you use the same password."))
+            ifNotYou: "If you didn’t delete it, someone else knew your password. Change it wherever else you use the same password."),
+        emailChangePage: EmailChangePageText(
+            confirmTitle: "Confirm your new email address",
+            confirmIntro: "Your account will use this email address to sign in and to get its mail.",
+            confirmButton: "Confirm this address",
+            confirmed: "Your email address has been changed. Use it to sign in from now on.",
+            undoTitle: "Undo the email address change",
+            undoIntro: "Your account gets its previous email address back, and every device is signed out.",
+            undoButton: "Undo the change",
+            undone: "Your account has its previous email address again, and every device was signed out.",
+            chooseNewPassword: "Whoever changed the address may know your password. Choose a new one now.",
+            chooseNewPasswordLink: "Choose a new password",
+            working: "One moment…",
+            invalidLink: "This link is no longer valid.",
+            failed: "Something went wrong. Please try again."))
 }

@@ -106,5 +106,19 @@ extension TextCatalogue {
             deleted: { product, date, time in "A sua conta do \(product) foi excluída em \(date) às \(time) (UTC)." },
             everythingRemoved: "Tudo o que ela guardava foi apagado, e todos os dispositivos foram desconectados.",
             registerAgain: { product in "Você pode criar uma nova conta do \(product) com este endereço quando quiser." },
-            ifNotYou: "Se não foi você quem a excluiu, outra pessoa sabia a sua senha. Altere-a onde mais usar a mesma senha."))
+            ifNotYou: "Se não foi você quem a excluiu, outra pessoa sabia a sua senha. Altere-a onde mais usar a mesma senha."),
+        emailChangePage: EmailChangePageText(
+            confirmTitle: "Confirme o seu novo e-mail",
+            confirmIntro: "A sua conta passará a usar este endereço de e-mail para entrar e para receber e-mails.",
+            confirmButton: "Confirmar este endereço",
+            confirmed: "O seu e-mail foi alterado. Use-o para entrar a partir de agora.",
+            undoTitle: "Desfazer a alteração de e-mail",
+            undoIntro: "A sua conta volta a ter o e-mail anterior, e todos os dispositivos são desconectados.",
+            undoButton: "Desfazer a alteração",
+            undone: "A sua conta voltou a ter o e-mail anterior, e todos os dispositivos foram desconectados.",
+            chooseNewPassword: "Quem alterou o endereço pode saber a sua senha. Escolha uma nova agora.",
+            chooseNewPasswordLink: "Escolher uma nova senha",
+            working: "Um momento…",
+            invalidLink: "Este link já não é válido.",
+            failed: "Algo deu errado. Tente novamente."))
 }

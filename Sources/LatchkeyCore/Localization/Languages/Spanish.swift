@@ -106,5 +106,19 @@ extension TextCatalogue {
             deleted: { product, date, time in "Tu cuenta de \(product) se eliminó el \(date) a las \(time) (UTC)." },
             everythingRemoved: "Se borró todo lo que contenía y se cerró la sesión en todos los dispositivos.",
             registerAgain: { product in "Puedes crear una cuenta nueva de \(product) con esta dirección cuando quieras." },
-            ifNotYou: "Si no la eliminaste tú, otra persona conocía tu contraseña. Cámbiala donde uses la misma contraseña."))
+            ifNotYou: "Si no la eliminaste tú, otra persona conocía tu contraseña. Cámbiala donde uses la misma contraseña."),
+        emailChangePage: EmailChangePageText(
+            confirmTitle: "Confirma tu nuevo correo",
+            confirmIntro: "Tu cuenta usará esta dirección de correo para iniciar sesión y recibir correos.",
+            confirmButton: "Confirmar esta dirección",
+            confirmed: "Se cambió tu correo. Úsalo para iniciar sesión a partir de ahora.",
+            undoTitle: "Deshacer el cambio de correo",
+            undoIntro: "Tu cuenta recupera su correo anterior y se cierra la sesión en todos los dispositivos.",
+            undoButton: "Deshacer el cambio",
+            undone: "Tu cuenta tiene de nuevo su correo anterior y se cerró la sesión en todos los dispositivos.",
+            chooseNewPassword: "Quien cambió la dirección puede conocer tu contraseña. Elige una nueva ahora.",
+            chooseNewPasswordLink: "Elegir una contraseña nueva",
+            working: "Un momento…",
+            invalidLink: "Este enlace ya no es válido.",
+            failed: "Algo salió mal. Vuelve a intentarlo."))
 }
