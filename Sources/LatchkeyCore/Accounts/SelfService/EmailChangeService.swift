@@ -58,7 +58,7 @@ package final class EmailChangeService: Sendable {
     /// Asks to change `owner`'s address to `newEmail`, from `clientIP`: checks the address
     /// (`invalid_email`; the account's own address is `invalid_request`), passes
     /// ``Reauthentication``, counts the request against the account's limit (`rate_limited`),
-    /// and mails the new address in its language (`acceptLanguage`'s, else the account's).
+    /// and mails the new address in the account's language, else `acceptLanguage`'s.
     /// Returns the account, its address unchanged.
     package func requestChange(
         _ owner: AccountOwner, to newEmail: String, currentPassword: Redacted<String>?, clientIP: String, acceptLanguage: String?
