@@ -129,19 +129,25 @@ def test_every_reauthentication_rule_is_refused_when_unmet(account_server):
 
 
 def test_the_signed_in_devices_are_listed_and_one_is_ended(account_server):
+    """Logins started at /auth/login and by a code redeemed at /oauth/token (the app's requests
+    are python-requests') are listed with their client, address and user agent family."""
     server = account_server
-    server.create_user(EMAIL)
+    world = OAuthWorld(server)
+    app = world.tokens("ios.app")
     phone = login(server, user_agent=SAFARI_ON_IOS)
     laptop = login(server, user_agent="curl/8.5.0")
 
     listed = call(server, "GET", "/users/me/sessions", phone["access_token"])
     assert listed.status_code == 200, listed.text
     devices = listed.json()["data"]
-    assert [device["user_agent"] for device in devices] == ["curl", "Safari on iOS"]
-    assert [device["current"] for device in devices] == [False, True]
+    assert [device["user_agent"] for device in devices] == ["curl", "Safari on iOS", "python-requests"]
+    assert [device["client_id"] for device in devices] == [None, None, "ios.app"]
+    assert [device["current"] for device in devices] == [False, True, False]
     assert {device["ip"] for device in devices} == {"127.0.0.0"}
-    assert all(device["client_id"] is None for device in devices)
     assert "Mozilla" not in listed.text
+    assert world.refresh(app["refresh_token"]).status_code == 200  # a refresh keeps where the login started
+    assert call(server, "GET", "/users/me/sessions", phone["access_token"]).json()["data"][0]["user_agent"] == "python-requests"
+    devices = [device for device in devices if device["client_id"] is None]
 
     ended = call(server, "DELETE", f"/users/me/sessions?id={devices[0]['id']}", phone["access_token"])
     assert ended.status_code == 204
@@ -149,7 +155,8 @@ def test_the_signed_in_devices_are_listed_and_one_is_ended(account_server):
     assert call(server, "POST", "/auth/refresh", body={"refresh_token": laptop["refresh_token"]}).status_code == 401
     again = call(server, "DELETE", f"/users/me/sessions?id={devices[0]['id']}", phone["access_token"])
     assert again.status_code == 404 and code(again) == "INVALID_QUERY"
-    assert [device["current"] for device in call(server, "GET", "/users/me/sessions", phone["access_token"]).json()["data"]] == [True]
+    left = call(server, "GET", "/users/me/sessions", phone["access_token"]).json()["data"]
+    assert [(device["client_id"], device["current"]) for device in left] == [("ios.app", False), (None, True)]
 
 
 def test_a_new_address_is_confirmed_by_its_link_and_undone_from_the_old_one(account_server):

@@ -47,6 +47,37 @@ import Testing
         #expect(try store.liveLogins(accountID: other.id, now: harness.now).map(\.id) == [others.familyID])
     }
 
+    @Test("a login started by redeeming a code keeps where it was redeemed from, and its client", arguments: StoreFactory.all)
+    func redeemedCodeOrigin(factory: StoreFactory) throws {
+        let harness = try AccountHarness(factory)
+        let store = harness.store
+        let account = try harness.account("person@example.com")
+        try store.createClient(OAuthClient(
+            id: "ios-app", redirectURIs: [try RedirectURI("com.example.app:/oauth")], isConfidential: false, secretDigest: nil,
+            isFirstParty: true, scopes: [], createdAt: harness.now, idTokenAlgorithm: .rs256))
+        let code = AuthorizationCodeRecord(
+            digest: randomDigest(), clientID: "ios-app", accountID: account.id, redirectURI: "com.example.app:/oauth",
+            codeChallenge: String(repeating: "A", count: 43), scope: [], nonce: nil, credentialVersion: 0,
+            assurance: .signedIn(at: harness.now), createdAt: harness.now, expiresAt: harness.now.addingTimeInterval(60))
+        try store.createAuthorizationCode(code)
+        let app = LoginOrigin(ip: "198.51.100.0", userAgent: "MyApp")
+        let familyID = UUID().uuidString.lowercased()
+        guard case .redeemed = try store.redeemAuthorizationCode(
+            digest: code.digest, now: harness.now,
+            refreshToken: InitialRefreshToken(
+                digest: randomDigest(), familyID: familyID, idleExpiresAt: harness.now.addingTimeInterval(86400),
+                absoluteExpiresAt: harness.now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100, origin: app),
+            accepts: { _ in true })
+        else {
+            Issue.record("the code was not redeemed")
+            return
+        }
+        let logins = try store.liveLogins(accountID: account.id, now: harness.now)
+        #expect(logins.map(\.id) == [familyID])
+        #expect(logins.first?.origin == app)
+        #expect(logins.first?.clientID == "ios-app")
+    }
+
     @Test("ending a login ends that one only, and only if it is a live login of the account", arguments: StoreFactory.all)
     func endLogin(factory: StoreFactory) throws {
         let harness = try AccountHarness(factory)
