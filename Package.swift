@@ -30,11 +30,13 @@ let package = Package(
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // The C library's Linux calls that Swift's Glibc module does not import.
         .systemLibrary(name: "CLinux"),
+        // Latchkey's one C code: ECDSA P-256 nonces prepared in batches, over libcrypto.
+        .target(name: "CECDSANonces", dependencies: ["COpenSSL"]),
 
         // Crypto and JOSE: the primitives every layer above may use.
         .target(
             name: "LatchkeyCrypto",
-            dependencies: ["COpenSSL", "CArgon2", "CLinux"],
+            dependencies: ["COpenSSL", "CECDSANonces", "CArgon2", "CLinux"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -120,6 +122,11 @@ let package = Package(
         .testTarget(
             name: "LatchkeyCryptoTests",
             dependencies: ["LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "CECDSANoncesTests",
+            dependencies: ["CECDSANonces", "COpenSSL"],
             swiftSettings: strictSettings
         ),
         .testTarget(

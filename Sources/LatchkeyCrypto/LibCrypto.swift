@@ -1,3 +1,4 @@
+import CECDSANonces
 import COpenSSL
 import Synchronization
 import Foundation
@@ -204,16 +205,16 @@ extension LibCrypto {
     }
 
     /// A P-256 key pair as OpenSSL's EC_KEY, which signs without the provider dispatch of
-    /// the EVP interface (see shim.h), and a stock of nonces prepared for its signatures.
+    /// the EVP interface (see CECDSANonces), and a stock of nonces prepared for its signatures.
     ///
-    /// Most of an ECDSA signature's work does not depend on what is signed: drawing the nonce k
-    /// and computing r = x(kG) and k⁻¹, most of its time. That part is prepared ahead, on an
-    /// idle-class thread (``ComputationThread/startInIdleClass(_:)``), in CPU time nothing else
-    /// wants (on a server whose writer waits for the disk, the time the core would stand idle),
-    /// and a signature then costs a small part of what it did (measured: docs/performance.md,
-    /// "ES256 nonces prepared ahead"). The stock is bounded (``nonceStockCapacity``); a
-    /// signature that finds it empty lets OpenSSL draw its nonce, as ever (hedged with the key
-    /// and the digest).
+    /// Most of an ECDSA signature's work does not depend on what is signed: drawing the nonce
+    /// k and computing r = x(kG) and k⁻¹. That part is prepared ahead, in batches that share
+    /// their inversions (CECDSANonces), on an idle-class thread
+    /// (``ComputationThread/startInIdleClass(_:)``), in CPU time nothing else wants — on a
+    /// server whose writer waits for the disk, the time the core would stand idle — and a
+    /// signature then costs a small part of a whole one (docs/performance.md). The stock is bounded
+    /// (``nonceStockCapacity``); a signature that finds it empty lets OpenSSL draw its nonce,
+    /// as ever (hedged with the key and the digest).
     ///
     /// An idle-class thread gets the processor only when no other thread wants it, so no
     /// request thread may ever wait for one: one preempted while holding what a request
@@ -260,7 +261,7 @@ extension LibCrypto {
         /// Below this many, a signature starts a thread preparing more: a quarter of the stock
         /// at least per thread, so starting one costs little beside its work.
         static let nonceStockRefill = 768
-        /// How many nonces are prepared together: they share two inversions (see shim.h).
+        /// How many nonces are prepared together: they share two inversions (see CECDSANonces).
         static let nonceBatch = 32
 
         /// The order n of P-256's group, big-endian.
@@ -298,7 +299,7 @@ extension LibCrypto {
         }
 
         /// The nonces of the `scalars` k (each 32 bytes in [1, n − 1]), prepared as one batch
-        /// (see shim.h), or nil if OpenSSL fails.
+        /// (``latchkey_ecdsa_prepare``, CECDSANonces), or nil if OpenSSL fails.
         func prepareNonces(scalars: [[UInt8]]) -> [PreparedNonce]? {
             guard !scalars.isEmpty else { return [] }
             var packed = scalars.flatMap { $0 }

@@ -145,11 +145,11 @@ package struct HTTPResponse: Sendable {
     /// The wire form of this very response, built once and sent for every request that gets
     /// it (``ReusableWireResponse``); any change to the status, headers or body drops it.
     package var reusableWire: ReusableWireResponse?
-    /// A write this answer must wait for: the response is sent only once the write has
-    /// committed; when the write fails, the route's error response for its failure is sent
-    /// instead (with this response's ``onCompletion``). The thread that handled the request
-    /// does not wait for it (``HTTPHandler/handle(_:reply:)``).
-    package var awaitedWrite: PendingWrite?
+    /// The deferred write this answer must wait for: the response is sent only once the write
+    /// has committed; when the write fails, the route's error response for its failure is
+    /// sent instead (with this response's ``onCompletion``). The worker that handled the
+    /// request does not wait for it (``HTTPHandler/answer(_:)``).
+    package var deferredWrite: DeferredWrite?
 
     /// Creates a response.
     package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) {
@@ -171,13 +171,13 @@ package struct HTTPResponse: Sendable {
 /// possibly many at once.
 package protocol HTTPHandler: Sendable {
     /// Produces the response for `request`. Must not throw or trap: every failure is a
-    /// response. Waits for the response's ``HTTPResponse/awaitedWrite``, if any.
+    /// response. Waits for the response's ``HTTPResponse/deferredWrite``, if any.
     func handle(_ request: HTTPRequest) -> HTTPResponse
 
-    /// Produces the response for `request` and passes it to `reply` — once, on this thread,
-    /// or later on the thread that settles a write the response awaits, so this thread need
-    /// not wait for it. Must not throw or trap: every failure is a response.
-    func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void)
+    /// Answers `request` without waiting for a deferred write the response must wait for:
+    /// the response, or the write and how to finish the response once it has settled (see
+    /// ``HTTPAnswer``). Must not throw or trap: every failure is a response.
+    func answer(_ request: HTTPRequest) -> HTTPAnswer
 
     /// The response for a request the server refuses before it is read whole (`error`, e.g.
     /// a body over the limit), for `method` and `path` with `headers` as received.
@@ -188,9 +188,9 @@ package protocol HTTPHandler: Sendable {
 }
 
 extension HTTPHandler {
-    /// Replies with ``handle(_:)``'s response, on this thread.
-    package func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
-        reply(handle(request))
+    /// ``handle(_:)``'s response, ready.
+    package func answer(_ request: HTTPRequest) -> HTTPAnswer {
+        .ready(handle(request))
     }
 
     /// Latchkey's JSON error for `error`, with the security headers every response carries.
@@ -200,6 +200,26 @@ extension HTTPHandler {
 
     /// Every request is standard.
     package func lane(method: String, path: String) -> RequestLane { .standard }
+}
+
+/// A handler's answer to a request (``HTTPHandler/answer(_:)``): the response, or the
+/// deferred write it must wait for and what finishes it then.
+package enum HTTPAnswer: Sendable {
+    /// The finished response.
+    case ready(HTTPResponse)
+    /// A response that may go out only once `write` has settled: `finish` makes it from the
+    /// write's outcome (headers, metrics, access log). The HTTP server calls `finish` once, on
+    /// a request worker (``RequestWorkerPool``): never on the thread that settles the write,
+    /// which only hands the outcome over.
+    case awaiting(DeferredWrite, finish: @Sendable (DeferredWrite.Outcome) -> HTTPResponse)
+
+    /// The finished response, waiting on this thread for the write it awaits, if any.
+    package func waitedFor() -> HTTPResponse {
+        switch self {
+        case .ready(let response): response
+        case .awaiting(let write, let finish): finish(write.wait())
+        }
+    }
 }
 
 /// The worker pool a request runs on.

@@ -158,8 +158,9 @@ package final class HTTPServer: Sendable {
     /// ``HTTPServerConfiguration/shutdownGracePeriod`` seconds for requests already begun —
     /// those waiting for a worker included — to be answered, then closes every connection:
     /// those still waiting for a worker at once, the others once every handler call has
-    /// returned. Returns then. Does nothing when the server is not
-    /// running.
+    /// returned and every answer awaiting a deferred write has been finished (a deferred write
+    /// always settles: its store commits or fails every one it took). Returns then. Does
+    /// nothing when the server is not running.
     package func stop() {
         guard let server = running.withLock({ running in
             var taken: RunningServer?
@@ -173,9 +174,9 @@ package final class HTTPServer: Sendable {
         server.acceptor.close()
         let drained = exchange.waitForInFlightRequests(seconds: configuration.shutdownGracePeriod)
         // libmicrohttpd must not stop with suspended connections: no request may wait for a
-        // worker any more, those still waiting are resumed (and closed), the deliveries under
-        // way (also from the thread committing a write an answer awaits) have ended, and so
-        // have the threads that resume connections (the workers and the holder of busy answers).
+        // worker any more, those still waiting are resumed (and closed), and the threads that
+        // resume connections have ended: the workers, once the answers awaiting deferred
+        // writes are finished (their follow-ups), and the holder of busy answers.
         server.workers.close()
         server.hashWorkers.close()
         exchange.abandonSuspendedRequests()

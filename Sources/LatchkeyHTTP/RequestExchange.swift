@@ -39,7 +39,10 @@ private final class PendingRequest {
 /// The event threads read requests and write responses; complete requests go to the worker
 /// pool while their connection is suspended. When the pool's queue is full the request is
 /// answered `503` with `Retry-After`, in the route's error shape, after being held for
-/// ``HTTPServerConfiguration/busyAnswerHold`` (``HeldAnswers``).
+/// ``HTTPServerConfiguration/busyAnswerHold`` (``HeldAnswers``). An answer that waits for a
+/// deferred write is finished and delivered by a worker of the same pool once the write has
+/// settled (a follow-up, ``RequestWorkerPool``): only the pools' threads and the holder of
+/// busy answers deliver responses, and the stop joins them all.
 final class RequestExchange: Sendable {
     /// How much of an oversized upload is read and thrown away so the client still gets
     /// its 413; past this the connection is closed instead.
@@ -57,8 +60,6 @@ final class RequestExchange: Sendable {
     private let heldAnswers: HeldAnswers
     private let logger: Logger?
     private let inFlight = DispatchGroup()
-    /// Deliveries of a response under way (``deliver(_:to:)``), on any thread.
-    private let delivering = DispatchGroup()
     private let draining = Atomic<Bool>(false)
     private let admission: Mutex<ConnectionAdmission>
     private let connections = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
@@ -141,14 +142,12 @@ final class RequestExchange: Sendable {
 
     /// Resumes every connection still waiting for a worker, to be closed: libmicrohttpd must
     /// not be stopped with suspended connections. Call after the worker pool is closed, so
-    /// no request can be suspended any more. Then waits for the deliveries under way, which
-    /// may be resuming a connection: a response can be delivered by a thread that is not a
-    /// worker (the one that committed the write it awaited), which the stop does not join.
+    /// no request can be suspended any more. A worker that delivers later (a follow-up whose
+    /// write settled since) finds its connection abandoned and calls its completion.
     func abandonSuspendedRequests() {
         for record in connections.withLock({ Array($0.values) }) {
             record.abandon()
         }
-        delivering.wait()
     }
 
     // MARK: libmicrohttpd callbacks (capture nothing; context comes through `cls`)
@@ -291,8 +290,7 @@ final class RequestExchange: Sendable {
                 busyResponses.add(1, ordering: .relaxed)
                 record.deliver(busy)
             } else {
-                // Delivered later, by the thread that commits it, when the answer awaits a write.
-                handler.handle(complete) { [self] response in deliver(sendable(response), to: record) }
+                deliver(handler.answer(complete), to: record, from: pool)
             }
         }
         if !pool.submit(job) {
@@ -302,13 +300,19 @@ final class RequestExchange: Sendable {
         return .YES
     }
 
-    /// Hands `response` to `record`'s connection, counted in ``delivering`` while it may be
-    /// resuming it. Once ``abandonSuspendedRequests()`` has run, a delivery finds its connection
-    /// abandoned and touches nothing.
-    private func deliver(_ response: HTTPResponse, to record: ConnectionRecord) {
-        delivering.enter()
-        record.deliver(response)
-        delivering.leave()
+    /// Hands `answer` to `record`'s connection, on this worker of `pool` — or, when it awaits a
+    /// deferred write not settled yet, on a worker of `pool` once the write has settled: the
+    /// thread that settles it only queues the follow-up, in the place taken here. With no
+    /// place left (as many answers await writes as requests may wait), this worker waits for
+    /// the write.
+    private func deliver(_ answer: HTTPAnswer, to record: ConnectionRecord, from pool: RequestWorkerPool) {
+        guard case .awaiting(let write, let finish) = answer, write.outcome == nil, pool.reserveFollowUp() else {
+            record.deliver(sendable(answer.waitedFor()))
+            return
+        }
+        write.whenSettled { [self] outcome in
+            pool.submitFollowUp { [self] in record.deliver(sendable(finish(outcome))) }
+        }
     }
 
     /// The handler's answer to `rejection` for the route the request was for, or the plain

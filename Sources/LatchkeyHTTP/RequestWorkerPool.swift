@@ -9,6 +9,15 @@ import Glibc
 /// of bounded length. A request that finds the queue full is refused (the caller answers
 /// 503), so neither threads nor waiting work grow with the load.
 ///
+/// Beside the requests, a second bounded queue holds follow-ups: the answers of requests a
+/// worker handled already whose deferred write has settled since, to be finished (headers,
+/// metrics, access log) and sent. The thread that settles a write (a store's committer) only
+/// queues its follow-up, in a place the worker took when its handler returned
+/// (``reserveFollowUp()``): with as many follow-ups outstanding as requests may wait, the
+/// worker gets no place and waits for its write itself, so the answers waiting for writes
+/// are bounded too. Follow-ups go before requests (they finish work begun, and are short),
+/// and a stop runs them all: each carries a response whose completion must be called.
+///
 /// Idle threads are woken one at a time: a job queued while a woken thread has not yet taken
 /// one wakes nobody, and a thread that takes a job and leaves more queued wakes the next.
 /// Waking a thread per job made a burst of cheap requests wake as many threads as it had
@@ -18,12 +27,49 @@ import Glibc
 final class RequestWorkerPool: Sendable {
     typealias Job = @Sendable () -> Void
 
+    /// Jobs in first-in first-out order, in a ring of fixed size, with places taken for jobs
+    /// still to come (``reserved``).
+    struct Jobs: Sendable {
+        private var slots: [Job?]
+        private var head = 0
+        private(set) var count = 0
+        var reserved = 0
+
+        init(limit: Int) {
+            slots = Array(repeating: nil, count: limit)
+        }
+
+        /// Whether every place is taken, by a job or a reservation.
+        var isFull: Bool { count + reserved >= slots.count }
+
+        /// Adds `job` at the end, in a place reserved before.
+        mutating func append(_ job: @escaping Job) {
+            slots[(head + count) % slots.count] = job
+            count += 1
+        }
+
+        /// Takes the oldest job; nil when there is none.
+        mutating func removeFirst() -> Job? {
+            guard count > 0 else { return nil }
+            let job = slots[head]
+            slots[head] = nil
+            head = (head + 1) % slots.count
+            count -= 1
+            return job
+        }
+
+        /// Drops every queued job (reservations stay).
+        mutating func removeAll() {
+            slots = Array(repeating: nil, count: slots.count)
+            head = 0
+            count = 0
+        }
+    }
+
     /// The queued jobs and who waits for them; its methods decide when a thread is woken.
     struct Queue: Sendable {
-        var slots: [Job?]
-        var head = 0
-        var count = 0
-        var reserved = 0
+        var requests: Jobs
+        var followUps: Jobs
         var closed = false
         /// Threads waiting for a job, not yet woken.
         var sleeping = 0
@@ -31,36 +77,42 @@ final class RequestWorkerPool: Sendable {
         var waking = 0
 
         init(limit: Int) {
-            slots = Array(repeating: nil, count: limit)
+            requests = Jobs(limit: limit)
+            followUps = Jobs(limit: limit)
         }
 
-        /// Queues `job` in a place taken before; true when a sleeping thread is to be woken
-        /// for it (none is on its way already).
-        mutating func enqueue(_ job: @escaping Job) -> Bool {
-            slots[(head + count) % slots.count] = job
-            count += 1
+        /// The jobs queued, requests and follow-ups.
+        var count: Int { requests.count + followUps.count }
+
+        /// Queues `job` in a place taken before in `requests` (or `followUps`: `followUp`);
+        /// true when a sleeping thread is to be woken for it (none is on its way already).
+        mutating func enqueue(_ job: @escaping Job, followUp: Bool = false) -> Bool {
+            if followUp {
+                followUps.reserved -= 1
+                followUps.append(job)
+            } else {
+                requests.append(job)
+            }
             return wakeOne()
         }
 
-        /// For a thread looking for a job (`woken`: after a wake-up): the oldest job, and
-        /// whether to wake another thread for the jobs left; no job when there is none (the
-        /// thread then counts as sleeping) or the pool is `closed`.
+        /// For a thread looking for a job (`woken`: after a wake-up): the oldest follow-up, else
+        /// the oldest request, and whether to wake another thread for the jobs left; no job
+        /// when there is none (the thread then counts as sleeping). Once the pool is `closed`,
+        /// only follow-ups: a thread sleeps while a reserved one is still to come, and ends
+        /// (`closed`) when none is, waking the next sleeping thread to end too.
         mutating func take(woken: Bool) -> (job: Job?, closed: Bool, wakes: Bool) {
             if woken { waking -= 1 }
-            guard !closed else { return (nil, true, false) }
-            guard count > 0 else {
-                sleeping += 1
-                return (nil, false, false)
+            if let job = followUps.removeFirst() ?? (closed ? nil : requests.removeFirst()) {
+                return (job, false, count > 0 && wakeOne())
             }
-            let job = slots[head]
-            slots[head] = nil
-            head = (head + 1) % slots.count
-            count -= 1
-            return (job, false, count > 0 && wakeOne())
+            guard !closed || followUps.reserved > 0 else { return (nil, true, wakeOne()) }
+            sleeping += 1
+            return (nil, false, false)
         }
 
         /// Marks one sleeping thread as woken, when none is on its way already; whether one was.
-        private mutating func wakeOne() -> Bool {
+        mutating func wakeOne() -> Bool {
             guard waking == 0, sleeping > 0 else { return false }
             sleeping -= 1
             waking += 1
@@ -107,8 +159,8 @@ final class RequestWorkerPool: Sendable {
     /// first and the job queued after, so nothing is held while a worker wakes up.
     func reserve() -> Bool {
         queue.withLock { queue in
-            guard !queue.closed, queue.count + queue.reserved < queue.slots.count else { return false }
-            queue.reserved += 1
+            guard !queue.closed, !queue.requests.isFull else { return false }
+            queue.requests.reserved += 1
             return true
         }
     }
@@ -117,7 +169,7 @@ final class RequestWorkerPool: Sendable {
     /// job is dropped, when the pool was closed meanwhile.
     func submit(_ job: @escaping Job) -> Bool {
         let (queued, wakes) = queue.withLock { queue -> (Bool, Bool) in
-            queue.reserved -= 1
+            queue.requests.reserved -= 1
             guard !queue.closed else { return (false, false) }
             return (true, queue.enqueue(job))
         }
@@ -125,15 +177,36 @@ final class RequestWorkerPool: Sendable {
         return queued
     }
 
-    /// Refuses further jobs and drops the queued ones no thread has taken; each thread ends
-    /// after the job it is running.
-    func close() {
+    /// Takes a place for a follow-up that ``submitFollowUp(_:)`` queues later, from any
+    /// thread; false when as many follow-ups are outstanding (queued or with a place) as
+    /// requests may wait, or the pool is closed. Every place taken must be filled: the pool's threads do not end
+    /// while one is still to come.
+    func reserveFollowUp() -> Bool {
         queue.withLock { queue in
-            queue.closed = true
-            queue.slots = Array(repeating: nil, count: queue.slots.count)
-            queue.count = 0
+            guard !queue.closed, !queue.followUps.isFull else { return false }
+            queue.followUps.reserved += 1
+            return true
         }
-        for _ in 0..<threadCount { available.signal() }
+    }
+
+    /// Queues `job` in the place ``reserveFollowUp()`` took, to run on a pool thread before
+    /// the requests waiting — also after ``close()``. Never waits: the caller may be a thread
+    /// that must not (the committer that settled a deferred write).
+    func submitFollowUp(_ job: @escaping Job) {
+        let wakes = queue.withLock { $0.enqueue(job, followUp: true) }
+        if wakes { available.signal() }
+    }
+
+    /// Refuses further jobs and drops the queued requests no thread has taken; each thread
+    /// ends after the job it is running, once no follow-up is queued or still to come.
+    func close() {
+        let wakes = queue.withLock { queue -> Bool in
+            queue.closed = true
+            queue.requests.removeAll()
+            // A sleeping thread woken now ends and wakes the next, or waits for the follow-ups.
+            return queue.wakeOne()
+        }
+        if wakes { available.signal() }
     }
 
     /// Waits until every thread has ended (after ``close()``).

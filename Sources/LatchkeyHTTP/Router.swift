@@ -35,35 +35,30 @@ package final class Router: HTTPHandler {
 
     /// Answers `request` through its route, with the security headers; counts it in the
     /// metrics and logs it (`http_request`), except on routes answered on the event thread.
-    /// Waits for a write the route's answer awaits (``HTTPResponse/awaitedWrite``).
+    /// Waits for the deferred write the route's answer awaits (``HTTPResponse/deferredWrite``).
     package func handle(_ request: HTTPRequest) -> HTTPResponse {
-        let started = clock.now()
-        var answer = dispatch(request)
-        if let write = answer.response.awaitedWrite {
-            answer = settled(answer, by: write.wait(), request: request)
-        }
-        return completed(answer, request: request, started: started)
+        answer(request).waitedFor()
     }
 
-    /// Answers `request` as ``handle(_:)`` does, but without waiting for a write the route's
-    /// answer awaits: `reply` gets the answer on the thread that settles it.
-    package func handle(_ request: HTTPRequest, reply: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// Answers `request` as ``handle(_:)`` does, but without waiting for the deferred write
+    /// the route's answer awaits: then the answer is finished — security headers, metrics,
+    /// access log — by its ``HTTPAnswer/awaiting(_:finish:)`` once the write has settled.
+    package func answer(_ request: HTTPRequest) -> HTTPAnswer {
         let started = clock.now()
         let answer = dispatch(request)
-        guard let write = answer.response.awaitedWrite else {
-            reply(completed(answer, request: request, started: started))
-            return
+        guard let write = answer.response.deferredWrite else {
+            return .ready(completed(answer, request: request, started: started))
         }
-        write.whenSettled { [self] outcome in
-            reply(completed(settled(answer, by: outcome, request: request), request: request, started: started))
+        return .awaiting(write) { [self] outcome in
+            completed(settled(answer, by: outcome, request: request), request: request, started: started)
         }
     }
 
     /// `answer` once the write it awaited ended as `outcome`: itself when the write committed,
     /// else the route's error response for the write's failure (with the answer's completion).
-    private func settled(_ answer: RouteAnswer, by outcome: PendingWrite.Outcome, request: HTTPRequest) -> RouteAnswer {
+    private func settled(_ answer: RouteAnswer, by outcome: DeferredWrite.Outcome, request: HTTPRequest) -> RouteAnswer {
         var answer = answer
-        answer.response.awaitedWrite = nil
+        answer.response.deferredWrite = nil
         guard case .failure(let error) = outcome, let position = answer.position else { return answer }
         var failure = failed(error, route: routes[position], request: request)
         failure.onCompletion = answer.response.onCompletion

@@ -90,6 +90,33 @@ import Testing
         }
     }
 
+    @Test("a stock prepared in another process (this one's parent, before a fork) is dropped unused: its nonce signs nothing here")
+    func stockOfAnotherProcessIsDropped() throws {
+        let key = try #require(LibCrypto.p256Key(.init(
+            x: Data(Self.bytes(Self.vectorKey.x)), y: Data(Self.bytes(Self.vectorKey.y)),
+            d: Data(Self.bytes(Self.vectorKey.d)))))
+        let signer = LibCrypto.p256Signer(key)
+        let vector = Self.vectors[0]
+        let message = Data(vector.message.utf8)
+        /// Puts the nonce of the vector's k alone in the stock, as prepared in process `process`.
+        func stock(preparedIn process: pid_t) throws {
+            let nonces = try #require(signer.prepareNonces(scalars: [Self.bytes(vector.k)]))
+            signer.stock.withLock { stock in
+                for nonce in stock.nonces { nonce.destroy() }
+                stock.nonces = nonces
+                stock.process = process
+            }
+        }
+        // Prepared in this process, the nonce signs: the vector's signature.
+        try stock(preparedIn: getpid())
+        #expect(LibCrypto.p256Sign(signer, message: message).hex == vector.signature)
+        // Prepared in another, it is dropped, and a nonce of this process signs instead.
+        try stock(preparedIn: getpid() &+ 1)
+        let signature = LibCrypto.p256Sign(signer, message: message)
+        #expect(signature.hex != vector.signature)
+        #expect(LibCrypto.p256Verify(key, message: message, signature: signature))
+    }
+
     @Test("a nonce scalar is drawn again while it is 0 or not below the group order n, and n − 1 and 1 are taken")
     func nonceScalarRejectsOutOfRange() {
         let order = Self.bytes("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551")

@@ -3,6 +3,7 @@ import Foundation
 import LatchkeyCore
 import LatchkeyHTTP
 import LatchkeyTestSupport
+import Synchronization
 import Testing
 
 /// Routes for the worker-pool tests: `/block` waits until the test releases it (its
@@ -102,6 +103,66 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
     let (running, contenders) = try occupyWorkerAndContend(on: server, routes)
     let refusedIndex = try #require(RawHTTPConnection.firstReadable(contenders, milliseconds: 5000))
     return (running, contenders[refusedIndex], contenders[1 - refusedIndex])
+}
+
+/// A thread as the tests below tell them apart: its id, and whether it runs in Linux's batch
+/// scheduling class, as the request workers do (and no other thread of the server).
+private struct ThreadSeen: Sendable {
+    let id: pthread_t
+    let batchClass: Bool
+
+    static var current: ThreadSeen {
+        ThreadSeen(id: pthread_self(), batchClass: sched_getscheduler(0) == 3)  // SCHED_BATCH
+    }
+}
+
+/// `POST /stored`, whose answer awaits a deferred write the test settles (`writes`, in the
+/// order the requests were handled); the router logs to this sink, which records the thread
+/// that writes each access log line — the thread that finishes the answer — and, when
+/// `holdsFirst`, holds the first line until `gate` is signalled. Each answer's completion
+/// signals `completed`.
+private final class DeferredWriteRoutes: LogSink {
+    let writes = Mutex<[DeferredWrite]>([])
+    let finishingThreads = Mutex<[ThreadSeen]>([])
+    let gate = DispatchSemaphore(value: 0)
+    let completed = DispatchSemaphore(value: 0)
+    let holdsFirst: Bool
+
+    init(holdsFirst: Bool) {
+        self.holdsFirst = holdsFirst
+    }
+
+    func write(line: String) {
+        guard line.contains("http_request") else { return }
+        let first = finishingThreads.withLock { threads in
+            threads.append(.current)
+            return threads.count == 1
+        }
+        if first, holdsFirst { gate.wait() }
+    }
+
+    func router() -> Router {
+        Router(routes: [
+            Route("POST", "/stored", name: "stored") { [self] _ in
+                let write = DeferredWrite()
+                writes.withLock { $0.append(write) }
+                var response = HTTPResponse(status: 200, body: Data("stored".utf8))
+                response.deferredWrite = write
+                response.onCompletion = { [completed] in completed.signal() }
+                return response
+            },
+        ], metrics: ServerMetrics(), logger: Logger(sink: self))
+    }
+
+    /// The `count` writes, once that many requests were handled.
+    func handled(_ count: Int) throws -> [DeferredWrite] {
+        try #require(eventually { writes.withLock { $0.count } == count })
+        return writes.withLock { $0 }
+    }
+}
+
+private func post(_ path: String, on connection: RawHTTPConnection) throws {
+    try connection.send("POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
 }
 
 /// How the server runs requests: event-driven connections, a bounded worker pool that
@@ -442,6 +503,63 @@ private func fillWorkerAndQueue(of server: HTTPServer, _ routes: BlockingRoutes)
             try get("/quick", on: connection)
             #expect(try connection.readResponse().status == 200)
         }
+    }
+
+    @Test("an answer awaiting a deferred write is finished on a request worker, not on the thread that settles the write, which a finish that blocks does not hold up")
+    func deferredWriteAnswersAreFinishedOnWorkers() throws {
+        let routes = DeferredWriteRoutes(holdsFirst: true)
+        let server = try startedServer(HTTPServerConfiguration(port: 0, workerThreads: 4), handler: routes.router())
+        defer { server.stop() }
+        let connections = try (0..<2).map { _ in try RawHTTPConnection(port: server.boundPort) }
+        for connection in connections {
+            try post("/stored", on: connection)
+        }
+        let writes = try routes.handled(2)
+        #expect(routes.finishingThreads.withLock { $0 }.isEmpty, "no answer is finished before its write settles")
+        // A thread of its own settles both writes, as a store's committer settles a batch.
+        let settled = DispatchSemaphore(value: 0)
+        let committer = Mutex<ThreadSeen?>(nil)
+        Thread.detachNewThread {
+            committer.withLock { $0 = .current }
+            for write in writes { write.settle(.success(())) }
+            settled.signal()
+        }
+        // Both settled while the first answer's finish is still held in its log write...
+        #expect(settled.wait(timeout: .now() + 10) == .success)
+        // ...and the second answer was finished meanwhile, by another worker.
+        #expect(eventually { routes.finishingThreads.withLock { $0.count } == 2 })
+        routes.gate.signal()
+        for connection in connections {
+            let response = try connection.readResponse()
+            #expect(response.status == 200 && response.text == "stored")
+        }
+        let threads = routes.finishingThreads.withLock { $0 }
+        let committerID = try #require(committer.withLock { $0 }).id
+        #expect(threads.count == 2 && threads.allSatisfy { $0.batchClass && pthread_equal($0.id, committerID) == 0 })
+        #expect(threads.count == 2 && pthread_equal(threads[0].id, threads[1].id) == 0, "two workers")
+    }
+
+    @Test("past the grace period stop() closes a connection whose answer awaits a deferred write, and returns once the write has settled and a worker finished the answer, its completion called")
+    func stopWaitsForDeferredWriteAnswers() throws {
+        let routes = DeferredWriteRoutes(holdsFirst: false)
+        let server = try startedServer(HTTPServerConfiguration(port: 0, shutdownGracePeriod: 1), handler: routes.router())
+        let connection = try RawHTTPConnection(port: server.boundPort)
+        try post("/stored", on: connection)
+        let write = try #require(try routes.handled(1).first)
+        let stopped = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            server.stop()
+            stopped.signal()
+        }
+        #expect(connection.waitUntilClosed(milliseconds: 10_000))
+        // The answer is still to be finished: stop() waits for it.
+        #expect(stopped.wait(timeout: .now() + 0.3) == .timedOut)
+        write.settle(.success(()))
+        #expect(stopped.wait(timeout: .now() + 10) == .success)
+        #expect(routes.completed.wait(timeout: .now()) == .success)
+        // Finished by a worker, not by this thread, which settled the write.
+        let finishing = routes.finishingThreads.withLock { $0 }
+        #expect(finishing.count == 1 && finishing.allSatisfy { $0.batchClass && pthread_equal($0.id, pthread_self()) == 0 })
     }
 }
 

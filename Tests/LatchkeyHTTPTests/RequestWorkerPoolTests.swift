@@ -62,4 +62,48 @@ import Testing
         #expect(queue.take(woken: false).job == nil)
         #expect(queue.enqueue {})
     }
+
+    @Test("follow-ups run before the requests waiting, at most as many outstanding as requests may wait; a closed pool drops its requests but runs the follow-ups still to come before its threads end")
+    func followUpsGoFirstAndOutliveClose() throws {
+        let pool = RequestWorkerPool(name: "test-worker", threads: 1, queueLimit: 2)
+        pool.start()
+        let gate = DispatchSemaphore(value: 0)
+        let order = Mutex<[String]>([])
+        #expect(pool.reserve())
+        #expect(pool.submit { gate.wait() })
+        #expect(pool.reserve())
+        #expect(pool.submit { order.withLock { $0.append("request") } })
+        #expect(pool.reserveFollowUp() && pool.reserveFollowUp())
+        #expect(!pool.reserveFollowUp(), "two outstanding already")
+        pool.submitFollowUp { order.withLock { $0.append("follow-up") } }
+        gate.signal()
+        #expect(eventually { order.withLock { $0.count } == 2 })
+        #expect(order.withLock { $0 } == ["follow-up", "request"])
+
+        // Closed with one follow-up still to come: its place was taken before.
+        let poolThread = Mutex<pthread_t?>(nil)
+        #expect(pool.reserve())
+        #expect(pool.submit {
+            poolThread.withLock { $0 = pthread_self() }
+            gate.wait()
+        })
+        #expect(eventually { poolThread.withLock { $0 } != nil })
+        #expect(pool.reserve())
+        #expect(pool.submit { order.withLock { $0.append("dropped request") } })
+        pool.close()
+        gate.signal()
+        #expect(!pool.reserve() && !pool.reserveFollowUp())
+        let joined = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            pool.join()
+            joined.signal()
+        }
+        #expect(joined.wait(timeout: .now() + 0.3) == .timedOut, "the thread waits for the follow-up to come")
+        let ranOn = Mutex<pthread_t?>(nil)
+        pool.submitFollowUp { ranOn.withLock { $0 = pthread_self() } }
+        #expect(joined.wait(timeout: .now() + 10) == .success)
+        let (ran, expected) = (ranOn.withLock { $0 }, poolThread.withLock { $0 })
+        #expect(ran != nil && ran == expected, "the pool's thread ran it, not this one")
+        #expect(order.withLock { $0 } == ["follow-up", "request"])
+    }
 }

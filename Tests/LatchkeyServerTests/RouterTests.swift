@@ -113,24 +113,31 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         #expect(response.headers["Content-Type"] == "text/plain")
     }
 
-    @Test("an answer that awaits a write is replied when the write settles: itself once committed, the route's error shape when it failed, with its completion either way; handle(_:) waits for it")
+    @Test("an answer that awaits a deferred write is finished when the write settles: itself once committed, the route's error shape when it failed, with its completion either way; handle(_:) waits for it")
     func answersAwaitTheirWrite() throws {
-        let writes = Mutex<[PendingWrite]>([])
+        let writes = Mutex<[DeferredWrite]>([])
         let completions = Atomic<Int>(0)
         let metrics = ServerMetrics()
         let router = Router(routes: [
             Route("POST", "/stored", name: "stored", body: .json, errorShape: .latchkeyAndDirectus, answersAlike: true) { _ in
-                let write = PendingWrite()
+                let write = DeferredWrite()
                 writes.withLock { $0.append(write) }
                 var response = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Data("{}".utf8))
-                response.awaitedWrite = write
+                response.deferredWrite = write
                 response.onCompletion = { completions.add(1, ordering: .relaxed) }
                 return response
             },
         ], metrics: metrics, logger: Logger(sink: MemoryLogSink()))
         let replies = Mutex<[HTTPResponse]>([])
         for _ in 0..<2 {
-            router.handle(jsonRequest("/stored", "{}")) { response in replies.withLock { $0.append(response) } }
+            guard case .awaiting(let write, let finish) = router.answer(jsonRequest("/stored", "{}")) else {
+                Issue.record("the answer does not await its write")
+                continue
+            }
+            write.whenSettled { outcome in
+                let response = finish(outcome)
+                replies.withLock { $0.append(response) }
+            }
         }
         // Handled, but not replied to while the writes are pending.
         #expect(replies.withLock { $0 }.isEmpty)
@@ -142,8 +149,8 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
         // In the route's shape (Latchkey's and Directus's), saying no more than any server failure.
         let refusalBody = String(decoding: refusal.body, as: UTF8.self)
         #expect(refusalBody.contains(#""code":"internal_error""#) && refusalBody.contains("INTERNAL_SERVER_ERROR"))
-        #expect(refusal.headers["X-Content-Type-Options"] == "nosniff" && refusal.awaitedWrite == nil)
-        #expect(answer.status == 200 && answer.body == Data("{}".utf8) && answer.awaitedWrite == nil)
+        #expect(refusal.headers["X-Content-Type-Options"] == "nosniff" && refusal.deferredWrite == nil)
+        #expect(answer.status == 200 && answer.body == Data("{}".utf8) && answer.deferredWrite == nil)
         #expect(metrics.requestCount(route: "stored", status: 500) == 1 && metrics.requestCount(route: "stored", status: 200) == 1)
         for reply in [refusal, answer] { reply.onCompletion?() }
         #expect(completions.load(ordering: .relaxed) == 2)

@@ -5,7 +5,7 @@ import Synchronization
 import LatchkeyTestSupport
 import Testing
 
-/// Writes handed to the committer thread (`transactionCommittedLater`) on a real database and
+/// Writes handed to the committer thread (`deferredWrite`) on a real database and
 /// real threads: their callers do not wait, and each settles only once it is committed.
 @Suite struct SQLiteDeferredWritesTests {
     @Test("writes handed over return before their commit, commit together, and each is visible to a reader when it settles")
@@ -16,10 +16,10 @@ import Testing
         let count = 20
         let settled = DispatchGroup()
         let seenWhenSettled = Mutex<[Int: Bool]>([:])
-        var writes: [PendingWrite] = []
+        var writes: [DeferredWrite] = []
         for index in 0..<count {
             settled.enter()
-            let write = database.transactionCommittedLater { connection in
+            let write = database.deferredWrite { connection in
                 try connection.execute("INSERT INTO notes (body) VALUES (?)", [.text("write \(index)")])
             }
             write.whenSettled { outcome in
@@ -53,10 +53,10 @@ import Testing
             done.enter()
             Thread.detachNewThread {
                 start.wait()
-                var writes: [PendingWrite] = []
+                var writes: [DeferredWrite] = []
                 for index in 0..<50 {
                     let body = "thread \(thread) write \(index)"
-                    writes.append(database.transactionCommittedLater { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text(body)]) })
+                    writes.append(database.deferredWrite { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text(body)]) })
                     if index.isMultiple(of: 10) {
                         do {
                             try database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text(body + " blocking")]) }
@@ -86,7 +86,7 @@ import Testing
         let database = scratch.database
         let held = try #require(HeldWriteTransaction(on: database, inserting: "first"))
         let writes = (0..<6).map { index in
-            database.transactionCommittedLater { connection in
+            database.deferredWrite { connection in
                 try connection.execute("INSERT INTO notes (body) VALUES (?)", [.text("write \(index)")])
                 if index.isMultiple(of: 2) { throw LatchkeyError(.invalidRequest, "Write \(index) changed its mind.") }
             }
@@ -107,14 +107,14 @@ import Testing
         let scratch = try ScratchDatabase(deferredWriteLimit: 2)
         let database = scratch.database
         let held = try #require(HeldWriteTransaction(on: database, inserting: "first"))
-        let insert: @Sendable (String) -> PendingWrite = { body in
-            database.transactionCommittedLater { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text(body)]) }
+        let insert: @Sendable (String) -> DeferredWrite = { body in
+            database.deferredWrite { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text(body)]) }
         }
         let taken = insert("taken")
         // The committer took it and waits for the writer behind the held transaction.
         #expect(eventually { database.queuedWriteTransactions == 1 })
         let queued = [insert("queued 1"), insert("queued 2")]
-        let overflow = Mutex<PendingWrite?>(nil)
+        let overflow = Mutex<DeferredWrite?>(nil)
         let returned = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             let write = insert("overflow")

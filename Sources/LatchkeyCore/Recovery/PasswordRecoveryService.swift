@@ -33,7 +33,7 @@ package final class PasswordRecoveryService: Sendable {
         package let requestID: String?
         /// The request's insert: answer only once it has settled, `200` when it committed,
         /// its error (`storage_error`) when it failed. Settled already when nothing was stored.
-        package let write: PendingWrite
+        package let write: DeferredWrite
     }
 
     /// The answer to a successful validation.
@@ -188,7 +188,7 @@ package final class PasswordRecoveryService: Sendable {
         let decision = try limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: now)
         guard decision == .allowed else {
             logger.info("reset_request_limited", ["address": .string(key)])
-            return Receipt(requestID: nil, write: PendingWrite(settled: .success(())))
+            return Receipt(requestID: nil, write: DeferredWrite(settled: .success(())))
         }
         let request = PendingResetRequest(
             email: address.normalized, resetURL: resetURL,

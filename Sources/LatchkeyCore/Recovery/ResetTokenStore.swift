@@ -77,7 +77,7 @@ package protocol ResetTokenStore: Sendable {
     /// survives a crash and any instance can process it. Returns its write, which settles once
     /// the insert committed (or failed): the store may commit it together with others after
     /// returning, so answer the request only once it has settled.
-    func acceptResetRequest(_ request: PendingResetRequest) -> PendingWrite
+    func acceptResetRequest(_ request: PendingResetRequest) -> DeferredWrite
 
     /// The ids of up to `limit` pending requests accepted before `cutoff` (to the
     /// millisecond), oldest first (those whose instance did not process them: it stopped, or

@@ -25,9 +25,9 @@ struct PasswordResetRoutes {
                     email: body.email, resetURL: body.resetURL, locale: body.locale,
                     acceptLanguage: request.headers["Accept-Language"], clientIP: request.clientIP)
                 var response = HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "application/json")]), body: Self.acceptedBody)
-                // Sent once the request is stored: its insert commits with others, without
-                // holding this worker (HTTPResponse.awaitedWrite).
-                response.awaitedWrite = receipt.write
+                // Sent once the request is stored: its insert is a deferred write, committed
+                // with others without holding this worker (HTTPResponse.deferredWrite).
+                response.deferredWrite = receipt.write
                 // The account work waits until the answer has been sent (see PasswordRecoveryService).
                 response.onCompletion = { [service] in service.release(receipt) }
                 return response

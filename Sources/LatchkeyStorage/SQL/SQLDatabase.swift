@@ -16,27 +16,28 @@ protocol SQLDatabase: Sendable {
     @discardableResult
     func transaction<Output: Sendable>(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Output) throws -> Output
 
-    /// Takes `body` to run in a transaction committed with other writes, without the caller
-    /// waiting for that commit: the returned write settles once it committed (or failed, with
-    /// nothing of `body` kept). `body` may run more than once, as for ``transaction(_:)``. A
-    /// database without such batching runs it now, as ``transaction(_:)`` does, and returns it
-    /// settled (``committedNow(_:)``).
-    func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite
+    /// Takes `body` as a deferred write: run in a transaction committed with other writes,
+    /// without the caller waiting for that commit. The returned ``DeferredWrite`` settles once
+    /// it committed (or failed, with nothing of `body` kept), on the thread that commits it.
+    /// `body` may run more than once, as for ``transaction(_:)``. A database without such
+    /// batching runs it now, as ``transaction(_:)`` does, and returns it settled
+    /// (``committedNow(_:)``).
+    func deferredWrite(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> DeferredWrite
 }
 
 extension SQLDatabase {
-    func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite {
+    func deferredWrite(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> DeferredWrite {
         committedNow(body)
     }
 
-    /// `body` run now in a transaction (``transaction(_:)``), as a settled write: committed,
-    /// or failed with its error (one that is not a ``LatchkeyError`` as `storage_error`).
-    func committedNow(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite {
+    /// `body` run now in a transaction (``transaction(_:)``), as a settled deferred write:
+    /// committed, or failed with its error (one that is not a ``LatchkeyError`` as `storage_error`).
+    func committedNow(_ body: (borrowing any SQLConnection & ~Copyable) throws -> Void) -> DeferredWrite {
         do {
             try transaction(body)
-            return PendingWrite(settled: .success(()))
+            return DeferredWrite(settled: .success(()))
         } catch {
-            return PendingWrite(settled: .failure(PendingWrite.failure(error)))
+            return DeferredWrite(settled: .failure(DeferredWrite.failure(error)))
         }
     }
 }

@@ -4,8 +4,8 @@ import LatchkeyCrypto
 import Synchronization
 
 extension SQLStore {
-    package func acceptResetRequest(_ request: PendingResetRequest) -> PendingWrite {
-        database.transactionCommittedLater { connection in
+    package func acceptResetRequest(_ request: PendingResetRequest) -> DeferredWrite {
+        database.deferredWrite { connection in
             try connection.execute(
                 """
                 INSERT INTO reset_requests (id, email, reset_url, locale, accept_language, accepted_at)
@@ -36,7 +36,7 @@ extension SQLStore {
     ) -> [Result<Bool, LatchkeyError>] {
         let taken = TakenRequests(count: ids.count)
         let writes = ids.enumerated().map { index, id in
-            database.transactionCommittedLater { connection in
+            database.deferredWrite { connection in
                 let wasTaken = try takeResetRequest(id: id, now: now, issue: issue, using: connection)
                 taken.record(wasTaken, at: index)
             }

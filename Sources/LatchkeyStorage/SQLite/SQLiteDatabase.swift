@@ -40,7 +40,7 @@ final class SQLiteDatabase: Sendable {
     /// writer starts the WAL's writing as it grows (see ``SQLiteConnection``). A write
     /// transaction alone at the writer while writers meet waits for others to share its
     /// commit as `gathering` says (see ``SQLiteGroupCommit``). At most `deferredWriteLimit`
-    /// writes wait for a batch of ``transactionCommittedLater(_:)`` (see ``SQLiteDeferredWrites``).
+    /// writes wait for a batch of ``deferredWrite(_:)`` (see ``SQLiteDeferredWrites``).
     init(
         path: String, readers: Int = defaultReaderLimit, busyTimeoutMilliseconds: Int32 = busyTimeoutMilliseconds,
         gathering: SQLiteGroupCommit.Gathering = .standard, deferredWriteLimit: Int = 1024
@@ -77,7 +77,7 @@ final class SQLiteDatabase: Sendable {
     /// How many write transactions wait for a batch now.
     var queuedWriteTransactions: Int { groupCommit.queued }
 
-    /// How many batches of writes committed later have run so far (see ``SQLiteDeferredWrites``).
+    /// How many batches of deferred writes have run so far (see ``SQLiteDeferredWrites``).
     var deferredWriteBatches: Int { deferredWrites.batches }
 
     /// Runs `body` with the writer connection, outside any explicit transaction (each
@@ -124,15 +124,16 @@ extension SQLiteDatabase: SQLDatabase {
         return output
     }
 
-    /// Queues `body` for the committer thread (``SQLiteDeferredWrites``), which runs it in a
-    /// group-commit transaction with the other writes of its batch, and returns its write,
-    /// which settles once that transaction committed: the caller does not wait for it. When
+    /// Queues `body` as a deferred write for the committer thread (``SQLiteDeferredWrites``),
+    /// which runs it in a group-commit transaction with the other writes of its batch, and
+    /// returns it; the committer settles it once that transaction committed, and does nothing
+    /// else for the caller: the caller does not wait for it. When
     /// `body` throws, only its changes are undone and the write settles with its error. With
     /// the queue full, runs `body` now as ``transaction(_:)`` does and returns it settled.
     /// `body` may run twice — its first run undone — when another write of its batch throws,
     /// so it must have no effects outside the database that it cannot repeat; it must not call
     /// back into this database's writer.
-    func transactionCommittedLater(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> PendingWrite {
+    func deferredWrite(_ body: @escaping @Sendable (borrowing any SQLConnection & ~Copyable) throws -> Void) -> DeferredWrite {
         let queued = deferredWrites.submit { writer in
             let connection: any SQLConnection & ~Copyable = Connection(writer)
             try body(connection)

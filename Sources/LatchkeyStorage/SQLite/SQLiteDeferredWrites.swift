@@ -3,10 +3,12 @@ import Foundation
 import LatchkeyCore
 import Synchronization
 
-/// The writes whose callers do not wait for their commit
-/// (``SQLiteDatabase/transactionCommittedLater(_:)``): queued, run by a committer thread of
-/// their own in batches — each batch one transaction of the group commit
-/// (``SQLiteGroupCommit``) — and settled once that transaction committed.
+/// The deferred writes, whose callers do not wait for their commit
+/// (``SQLiteDatabase/deferredWrite(_:)``): queued, run by a committer thread of their own in
+/// batches — each batch one transaction of the group commit (``SQLiteGroupCommit``) — and
+/// settled once that transaction committed. Settling is all the committer does for a write's
+/// caller: what waits on the write only hands the outcome to a thread of its own
+/// (``DeferredWrite``), so the next batch does not wait for the callers' work.
 ///
 /// A batch runs in one savepoint. When a write throws, the batch is rolled back to it and run
 /// again with each write in a savepoint of its own, so the one that threw is undone alone and
@@ -35,7 +37,7 @@ final class SQLiteDeferredWrites: Sendable {
 
     private struct Queued: Sendable {
         let body: @Sendable (SQLiteConnection) throws -> Void
-        let write: PendingWrite
+        let write: DeferredWrite
     }
 
     private struct State {
@@ -66,8 +68,8 @@ final class SQLiteDeferredWrites: Sendable {
 
     /// Queues `body` for the committer and returns its write; nil, with nothing queued, when
     /// ``queueLimit`` writes wait already or the queue is closed.
-    func submit(_ body: @escaping @Sendable (SQLiteConnection) throws -> Void) -> PendingWrite? {
-        let write = PendingWrite()
+    func submit(_ body: @escaping @Sendable (SQLiteConnection) throws -> Void) -> DeferredWrite? {
+        let write = DeferredWrite()
         let accepted = state.withLock { state -> (starts: Bool, wakes: Bool)? in
             guard !state.closed, state.queue.count < queueLimit else { return nil }
             state.queue.append(Queued(body: body, write: write))
@@ -132,7 +134,7 @@ final class SQLiteDeferredWrites: Sendable {
     /// settles each write: committed, its own error (only its changes undone), or the batch's
     /// error (nothing kept).
     private func run(_ batch: [Queued]) {
-        var outcomes = [PendingWrite.Outcome](repeating: .success(()), count: batch.count)
+        var outcomes = [DeferredWrite.Outcome](repeating: .success(()), count: batch.count)
         do {
             try groupCommit.run { connection in
                 // All in one savepoint first; only when one throws, all again, each in its own.
@@ -144,13 +146,13 @@ final class SQLiteDeferredWrites: Sendable {
                     _ = try connection.execute("ROLLBACK TO deferred", [])
                     let failures = try SQLiteGroupCommit.runEach(batch.map(\.body), on: connection)
                     for (index, failure) in failures.enumerated() {
-                        if let failure { outcomes[index] = .failure(PendingWrite.failure(failure)) }
+                        if let failure { outcomes[index] = .failure(DeferredWrite.failure(failure)) }
                     }
                 }
                 _ = try connection.execute("RELEASE deferred", [])
             }
         } catch {
-            outcomes = Array(repeating: .failure(PendingWrite.failure(error)), count: batch.count)
+            outcomes = Array(repeating: .failure(DeferredWrite.failure(error)), count: batch.count)
         }
         state.withLock { $0.batches += 1 }
         for (queued, outcome) in zip(batch, outcomes) {

@@ -1,12 +1,17 @@
 import Dispatch
 import Synchronization
 
-/// A write a store has taken to commit together with others after the call that handed it
-/// over returned, so the calling thread need not wait for the commit (see
-/// `SQLiteDatabase.transactionCommittedLater`). It settles exactly once: committed (success),
-/// or failed with a ``LatchkeyError`` — then nothing of it is kept. What waits on it runs then,
-/// on the thread that settled it, in the order it was registered; it must return promptly.
-package final class PendingWrite: Sendable {
+/// A deferred write: one a store has taken to commit together with others after the call
+/// that handed it over returned, so the calling thread need not wait for the commit (see
+/// `SQLiteDatabase.deferredWrite`). It settles exactly once: committed (success), or failed
+/// with a ``LatchkeyError`` — then nothing of it is kept.
+///
+/// What waits on it (``whenSettled(_:)``) runs then, on the thread that settled it — the
+/// store's committer, which settles a whole batch of writes one after another — in the order
+/// it was registered. So it must return at once and do no work of its caller's layer there:
+/// count, signal, or hand the outcome to a thread of its own (the HTTP server queues the
+/// answer that waits for the write to a request worker).
+package final class DeferredWrite: Sendable {
     /// How a write ended.
     package typealias Outcome = Result<Void, LatchkeyError>
 
@@ -27,7 +32,8 @@ package final class PendingWrite: Sendable {
     }
 
     /// Runs `body` with the outcome once the write has settled: at once, on this thread, when
-    /// it has; otherwise on the thread that settles it.
+    /// it has; otherwise on the thread that settles it, where it must return at once (see the
+    /// type's description).
     package func whenSettled(_ body: @escaping @Sendable (Outcome) -> Void) {
         let settled = state.withLock { state -> Outcome? in
             switch state {
