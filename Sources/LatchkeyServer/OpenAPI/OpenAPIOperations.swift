@@ -132,7 +132,7 @@ enum OpenAPIOperations {
             responses: [
                 "200": .answer(
                     "The password was changed; the password-changed mail is on its way.", mediaType: "application/json", schema: userSchema),
-                "202": .answer(
+                "200": .answer(
                     "The new address was sent a confirmation link (valid 24 hours); the account's address is unchanged until it is confirmed.",
                     mediaType: "application/json", schema: userSchema),
                 "400": .error(

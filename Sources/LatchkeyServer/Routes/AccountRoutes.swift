@@ -40,7 +40,7 @@ struct AccountRoutes {
                     let unchanged = try emailChange.requestChange(
                         owner, to: email, currentPassword: body.currentPassword, clientIP: request.clientIP,
                         acceptLanguage: language)
-                    return .json(UserReply(unchanged), status: 202)
+                    return .json(UserReply(unchanged))
                 }
             },
             Route(
