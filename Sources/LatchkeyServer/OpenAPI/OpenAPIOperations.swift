@@ -131,9 +131,8 @@ enum OpenAPIOperations {
             bearer: true,
             responses: [
                 "200": .answer(
-                    "The password was changed; the password-changed mail is on its way.", mediaType: "application/json", schema: userSchema),
-                "200": .answer(
-                    "The new address was sent a confirmation link (valid 24 hours); the account's address is unchanged until it is confirmed.",
+                    "password: changed, the password-changed mail is on its way. email: the new address was sent a confirmation "
+                        + "link (valid 24 hours); the account's address is unchanged until it is confirmed.",
                     mediaType: "application/json", schema: userSchema),
                 "400": .error(
                     "INVALID_PAYLOAD: not exactly one of password and email, or malformed input; FAILED_VALIDATION (field password, with error.reasons; field email) for a refused password or address."
