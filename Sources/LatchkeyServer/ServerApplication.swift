@@ -89,11 +89,7 @@ package final class ServerApplication: Sendable {
                 resetPageURL: configuration.defaultResetURL, verificationURLAllowList: configuration.resetURLAllowList,
                 addressKey: addressKey, clientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit)),
             logger: logger)
-        let registrationRoutes = RegistrationRoutes(
-            registration: registration,
-            verifyPage: EmailLinkPage(
-                productName: configuration.productName, appURL: configuration.appURL?.absoluteString,
-                endpoint: "/users/register/verify-email", texts: { $0.catalogue.verifyEmailPage }))
+        let registrationRoutes = RegistrationRoutes(registration: registration)
         let issuer = configuration.publicURL.absoluteString
         let tokens = TokenService(
             store: store, keyRing: keyRing, clock: clock,
@@ -150,7 +146,8 @@ package final class ServerApplication: Sendable {
             + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
             + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                 resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),
-                emailChangePage: EmailChangePage(productName: configuration.productName)).routes
+                emailLinkPage: EmailLinkPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString))
+                .routes
             + AppLinkRoutes(
                 appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps,
                 paths: ["/reset-password", "/verify-email", "/confirm-email", "/undo-email-change"]).routes

@@ -30,8 +30,6 @@ package struct TextCatalogue: Sendable {
     package let accountExistsMail: AccountExistsMailText
     /// The web reset page (`/reset-password`).
     package let resetPage: ResetPageText
-    /// The page a sign-up's confirmation link opens (`/verify-email`).
-    package let verifyEmailPage: EmailLinkPageText
     /// The pages of `/oauth/authorize`: sign-in, consent and errors.
     package let signInPage: SignInPageText
     /// The pages of `/oauth/logout`: the question, signed out, and errors.
@@ -46,6 +44,6 @@ package struct TextCatalogue: Sendable {
     package let emailChangedMail: EmailChangedMailText
     /// The mail that confirms an account was deleted.
     package let accountDeletedMail: AccountDeletedMailText
-    /// The pages of an address change's links (`/confirm-email`, `/undo-email-change`).
-    package let emailChangePage: EmailChangePageText
+    /// The pages mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`).
+    package let emailLinkPages: EmailLinkPageText
 }

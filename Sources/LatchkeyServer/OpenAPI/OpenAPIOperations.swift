@@ -388,23 +388,6 @@ enum OpenAPIOperations {
                 "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
             ]
         ),
-        "verify_email_page": OpenAPIOperation(
-            summary: "The page a sign-up's mailed link opens: it reads the token from the URL fragment and posts it.",
-            parameters: [
-                .object([
-                    "name": .string("lang"),
-                    "in": .string("query"),
-                    "required": .bool(false),
-                    "description": .string(languageSentence + "; any other value is ignored (the page follows Accept-Language)."),
-                    "schema": .object(["type": .string("string")]),
-                ]),
-            ],
-            responses: ["200": .answer("HTML page.", mediaType: "text/html")]
-        ),
-        "email_link_script": OpenAPIOperation(
-            summary: "Script of the pages mailed links open (it posts the fragment's token once).",
-            responses: ["200": .answer("JavaScript.", mediaType: "text/javascript")]
-        ),
         "directus_login": OpenAPIOperation(
             summary: "Sign in with email and password (Directus-compatible: json, cookie or session mode).",
             requestBody: .init(
@@ -715,8 +698,15 @@ enum OpenAPIOperations {
                 "200": .answer("HTML page.", mediaType: "text/html"),
             ]
         ),
-        "email_change_script": OpenAPIOperation(
-            summary: "Script of the address change pages.",
+        "verify_email_page": OpenAPIOperation(
+            summary: "The page a sign-up's confirmation link opens (token in the URL fragment; one click posts it to /users/register/verify-email).",
+            parameters: [languageParameter],
+            responses: [
+                "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "email_link_script": OpenAPIOperation(
+            summary: "Script of the pages mailed links open.",
             responses: [
                 "200": .answer("JavaScript.", mediaType: "text/javascript"),
             ]

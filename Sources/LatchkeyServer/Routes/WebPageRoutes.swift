@@ -5,12 +5,12 @@ import LatchkeyWeb
 
 /// `GET /reset-password` (the page for people without the app), its script, the style sheet
 /// every page links, the reset-token script other sites' reset pages may include, and the pages
-/// an address change's links open (`/confirm-email`, `/undo-email-change`) with their script.
+/// mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`) with their script.
 struct WebPageRoutes {
     /// The reset page, with the product's name and where people go after a reset.
     let resetPage: ResetPage
-    /// The pages of an address change's links.
-    let emailChangePage: EmailChangePage
+    /// The pages mailed links open.
+    let emailLinkPage: EmailLinkPage
 
     var routes: [Route] {
         [
@@ -23,14 +23,17 @@ struct WebPageRoutes {
             Route("GET", "/assets/latchkey.css", name: "stylesheet", cacheable: true) { _ in
                 HTTPResponse(PageFrame.stylesheetDocument)
             },
-            Route("GET", EmailChangePage.Kind.confirm.path, name: "confirm_email_page") { request in
-                HTTPResponse(emailChangePage.document(.confirm, language: Self.language(of: request)))
+            Route("GET", EmailLinkPage.Kind.verify.path, name: "verify_email_page") { request in
+                HTTPResponse(emailLinkPage.document(.verify, language: Self.language(of: request)))
             },
-            Route("GET", EmailChangePage.Kind.undo.path, name: "undo_email_change_page") { request in
-                HTTPResponse(emailChangePage.document(.undo, language: Self.language(of: request)))
+            Route("GET", EmailLinkPage.Kind.confirm.path, name: "confirm_email_page") { request in
+                HTTPResponse(emailLinkPage.document(.confirm, language: Self.language(of: request)))
             },
-            Route("GET", EmailChangePage.scriptPath, name: "email_change_script", cacheable: true) { _ in
-                HTTPResponse(EmailChangePage.scriptDocument)
+            Route("GET", EmailLinkPage.Kind.undo.path, name: "undo_email_change_page") { request in
+                HTTPResponse(emailLinkPage.document(.undo, language: Self.language(of: request)))
+            },
+            Route("GET", EmailLinkPage.scriptPath, name: "email_link_script", cacheable: true) { _ in
+                HTTPResponse(EmailLinkPage.scriptDocument)
             },
             // Meant for pages on other origins (an app's own reset page), so it may be loaded cross-origin.
             Route("GET", ResetTokenScript.path, name: "reset_token_script", cacheable: true) { _ in

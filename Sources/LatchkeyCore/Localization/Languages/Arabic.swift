@@ -62,13 +62,6 @@ extension TextCatalogue {
             containsEmail: "لا تستخدم عنوان بريدك الإلكتروني في كلمة المرور.",
             failed: "حدث خطأ ما. يرجى المحاولة مرة أخرى.",
             requestNew: "اطلب رابطًا جديدًا"),
-        verifyEmailPage: EmailLinkPageText(
-            title: "تأكيد عنوان بريدك الإلكتروني",
-            working: "جارٍ تأكيد عنوان بريدك الإلكتروني…",
-            done: { product in "تم تأكيد عنوان بريدك الإلكتروني وأصبح حسابك في \(product) جاهزًا. يمكنك الآن تسجيل الدخول." },
-            invalidLink: "لم يعد هذا الرابط صالحًا. يُرجى إنشاء الحساب من جديد.",
-            failed: "حدث خطأ ما. يُرجى المحاولة مرة أخرى.",
-            continueTo: { product in "المتابعة إلى \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "تسجيل الدخول",
             signInTo: "سجّل الدخول للمتابعة إلى",
@@ -145,7 +138,12 @@ extension TextCatalogue {
             everythingRemoved: "حُذف كل ما كان يحتويه، وسُجِّل الخروج من جميع الأجهزة.",
             registerAgain: { product in "يمكنك إنشاء حساب جديد في \(product) بهذا العنوان في أي وقت." },
             ifNotYou: "إذا لم تحذفه أنت، فقد كان شخص آخر يعرف كلمة المرور. غيّرها في أي مكان آخر تستخدم فيه كلمة المرور نفسها."),
-        emailChangePage: EmailChangePageText(
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "تأكيد عنوان بريدك الإلكتروني",
+            verifyIntro: "سيُنشأ حسابك بعنوان البريد الإلكتروني هذا.",
+            verifyButton: "تأكيد بريدي الإلكتروني",
+            verified: { product in "تم تأكيد عنوان بريدك الإلكتروني وأصبح حسابك في \(product) جاهزًا. يمكنك الآن تسجيل الدخول." },
+            continueTo: { product in "المتابعة إلى \(product)" },
             confirmTitle: "تأكيد عنوان بريدك الإلكتروني الجديد",
             confirmIntro: "سيستخدم حسابك عنوان البريد الإلكتروني هذا لتسجيل الدخول ولتلقي رسائله.",
             confirmButton: "تأكيد هذا العنوان",

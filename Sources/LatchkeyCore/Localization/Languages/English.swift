@@ -60,13 +60,6 @@ extension TextCatalogue {
             containsEmail: "Do not use your email address in your password.",
             failed: "Something went wrong. Please try again.",
             requestNew: "Request a new link"),
-        verifyEmailPage: EmailLinkPageText(
-            title: "Confirm your email address",
-            working: "Confirming your email address…",
-            done: { product in "Your email address is confirmed and your \(product) account is ready. You can now sign in." },
-            invalidLink: "This link is no longer valid. Please sign up again.",
-            failed: "Something went wrong. Please try again.",
-            continueTo: { product in "Continue to \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Sign in",
             signInTo: "Sign in to continue to",
@@ -141,7 +134,12 @@ extension TextCatalogue {
             everythingRemoved: "Everything it held was removed, and every device was signed out.",
             registerAgain: { product in "You can create a new \(product) account with this address at any time." },
             ifNotYou: "If you didn’t delete it, someone else knew your password. Change it wherever else you use the same password."),
-        emailChangePage: EmailChangePageText(
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirm your email address",
+            verifyIntro: "Your account will be created with this email address.",
+            verifyButton: "Confirm my email address",
+            verified: { product in "Your email address is confirmed and your \(product) account is ready. You can now sign in." },
+            continueTo: { product in "Continue to \(product)" },
             confirmTitle: "Confirm your new email address",
             confirmIntro: "Your account will use this email address to sign in and to get its mail.",
             confirmButton: "Confirm this address",

@@ -60,13 +60,6 @@ extension TextCatalogue {
             containsEmail: "Não use o seu endereço de e-mail na senha.",
             failed: "Algo deu errado. Tente de novo, por favor.",
             requestNew: "Pedir um novo link"),
-        verifyEmailPage: EmailLinkPageText(
-            title: "Confirme o seu e-mail",
-            working: "Confirmando o seu e-mail…",
-            done: { product in "O seu e-mail foi confirmado e a sua conta do \(product) está pronta. Já pode entrar." },
-            invalidLink: "Este link já não é válido. Crie a sua conta novamente.",
-            failed: "Algo deu errado. Tente novamente.",
-            continueTo: { product in "Continuar para o \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Entrar",
             signInTo: "Entre para continuar em",
@@ -141,7 +134,12 @@ extension TextCatalogue {
             everythingRemoved: "Tudo o que ela guardava foi apagado, e todos os dispositivos foram desconectados.",
             registerAgain: { product in "Você pode criar uma nova conta do \(product) com este endereço quando quiser." },
             ifNotYou: "Se não foi você quem a excluiu, outra pessoa sabia a sua senha. Altere-a onde mais usar a mesma senha."),
-        emailChangePage: EmailChangePageText(
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirme o seu e-mail",
+            verifyIntro: "A sua conta será criada com este endereço de e-mail.",
+            verifyButton: "Confirmar o meu e-mail",
+            verified: { product in "O seu e-mail foi confirmado e a sua conta do \(product) está pronta. Já pode entrar." },
+            continueTo: { product in "Continuar para o \(product)" },
             confirmTitle: "Confirme o seu novo e-mail",
             confirmIntro: "A sua conta passará a usar este endereço de e-mail para entrar e para receber e-mails.",
             confirmButton: "Confirmar este endereço",

@@ -60,13 +60,6 @@ extension TextCatalogue {
             containsEmail: "No uses tu correo electrónico en la contraseña.",
             failed: "Algo salió mal. Inténtalo de nuevo, por favor.",
             requestNew: "Solicitar un enlace nuevo"),
-        verifyEmailPage: EmailLinkPageText(
-            title: "Confirma tu correo electrónico",
-            working: "Confirmando tu correo electrónico…",
-            done: { product in "Tu correo electrónico está confirmado y tu cuenta de \(product) está lista. Ya puedes iniciar sesión." },
-            invalidLink: "Este enlace ya no es válido. Vuelve a registrarte.",
-            failed: "Algo salió mal. Inténtalo de nuevo.",
-            continueTo: { product in "Continuar a \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Iniciar sesión",
             signInTo: "Inicia sesión para continuar en",
@@ -141,7 +134,12 @@ extension TextCatalogue {
             everythingRemoved: "Se borró todo lo que contenía y se cerró la sesión en todos los dispositivos.",
             registerAgain: { product in "Puedes crear una cuenta nueva de \(product) con esta dirección cuando quieras." },
             ifNotYou: "Si no la eliminaste tú, otra persona conocía tu contraseña. Cámbiala donde uses la misma contraseña."),
-        emailChangePage: EmailChangePageText(
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirma tu correo electrónico",
+            verifyIntro: "Tu cuenta se creará con esta dirección de correo electrónico.",
+            verifyButton: "Confirmar mi correo electrónico",
+            verified: { product in "Tu correo electrónico está confirmado y tu cuenta de \(product) está lista. Ya puedes iniciar sesión." },
+            continueTo: { product in "Continuar a \(product)" },
             confirmTitle: "Confirma tu nuevo correo",
             confirmIntro: "Tu cuenta usará esta dirección de correo para iniciar sesión y recibir correos.",
             confirmButton: "Confirmar esta dirección",
