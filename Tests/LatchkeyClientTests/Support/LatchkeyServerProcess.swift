@@ -156,9 +156,15 @@ final class LatchkeyServerProcess: @unchecked Sendable {
 
     /// The first reset link (`…/reset-password#token=…`) in `mail`.
     static func resetLink(in mail: String) throws -> URL {
-        guard let range = mail.range(of: #"https?://[^\s"<>]+/reset-password#token=[A-Za-z0-9_-]{43}"#, options: .regularExpression),
+        try link("/reset-password", in: mail)
+    }
+
+    /// The first link to `path` with a `#token=` of Latchkey's 43 characters in `mail`
+    /// (`/verify-email`, `/confirm-email`, …).
+    static func link(_ path: String, in mail: String) throws -> URL {
+        guard let range = mail.range(of: #"https?://[^\s"<>]+"# + path + #"#token=[A-Za-z0-9_-]{43}"#, options: .regularExpression),
             let url = URL(string: String(mail[range]))
-        else { throw HarnessError("no reset link in mail") }
+        else { throw HarnessError("no \(path) link in mail") }
         return url
     }
 
