@@ -18,8 +18,10 @@ import Testing
         ("EXAMPLEAPP:///undo-email-change?token=\(token)", .undoEmailChange),
     ])
     func kinds(link: String, kind: AccountLink.Kind) throws {
-        let parsed = try parser.parse(try #require(URL(string: link)))
+        let url = try #require(URL(string: link))
+        let parsed = try parser.parse(url)
         #expect(parsed.kind == kind)
+        #expect(parser.kind(of: url) == kind)
         #expect(parsed.token.exposed == Self.token)
     }
 
@@ -55,6 +57,9 @@ import Testing
     func rejects(link: String, reason: String) throws {
         let url = try #require(URL(string: link))
         #expect(throws: LatchkeyClientError(.invalidLink, reasons: [reason])) { try parser.parse(url) }
+        // Only the app's own links, damaged, have a kind.
+        let damaged: Set<String> = ["missing_token", "malformed_token", "conflicting_tokens"]
+        #expect((parser.kind(of: url) != nil) == damaged.contains(reason))
     }
 
     @Test("an app's own link base for sign-ups is honoured, and a kind left out is not accepted")
@@ -142,6 +147,8 @@ import Testing
             } catch let error as LatchkeyClientError {
                 #expect(error.code == .invalidLink && error.reasons.count == 1 && Self.reasons.contains(error.reasons[0]), "\(error)")
                 rejected[error.reasons.first ?? "", default: 0] += 1
+                let damaged: Set<String> = ["missing_token", "malformed_token", "conflicting_tokens"]
+                #expect((parser.kind(of: url) != nil) == damaged.contains(error.reasons.first ?? ""))
             }
         }
         // The mutations reach both outcomes and most reasons: the test exercises the parser.

@@ -2,7 +2,7 @@ import LatchkeyClient
 import LatchkeyExampleModel
 import SwiftUI
 
-/// Sign in with the browser (OAuth + PKCE) or with email and password.
+/// Sign in with the browser (OAuth + PKCE) or with email and password; or create an account.
 struct SignInView: View {
     @Bindable var model: AppModel
     @Environment(\.webAuthenticationSession) private var webAuthenticationSession
@@ -38,6 +38,9 @@ struct SignInView: View {
                 case .editing: EmptyView()
                 }
                 Button("Forgot password?") { model.showForgotPassword() }
+            }
+            Section {
+                Button("Create account") { model.showSignUp() }
             }
         }
         .navigationTitle("Sign in")

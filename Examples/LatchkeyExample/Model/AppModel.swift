@@ -37,6 +37,10 @@ public final class AppModel {
     public var signIn = SignInForm()
     /// The "forgot password" form, while shown.
     public var forgotPassword: ForgotPasswordForm?
+    /// The "Create account" form, while shown.
+    public var signUp: SignUpForm?
+    /// The screen of a sign-up's or an address change's link, while shown (opened by the link).
+    public private(set) var emailLink: EmailLinkFlow?
     /// The reset screen, while shown (opened by a reset link).
     public private(set) var reset: ResetFlow?
     /// A message from the browser sign-in, if it failed.
@@ -60,6 +64,8 @@ public final class AppModel {
 
     @ObservationIgnored private let router: LinkRouter
     @ObservationIgnored private let recovery: PasswordRecovery
+    @ObservationIgnored private let registration: Registration
+    @ObservationIgnored private let emailChange: EmailChangeLinks
     @ObservationIgnored private let login: FirstPartyLogin
     @ObservationIgnored private let oauth: OAuthClient
     @ObservationIgnored private let makeStore: (_ requireFaceID: Bool) throws -> any TokenStore
@@ -96,6 +102,8 @@ public final class AppModel {
         self.confirmIdentity = confirmIdentity
         router = LinkRouter(configuration: configuration)
         recovery = PasswordRecovery(baseURL: configuration.issuer, locale: language.rawValue, session: urlSession)
+        registration = Registration(baseURL: configuration.issuer, locale: language.rawValue, session: urlSession)
+        emailChange = EmailChangeLinks(baseURL: configuration.issuer, session: urlSession)
         login = FirstPartyLogin(baseURL: configuration.issuer, session: urlSession)
         oauth = OAuthClient(issuer: configuration.issuer, clientID: configuration.clientID, scopes: ["openid", "email"], session: urlSession)
         store = try makeStore(false)
@@ -148,16 +156,56 @@ public final class AppModel {
     }
 
     /// Opens a URL the app was given (`onOpenURL`, `onContinueUserActivity`): a reset
-    /// link shows the reset screen and checks the link; other URLs are ignored.
+    /// link shows the reset screen and checks the link; a sign-up's or an address change's
+    /// link shows its screen and is used at once; other URLs are ignored.
     public func open(_ url: URL) async {
         switch router.route(url) {
         case .ignore:
             return
-        case .unusableResetLink(let error):
+        case .unusable(let kind, let error) where kind == .resetPassword:
             reset = ResetFlow(unusable: error, language: language)
-        case .resetPassword(let link):
-            reset = ResetFlow(link: link)
+        case .unusable(let kind, let error):
+            emailLink = EmailLinkFlow(unusable: kind, error: error, language: language)
+        case .open(let link) where link.kind == .resetPassword:
+            reset = ResetFlow(link: ResetLink(token: link.token))
             await checkResetLink()
+        case .open(let link):
+            emailLink = EmailLinkFlow(link: link)
+            await followEmailLink()
+        }
+    }
+
+    /// Uses the sign-up's or address change's link (again, after a failure): a sign-up's
+    /// creates the account; a new address's confirms it; an undo gives the old address back
+    /// and signs every device out — this one too, when it was that account's.
+    public func retryEmailLink() async {
+        guard emailLink?.retry() == true else { return }
+        await followEmailLink()
+    }
+
+    /// Closes the link's screen.
+    public func closeEmailLink() {
+        emailLink = nil
+    }
+
+    /// Shows the "Create account" form, with the address typed so far.
+    public func showSignUp() {
+        signUp = SignUpForm(email: signIn.email)
+    }
+
+    /// Closes the "Create account" form.
+    public func closeSignUp() {
+        signUp = nil
+    }
+
+    /// Sends the "Create account" form: a confirmation link goes to a new address.
+    public func createAccount() async {
+        guard let form = signUp, signUp?.submit() == true else { return }
+        do {
+            try await registration.register(email: form.email, password: form.password)
+            signUp?.sent()
+        } catch {
+            signUp?.failed(Self.clientError(error), language: language)
         }
     }
 
@@ -313,6 +361,35 @@ public final class AppModel {
     public var signedOutNotice: String? {
         guard case .unavailable(let error) = sessionState, error.code == .sessionExpired else { return nil }
         return error.message(for: language)
+    }
+
+    private func followEmailLink() async {
+        guard let flow = emailLink, flow.step == .working else { return }
+        do {
+            switch flow.kind {
+            case .verifyEmail:
+                try await registration.verifyEmail(token: flow.token)
+            case .confirmEmailChange:
+                try await emailChange.confirm(token: flow.token)
+            case .undoEmailChange:
+                try await emailChange.undo(token: flow.token)
+                await checkSessionWithServer()
+            default:
+                throw LatchkeyClientError(.invalidLink, reasons: ["wrong_path"])
+            }
+            emailLink?.completed()
+        } catch {
+            emailLink?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Renews the access token at once, so that a session the server has ended (an undone
+    /// address change ends every login of the account) is found out now: the session then
+    /// removes its tokens and sends its signed-out event. A session of another account, or
+    /// a server out of reach, stays as it is.
+    private func checkSessionWithServer() async {
+        guard case .signedIn = sessionState, let token = try? await session.validAccessToken() else { return }
+        _ = try? await session.accessToken(replacing: token)
     }
 
     private func saveNewPassword() async {

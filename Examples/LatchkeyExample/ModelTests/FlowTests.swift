@@ -8,18 +8,80 @@ import Testing
     static let token = "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde"
     static let link = ResetLink(token: ClientSecret(token))
 
-    @Test("reset links open the reset screen; the sign-in callback and foreign links are ignored; broken reset links say why")
+    static func link(_ kind: AccountLink.Kind) -> AccountLink { AccountLink(kind: kind, token: ClientSecret(token)) }
+
+    @Test("every mailed link opens its screen; the sign-in callback and foreign links are ignored; broken links say why")
     func routing() {
         let router = LinkRouter(configuration: .sample)
-        #expect(router.route(URL(string: "https://auth.example.com/reset-password#token=\(Self.token)")!) == .resetPassword(Self.link))
-        #expect(router.route(URL(string: "com.example.latchkey://reset-password#token=\(Self.token)")!) == .resetPassword(Self.link))
+        #expect(router.route(URL(string: "https://auth.example.com/reset-password#token=\(Self.token)")!) == .open(Self.link(.resetPassword)))
+        #expect(router.route(URL(string: "com.example.latchkey://reset-password#token=\(Self.token)")!) == .open(Self.link(.resetPassword)))
+        #expect(router.route(URL(string: "https://auth.example.com/verify-email#token=\(Self.token)")!) == .open(Self.link(.verifyEmail)))
+        #expect(router.route(URL(string: "https://auth.example.com/confirm-email#token=\(Self.token)")!)
+            == .open(Self.link(.confirmEmailChange)))
+        #expect(router.route(URL(string: "com.example.latchkey://undo-email-change#token=\(Self.token)")!)
+            == .open(Self.link(.undoEmailChange)))
         #expect(router.route(URL(string: "com.example.latchkey:/oauth?code=c&state=s")!) == .ignore)
         #expect(router.route(URL(string: "https://evil.example/reset-password#token=\(Self.token)")!) == .ignore)
+        #expect(router.route(URL(string: "http://auth.example.com/verify-email#token=\(Self.token)")!) == .ignore)
         #expect(router.route(URL(string: "https://auth.example.com/account")!) == .ignore)
         #expect(router.route(URL(string: "https://auth.example.com/reset-password#token=short")!)
-            == .unusableResetLink(LatchkeyClientError(.invalidLink, reasons: ["malformed_token"])))
-        #expect(router.route(URL(string: "https://auth.example.com/reset-password")!)
-            == .unusableResetLink(LatchkeyClientError(.invalidLink, reasons: ["missing_token"])))
+            == .unusable(.resetPassword, LatchkeyClientError(.invalidLink, reasons: ["malformed_token"])))
+        #expect(router.route(URL(string: "https://auth.example.com/verify-email")!)
+            == .unusable(.verifyEmail, LatchkeyClientError(.invalidLink, reasons: ["missing_token"])))
+    }
+
+    @Test("the sign-up form: live rules with the address; sendable only when they are met; sent forgets the password")
+    func signUpForm() {
+        var form = SignUpForm(email: "jane")
+        form.setPassword("jane-violet-tractor")
+        // Until the address looks like one, the email rule cannot be judged.
+        #expect(form.feedback.items.map(\.rule) == [.tooShort, .tooLong])
+        #expect(!form.canSubmit)
+        form.email = "jane@example.com"
+        #expect(form.feedback.items.last?.rule == .containsEmail && form.feedback.items.last?.isMet == false)
+        #expect(!form.canSubmit)
+        let refused = form.submit()
+        #expect(!refused && form.step == .editing)
+        form.setPassword("violet tractor quietly juggles")
+        #expect(form.canSubmit)
+        let sending = form.submit()
+        #expect(sending && form.step == .sending && !form.canSubmit)
+        form.failed(LatchkeyClientError(.weakPassword, reasons: ["too_weak"]), language: .en)
+        #expect(form.refusedReasons == ["too_weak"])
+        #expect(form.step == .failed("Please choose a different password. This password is too easy to guess. Try a longer phrase of unrelated words."))
+        form.setPassword("another longer phrase entirely")
+        #expect(form.refusedReasons.isEmpty)
+        let again = form.submit()
+        #expect(again)
+        form.sent()
+        #expect(form.step == .sent(email: "jane@example.com"))
+        #expect(form.password.exposed.isEmpty && !form.canSubmit)
+        form.failed(LatchkeyClientError(.networkUnavailable), language: .en)  // out of order: ignored
+        #expect(form.step == .sent(email: "jane@example.com"))
+    }
+
+    @Test("a sign-up's or address change's link: done, unusable for good, or retried after a passing failure")
+    func emailLinkFlow() {
+        var flow = EmailLinkFlow(link: Self.link(.verifyEmail))
+        #expect(flow.step == .working && flow.kind == .verifyEmail)
+        let early = flow.retry()
+        #expect(!early)
+        flow.failed(LatchkeyClientError(.networkUnavailable, reasons: ["offline"]), language: .en)
+        #expect(flow.step == .failed("The service could not be reached. Please check your internet connection and try again."))
+        let retried = flow.retry()
+        #expect(retried && flow.step == .working)
+        flow.completed()
+        #expect(flow.step == .done)
+
+        var used = EmailLinkFlow(link: Self.link(.confirmEmailChange))
+        used.failed(LatchkeyClientError(.invalidToken), language: .pt)
+        #expect(used.step == .unusable("Este link já não é válido. Peça um novo, por favor."))
+        let again = used.retry()
+        #expect(!again)
+
+        let broken = EmailLinkFlow(unusable: .undoEmailChange, error: LatchkeyClientError(.invalidLink, reasons: ["malformed_token"]), language: .en)
+        #expect(broken.kind == .undoEmailChange)
+        #expect(broken.step == .unusable("This link cannot be used. Please open the latest link from your email."))
     }
 
     @Test("live password feedback lists each rule, met or not, as the person types")

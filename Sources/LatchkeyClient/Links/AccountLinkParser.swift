@@ -13,18 +13,16 @@ public import Foundation
 /// different or repeated tokens) or `malformed_token` (not a plausible token: see
 /// ``plausibleTokenLengths``).
 ///
-/// Parsing is a pure function of the URL: no I/O, no clock, and no input makes it trap; the
-/// reasons `missing_token`, `malformed_token` and `conflicting_tokens` mean the link was the
-/// app's own (right scheme, host and path) but damaged, which an app says to the person.
+/// Parsing is a pure function of the URL: no I/O, no clock, and no input makes it trap. A link
+/// that is the app's own (right scheme, host and path) but damaged — `missing_token`,
+/// `malformed_token`, `conflicting_tokens` — still has a ``kind(of:)``, so an app can tell the
+/// person which link failed; for anyone else's URL that is nil, and the app ignores it.
 public struct AccountLinkParser: Sendable {
     /// The token lengths accepted: from 16 characters (96 bits in base64url, less than any
     /// sound server issues) to 512. Latchkey's tokens are 43 characters (32 random bytes), but
     /// a server configured otherwise, or Directus (whose link tokens are JWTs: base64url parts
     /// joined by dots, none empty), sends other lengths; the server judges.
     public static let plausibleTokenLengths = 16...LinkToken.maximumLength
-
-    /// The reasons that mean "the app's own link, damaged" (see the type).
-    public static let damagedLinkReasons: Set<String> = ["missing_token", "malformed_token", "conflicting_tokens"]
 
     private let universalLinkHosts: Set<String>
     private let customSchemes: Set<String>
@@ -60,6 +58,22 @@ public struct AccountLinkParser: Sendable {
     ///
     /// - Throws: ``LatchkeyClientError`` `invalid_link` with the reason (see the type).
     public func parse(_ url: URL) throws -> AccountLink {
+        let (kind, components) = try route(url)
+        let candidates = try Self.tokens(in: components.percentEncodedFragment) + Self.tokens(in: components.percentEncodedQuery)
+        guard let token = candidates.first else { throw Self.invalid("missing_token") }
+        guard candidates.allSatisfy({ $0 == token }) else { throw Self.invalid("conflicting_tokens") }
+        guard Self.isPlausible(token) else { throw Self.invalid("malformed_token") }
+        return AccountLink(kind: kind, token: ClientSecret(token))
+    }
+
+    /// The kind of the app's link `url` is, judged by its scheme, host and path alone —
+    /// whether or not its token is usable; nil for any other URL.
+    public func kind(of url: URL) -> AccountLink.Kind? {
+        try? route(url).kind
+    }
+
+    /// The kind `url`'s scheme, host and path name, and its parts.
+    private func route(_ url: URL) throws -> (kind: AccountLink.Kind, components: URLComponents) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
             let scheme = components.scheme?.lowercased()
         else { throw Self.invalid("wrong_scheme") }
@@ -81,11 +95,7 @@ public struct AccountLinkParser: Sendable {
             throw Self.invalid("wrong_scheme")
         }
         guard let kind = kinds[Self.withoutTrailingSlash(route)] else { throw Self.invalid("wrong_path") }
-        let candidates = try Self.tokens(in: components.percentEncodedFragment) + Self.tokens(in: components.percentEncodedQuery)
-        guard let token = candidates.first else { throw Self.invalid("missing_token") }
-        guard candidates.allSatisfy({ $0 == token }) else { throw Self.invalid("conflicting_tokens") }
-        guard Self.isPlausible(token) else { throw Self.invalid("malformed_token") }
-        return AccountLink(kind: kind, token: ClientSecret(token))
+        return (kind, components)
     }
 
     /// Whether `token` can be a link token: a plausible length of base64url parts joined by
