@@ -1,11 +1,14 @@
 """The client commands for an account's own life (`latchkey register …`, `latchkey account …`)
-against the real server: sign-up and its confirmation link, with every secret on standard
-input and none in an argument, an output or the server's log."""
+against the real server: sign-up and its confirmation link, the account, its password and
+address, its signed-in devices and its deletion — with every secret on standard input (or
+typed at a terminal) and none in an argument, an output or the server's log."""
 import os
+import pty
 import re
+import sqlite3
 import subprocess
 
-from conftest import BINARY, Server
+from conftest import BINARY, GOOD_PASSWORD, Server
 
 NEW = "newcomer@example.com"
 CHOSEN = "violet tractor quietly juggles mountains"
@@ -86,3 +89,134 @@ def test_help_names_every_account_command(tmp_path):
         assert command in main
     assert "LATCHKEY_REGISTRATION=open" in client(env, "register", "--help").stdout
     assert "--yes" in client(env, "account", "--help").stdout
+
+
+EMAIL = "jane@example.com"
+NEW_PASSWORD = "violet tractor quietly juggles mountains"
+
+
+def signed_in(server, tmp_path):
+    """A server with Jane's account and the command line signed in to it with her password."""
+    server.create_user(EMAIL)
+    env = client_env(server, tmp_path)
+    login = client(env, "login", "--email", EMAIL, "--password-stdin", stdin=GOOD_PASSWORD + "\n")
+    assert login.returncode == 0, login.stderr
+    return env
+
+
+def age_sign_ins(server):
+    """Every login's sign-in ten minutes older: past the five in which no password is asked for."""
+    with sqlite3.connect(server.data_dir / "latchkey.sqlite3", timeout=10) as db:
+        db.execute("UPDATE sessions SET auth_time = auth_time - 600000 WHERE kind = 'refresh_family'")
+
+
+def test_account_show_sessions_and_a_new_password(server, tmp_path):
+    env = signed_in(server, tmp_path)
+    shown = client(env, "account", "show")
+    assert shown.returncode == 0, shown.stderr
+    assert f"email: {EMAIL}" in shown.stdout and "email_verified: true" in shown.stdout and "status: active" in shown.stdout
+    other = server.post("/auth/login", {"email": EMAIL, "password": GOOD_PASSWORD}).json()["data"]
+
+    listed = client(env, "account", "sessions")
+    assert listed.returncode == 0, listed.stderr
+    rows = [line.split("\t") for line in listed.stdout.splitlines()]
+    assert len(rows) == 2 and sorted(row[1] for row in rows) == ["-", "current"]
+    assert all(row[2] == "password-login" for row in rows)
+    [other_id] = [row[0] for row in rows if row[1] == "-"]
+    ended = client(env, "account", "sessions", "end", other_id)
+    assert ended.returncode == 0 and f"signed out {other_id}" in ended.stdout
+    assert server.post("/auth/refresh", {"refresh_token": other["refresh_token"]}).status_code == 401
+    unknown = client(env, "account", "sessions", "end", "no-such-login")
+    assert unknown.returncode == 1 and "no device is signed in with the id" in unknown.stderr
+
+    changed = client(env, "account", "password", stdin=NEW_PASSWORD + "\n")
+    assert changed.returncode == 0, changed.stderr
+    assert server.password_matches(EMAIL, NEW_PASSWORD)
+    # This login goes on with a renewed access token.
+    assert client(env, "account", "show").returncode == 0
+    assert client(env, "token").returncode == 0
+    assert NEW_PASSWORD not in server.log() and NEW_PASSWORD not in changed.stdout + changed.stderr
+
+
+def test_an_old_sign_in_asks_for_the_current_password(server, tmp_path):
+    env = signed_in(server, tmp_path)
+    age_sign_ins(server)
+    asked = client(env, "account", "password", stdin=NEW_PASSWORD + "\n")
+    assert asked.returncode == 1
+    assert "reauthentication_required" in asked.stderr and "second line" in asked.stderr
+    wrong = client(env, "account", "password", stdin=NEW_PASSWORD + "\nnot the password\n")
+    assert wrong.returncode == 1 and "invalid_credentials" in wrong.stderr
+    assert server.password_matches(EMAIL, GOOD_PASSWORD)
+    changed = client(env, "account", "password", stdin=NEW_PASSWORD + "\n" + GOOD_PASSWORD + "\n")
+    assert changed.returncode == 0, changed.stderr
+    assert server.password_matches(EMAIL, NEW_PASSWORD)
+    moved = client(env, "account", "email", "jane.new@example.com")
+    assert moved.returncode == 1 and "first line" in moved.stderr
+
+
+def test_a_new_address_is_confirmed_and_undone_with_its_links(server, tmp_path):
+    env = signed_in(server, tmp_path)
+    asked = client(env, "account", "email", "jane.new@example.com")
+    assert asked.returncode == 0, asked.stderr
+    assert "A confirmation link is on its way to jane.new@example.com" in asked.stdout
+    confirm = link_in(server.wait_for_mails("jane.new@example.com", 1)[0], "/confirm-email")
+    assert client(env, "account", "email", "confirm", confirm).returncode == 2
+    confirmed = client(env, "account", "email", "confirm", stdin=confirm + "\n")
+    assert confirmed.returncode == 0, confirmed.stderr
+    assert "email: jane.new@example.com" in client(env, "account", "show").stdout
+
+    undo = link_in(server.wait_for_mails(EMAIL, 1)[-1], "/undo-email-change")
+    wrong_kind = client(env, "account", "email", "undo", stdin=confirm + "\n")
+    assert wrong_kind.returncode == 1 and "invalid_link: wrong_path" in wrong_kind.stderr
+    undone = client(env, "account", "email", "undo", stdin=undo + "\n")
+    assert undone.returncode == 0, undone.stderr
+    assert "signed out" in undone.stderr
+    assert "not signed in" in client(env, "token").stderr
+    assert client(env, "login", "--email", EMAIL, "--password-stdin", stdin=GOOD_PASSWORD + "\n").returncode == 0
+
+
+def test_delete_asks_on_a_terminal_and_needs_yes_otherwise(server, tmp_path):
+    env = signed_in(server, tmp_path)
+    refused = client(env, "account", "delete", stdin="")
+    assert refused.returncode == 2 and "--yes" in refused.stderr
+
+    # At a terminal: the address must be typed.
+    def at_terminal(answer):
+        primary, secondary = pty.openpty()
+        process = subprocess.Popen([str(BINARY), "account", "delete"], env=env, stdin=secondary,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        os.close(secondary)
+        os.write(primary, (answer + "\n").encode())
+        out, err = process.communicate(timeout=60)
+        os.close(primary)
+        return process.returncode, out, err
+
+    status, _, err = at_terminal("someone.else@example.com")
+    assert status == 1 and "not deleted" in err and f"This deletes the account {EMAIL}" in err
+    assert client(env, "account", "show").returncode == 0
+    status, out, err = at_terminal(EMAIL.upper())
+    assert status == 0, err
+    assert "Your account has been deleted" in out
+    assert "not signed in" in client(env, "token").stderr
+    gone = server.post("/auth/login", {"email": EMAIL, "password": GOOD_PASSWORD})
+    assert gone.status_code == 401
+
+
+def test_delete_with_yes_and_the_current_password_on_standard_input(server, tmp_path):
+    env = signed_in(server, tmp_path)
+    age_sign_ins(server)
+    asked = client(env, "account", "delete", "--yes", stdin="")
+    assert asked.returncode == 1 and "reauthentication_required" in asked.stderr
+    deleted = client(env, "account", "delete", "--yes", stdin=GOOD_PASSWORD + "\n")
+    assert deleted.returncode == 0, deleted.stderr
+    assert "not signed in" in client(env, "account", "show").stderr
+    [notice] = [m for m in server.wait_for_mails(EMAIL, 1)]
+    assert notice is not None
+
+
+def test_ending_this_device_signs_the_command_line_out(server, tmp_path):
+    env = signed_in(server, tmp_path)
+    [row] = [line.split("\t") for line in client(env, "account", "sessions").stdout.splitlines()]
+    ended = client(env, "account", "sessions", "end", row[0])
+    assert ended.returncode == 0 and "stored login" in ended.stderr
+    assert "not signed in" in client(env, "token").stderr

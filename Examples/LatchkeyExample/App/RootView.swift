@@ -3,7 +3,7 @@ import LatchkeyExampleModel
 import SwiftUI
 
 /// Shows the screen for the session's state, and the sheets: reset, "forgot password",
-/// "Create account", and the screen of a sign-up's or address change's link.
+/// "Create account", the screen of a sign-up's or address change's link, and the Account screen.
 struct RootView: View {
     let model: AppModel
 
@@ -48,6 +48,9 @@ struct RootView: View {
         }
         .sheet(isPresented: Binding(get: { model.emailLink != nil }, set: { if !$0 { model.closeEmailLink() } })) {
             EmailLinkView(model: model)
+        }
+        .sheet(isPresented: Binding(get: { model.account != nil }, set: { if !$0 { model.closeAccount() } })) {
+            AccountView(model: model)
         }
     }
 }

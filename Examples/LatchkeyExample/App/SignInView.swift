@@ -12,6 +12,9 @@ struct SignInView: View {
             if let notice = model.signedOutNotice {
                 Section { Text(notice) }
             }
+            if model.accountDeleted {
+                Section { Text("Your account has been deleted.") }
+            }
             Section {
                 Button("Sign in with browser") {
                     Task {

@@ -41,6 +41,17 @@ public final class AppModel {
     public var signUp: SignUpForm?
     /// The screen of a sign-up's or an address change's link, while shown (opened by the link).
     public private(set) var emailLink: EmailLinkFlow?
+    /// The Account screen, while shown.
+    public private(set) var account: AccountScreen?
+    /// "Change password" on the Account screen, while shown.
+    public private(set) var changePassword: ChangePasswordForm?
+    /// "Change address" on the Account screen, while shown.
+    public var changeEmail: ChangeEmailForm?
+    /// "Delete account" on the Account screen, while shown.
+    public private(set) var deleteAccount: DeleteAccountFlow?
+    /// Whether the session ended because the person deleted their account (the sign-in
+    /// screen says so), until the next sign-in.
+    public private(set) var accountDeleted = false
     /// The reset screen, while shown (opened by a reset link).
     public private(set) var reset: ResetFlow?
     /// A message from the browser sign-in, if it failed.
@@ -66,6 +77,7 @@ public final class AppModel {
     @ObservationIgnored private let recovery: PasswordRecovery
     @ObservationIgnored private let registration: Registration
     @ObservationIgnored private let emailChange: EmailChangeLinks
+    @ObservationIgnored private let accountClient: AccountClient
     @ObservationIgnored private let login: FirstPartyLogin
     @ObservationIgnored private let oauth: OAuthClient
     @ObservationIgnored private let makeStore: (_ requireFaceID: Bool) throws -> any TokenStore
@@ -110,6 +122,7 @@ public final class AppModel {
         session = AuthSession(
             store: store, refresher: .matchingTokens(oauth: oauth, firstParty: login), urlSession: urlSession,
             backgroundActivity: backgroundActivity)
+        accountClient = AccountClient(baseURL: configuration.issuer, session: session)
     }
 
     /// Follows the session's events (call from the root view's `.task`); the first one
@@ -309,6 +322,127 @@ public final class AppModel {
         }
     }
 
+    /// Shows the Account screen and reads the account and its devices.
+    public func showAccount() async {
+        account = AccountScreen()
+        await reloadAccount()
+    }
+
+    /// Reads the account and its devices again.
+    public func reloadAccount() async {
+        guard account != nil else { return }
+        do {
+            async let user = accountClient.current()
+            async let devices = accountClient.devices()
+            let (loadedUser, loadedDevices) = try await (user, devices)
+            account?.loaded(loadedUser, devices: loadedDevices)
+        } catch {
+            account?.loadFailed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes the Account screen and its forms.
+    public func closeAccount() {
+        account = nil
+        changePassword = nil
+        changeEmail = nil
+        deleteAccount = nil
+    }
+
+    /// Signs `device` out ("sign out this device"): another device's tokens stop at once;
+    /// for this device it is ``signOut()``.
+    public func signOut(device: SignedInDevice) async {
+        do {
+            try await accountClient.signOut(device: device)
+            await reloadAccount()
+        } catch {
+            account?.deviceSignOutFailed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Shows "Change password".
+    public func showChangePassword() {
+        changePassword = ChangePasswordForm(email: account?.account?.email)
+    }
+
+    /// Replaces the new password typed on "Change password".
+    public func setNewPassword(forChange text: String) {
+        changePassword?.setNewPassword(text)
+    }
+
+    /// Replaces the current password typed on "Change password".
+    public func setCurrentPassword(forPasswordChange text: String) {
+        changePassword?.setCurrentPassword(text)
+    }
+
+    /// Sends the new password (with the current one when the server asked for it). Every
+    /// other device is signed out; this one stays, with a renewed access token.
+    public func submitPasswordChange() async {
+        guard let (newPassword, currentPassword) = changePassword?.submit() else { return }
+        do {
+            _ = try await accountClient.changePassword(
+                to: newPassword, currentPassword: currentPassword, email: account?.account?.email)
+            changePassword?.saved()
+            await reloadAccount()
+        } catch {
+            changePassword?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes "Change password".
+    public func closeChangePassword() {
+        changePassword = nil
+    }
+
+    /// Shows "Change address".
+    public func showChangeEmail() {
+        changeEmail = ChangeEmailForm()
+    }
+
+    /// Asks to move the account to the typed address (with the current password when the
+    /// server asked for it): a link goes to the new address.
+    public func submitEmailChange() async {
+        guard let (newEmail, currentPassword) = changeEmail?.submit() else { return }
+        do {
+            _ = try await accountClient.changeEmail(to: newEmail, currentPassword: currentPassword)
+            changeEmail?.sent()
+        } catch {
+            changeEmail?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes "Change address".
+    public func closeChangeEmail() {
+        changeEmail = nil
+    }
+
+    /// Shows "Delete account", which asks the person to confirm first.
+    public func showDeleteAccount() {
+        deleteAccount = DeleteAccountFlow()
+    }
+
+    /// Replaces the current password typed on "Delete account".
+    public func setCurrentPassword(forDeletion text: String) {
+        deleteAccount?.setCurrentPassword(text)
+    }
+
+    /// The person confirmed: deletes the account (with the current password when the server
+    /// asked for it). The session then signs out, which closes the Account screen.
+    public func confirmDeleteAccount() async {
+        guard deleteAccount?.confirm() == true else { return }
+        do {
+            try await accountClient.deleteAccount(currentPassword: deleteAccount?.change.currentPasswordToSend)
+            deleteAccount?.deleted()
+        } catch {
+            deleteAccount?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes "Delete account" without deleting.
+    public func closeDeleteAccount() {
+        deleteAccount = nil
+    }
+
     /// Calls the API with the session's access token (refreshed when needed).
     public func callAPI() async {
         apiCall = .loading
@@ -371,6 +505,7 @@ public final class AppModel {
                 try await registration.verifyEmail(token: flow.token)
             case .confirmEmailChange:
                 try await emailChange.confirm(token: flow.token)
+                await reloadAccount()
             case .undoEmailChange:
                 try await emailChange.undo(token: flow.token)
                 await checkSessionWithServer()
@@ -407,10 +542,14 @@ public final class AppModel {
         case .current(let state):
             sessionState = state
             readProtection()
-        case .signedIn, .refreshed: Task { await self.readState() }
+        case .signedIn, .refreshed:
+            if event == .signedIn { accountDeleted = false }
+            Task { await self.readState() }
         case .signedOut, .passwordRecovered:
             sessionState = .signedOut
             apiCall = .idle
+            accountDeleted = event == .signedOut(.accountDeleted)
+            closeAccount()
             readProtection()
         }
     }
