@@ -156,6 +156,30 @@ final class UnreachableServer: URLProtocol {
         #expect(model.emailLink?.step == .unusable("This link cannot be used. Please open the latest link from your email."))
     }
 
+    @Test("the Account screen offline: loading fails in words; each change reports its failure; closing clears every form")
+    func accountOffline() async throws {
+        let (model, _) = try Self.model(signedIn: Self.signedIn)
+        model.start()
+        try await waitFor { model.sessionState != nil }
+        await model.showAccount()
+        #expect(model.account?.step == .failed("The service could not be reached. Please check your internet connection and try again."))
+        model.showChangePassword()
+        model.setNewPassword(forChange: "violet tractor quietly juggles")
+        await model.submitPasswordChange()
+        guard case .failed = model.changePassword?.change.step else { Issue.record("\(String(describing: model.changePassword))"); return }
+        model.showChangeEmail()
+        model.changeEmail?.newEmail = "jane.new@example.com"
+        await model.submitEmailChange()
+        guard case .failed = model.changeEmail?.change.step else { Issue.record("\(String(describing: model.changeEmail))"); return }
+        model.showDeleteAccount()
+        await model.confirmDeleteAccount()
+        guard case .failed = model.deleteAccount?.change.step else { Issue.record("\(String(describing: model.deleteAccount))"); return }
+        #expect(model.sessionState == .signedIn(subject: "user-2"))  // nothing was deleted
+        #expect(!model.accountDeleted)
+        model.closeAccount()
+        #expect(model.account == nil && model.changePassword == nil && model.changeEmail == nil && model.deleteAccount == nil)
+    }
+
     @Test("Face ID is asked for once per launch or return from the background, never again after a cancel by itself")
     func noFaceIDLoop() async throws {
         let vault = FaceIDVault(tokens: Self.signedIn, protected: true)
