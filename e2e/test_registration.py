@@ -8,7 +8,7 @@ import threading
 import requests
 from selenium.webdriver.common.by import By
 
-from browser_support import console_errors, wait_for_text
+from browser_support import console_errors, visible, wait_for_text
 from conftest import GOOD_PASSWORD, Server
 
 NEW = "newcomer@example.com"
@@ -79,11 +79,17 @@ def test_the_page_confirms_in_a_browser(make_server, browser):
     assert register(server, NEW).status_code == 204
     link, _ = link_in(server.wait_for_mails(NEW, 1)[0])
     browser.get(link)
-    wait_for_text(browser, "status", "Your email address is confirmed")
     assert "token" not in browser.current_url
+    # Opening the page spends nothing, even with its script run: a person presses the button.
+    visible(browser, "link-form")
+    assert login(server, NEW, CHOSEN).status_code == 401
+    browser.find_element(By.CSS_SELECTOR, "#link-form button").click()
+    wait_for_text(browser, "status", "Your email address is confirmed")
     assert console_errors(browser) == []
     assert login(server, NEW, CHOSEN).status_code == 200
+    browser.get("about:blank")
     browser.get(link)  # a second visit: the link is spent
+    browser.find_element(By.CSS_SELECTOR, "#link-form button").click()
     wait_for_text(browser, "status", "no longer valid")
 
 

@@ -89,11 +89,7 @@ package final class ServerApplication: Sendable {
                 resetPageURL: configuration.defaultResetURL, verificationURLAllowList: configuration.resetURLAllowList,
                 addressKey: addressKey, clientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit)),
             logger: logger)
-        let registrationRoutes = RegistrationRoutes(
-            registration: registration,
-            verifyPage: EmailLinkPage(
-                productName: configuration.productName, appURL: configuration.appURL?.absoluteString,
-                endpoint: "/users/register/verify-email", texts: { $0.catalogue.verifyEmailPage }))
+        let registrationRoutes = RegistrationRoutes(registration: registration)
         let issuer = configuration.publicURL.absoluteString
         let tokens = TokenService(
             store: store, keyRing: keyRing, clock: clock,
@@ -119,6 +115,17 @@ package final class ServerApplication: Sendable {
             cookies: DirectusCookies(
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
+        let reauthentication = Reauthentication(signIn: signIn, clock: clock)
+        let accountRoutes = AccountRoutes(
+            account: AccountSelfService(
+                store: store, tokens: tokens, reauthentication: reauthentication, hasher: hasher, policy: policy,
+                templates: templates, resetPageURL: configuration.defaultResetURL, addressKey: addressKey, clock: clock,
+                logger: logger),
+            emailChange: EmailChangeService(
+                store: store, reauthentication: reauthentication, templates: templates, limiter: limiter, publicURL: issuer,
+                // A link's uses count like the reset routes' requests, in a budget of their own.
+                linkClientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit), addressKey: addressKey,
+                clock: clock, logger: logger))
         let clients = ClientRegistry(store: store)
         let authorization = AuthorizationService(
             store: store, clock: clock,
@@ -135,11 +142,15 @@ package final class ServerApplication: Sendable {
         self.grants = grants
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
-        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + authorizeRoutes.routes
-            + logoutRoutes.routes + tokenRoutes.routes
-                + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
-                    resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString)).routes
-                + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password", "/verify-email"]).routes
+        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes
+            + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
+            + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
+                resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),
+                emailLinkPage: EmailLinkPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString))
+                .routes
+            + AppLinkRoutes(
+                appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps,
+                paths: ["/reset-password", "/verify-email", "/confirm-email", "/undo-email-change"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes
         router = Router(

@@ -274,6 +274,31 @@ enum Migrations {
                 ALTER TABLE sessions ADD COLUMN browser_session_digest TEXT;
                 """
         ),
+        // The signed-in person's own account. Where each login was started from (the client's
+        // truncated IP and its user agent's family, never the header), copied to each rotation;
+        // rows from before have NULLs (shown as unknown). And the tokens of address changes: a
+        // 'confirm' token mailed to the new address, an 'undo' token mailed to the old one once
+        // the change is made, each with both addresses, only its SHA-256 stored.
+        Migration(
+            version: 15, name: "own_account",
+            portable: """
+                ALTER TABLE sessions ADD COLUMN client_ip TEXT;
+                ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+
+                CREATE TABLE email_change_tokens (
+                    token_digest TEXT NOT NULL PRIMARY KEY,
+                    kind TEXT NOT NULL CHECK (kind IN ('confirm', 'undo')),
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    old_email TEXT NOT NULL,
+                    new_email TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    superseded_at BIGINT
+                );
+                CREATE INDEX email_change_tokens_account_id ON email_change_tokens (account_id);
+                """
+        ),
     ]
 }
 

@@ -55,7 +55,7 @@ import Testing
         try store.createAuthorizationCode(code)
         let first = InitialRefreshToken(
             digest: randomDigest(), familyID: UUID().uuidString.lowercased(), idleExpiresAt: now.addingTimeInterval(86400),
-            absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: familyLimit)
+            absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: familyLimit, origin: .test)
         guard case .redeemed(let redeemed, _, let token) = try store.redeemAuthorizationCode(
             digest: code.digest, now: now, refreshToken: first, accepts: { _ in true })
         else {
@@ -142,7 +142,7 @@ import Testing
         #expect(try reused.store.redeemAuthorizationCode(
             digest: code.digest, now: now, refreshToken: InitialRefreshToken(
                 digest: randomDigest(), familyID: UUID().uuidString.lowercased(), idleExpiresAt: now.addingTimeInterval(600),
-                absoluteExpiresAt: now.addingTimeInterval(3600), liveFamilyLimit: 10),
+                absoluteExpiresAt: now.addingTimeInterval(3600), liveFamilyLimit: 10, origin: .test),
             accepts: { _ in true }) == .replayed)
         #expect(try reused.store.browserSession(digest: browser, now: now) == nil)
     }
@@ -157,7 +157,7 @@ import Testing
         // A first-party login (no browser) and a code from before codes kept their browser session.
         let firstParty = try #require(try signedIn.store.createRefreshToken(
             digest: randomDigest(), accountID: signedIn.account.id, familyID: UUID().uuidString.lowercased(), clientID: nil,
-            scope: ["openid", "email"], credentialVersion: 0, assurance: .signedIn(at: now), now: now,
+            scope: ["openid", "email"], credentialVersion: 0, assurance: .signedIn(at: now), origin: .test, now: now,
             idleExpiresAt: now.addingTimeInterval(600), absoluteExpiresAt: now.addingTimeInterval(3600), liveFamilyLimit: 1))
         #expect(firstParty.browserSessionDigest == nil)
         #expect(try signedIn.store.usableRefreshToken(digest: signedIn.login.digest, now: now) == nil)

@@ -1,6 +1,6 @@
 /// Every text the server shows a person, in one language, and the direction it runs in:
-/// one value per surface (the two mails, the reset page, the sign-in and sign-out pages, the
-/// words for a person who tried too often).
+/// one value per surface (the mails, the reset page, the sign-in and sign-out pages, the pages
+/// mailed links open, the words for a person who tried too often).
 ///
 /// Each language's catalogue is one file under `Localization/Languages/` (`English.swift`,
 /// `Portuguese.swift`, …). Every field of every surface is required, so a catalogue that
@@ -30,12 +30,20 @@ package struct TextCatalogue: Sendable {
     package let accountExistsMail: AccountExistsMailText
     /// The web reset page (`/reset-password`).
     package let resetPage: ResetPageText
-    /// The page a sign-up's confirmation link opens (`/verify-email`).
-    package let verifyEmailPage: EmailLinkPageText
     /// The pages of `/oauth/authorize`: sign-in, consent and errors.
     package let signInPage: SignInPageText
     /// The pages of `/oauth/logout`: the question, signed out, and errors.
     package let signOutPage: SignOutPageText
     /// Too many attempts, and how long to wait: on the reset and sign-in pages.
     package let rateLimit: RateLimitText
+    /// The mail that asks an account's new address to confirm itself.
+    package let emailConfirmationMail: EmailConfirmationMailText
+    /// The mail to an address that has an account already, when another account asked for it.
+    package let emailTakenMail: EmailTakenMailText
+    /// The mail to an account's old address once its address changed, with the undo link.
+    package let emailChangedMail: EmailChangedMailText
+    /// The mail that confirms an account was deleted.
+    package let accountDeletedMail: AccountDeletedMailText
+    /// The pages mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`).
+    package let emailLinkPages: EmailLinkPageText
 }

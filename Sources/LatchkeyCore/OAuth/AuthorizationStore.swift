@@ -64,11 +64,16 @@ package struct InitialRefreshToken: Sendable, Equatable {
     /// The most live families the account may hold once this one starts; the least recently
     /// used ones beyond it end.
     package let liveFamilyLimit: Int
+    /// Where the code is redeemed from: the new login's origin.
+    package let origin: LoginOrigin
 
     /// Creates the value.
-    package init(digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int) {
+    package init(
+        digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int, origin: LoginOrigin
+    ) {
         self.digest = digest
         self.familyID = familyID
+        self.origin = origin
         self.idleExpiresAt = idleExpiresAt
         self.absoluteExpiresAt = absoluteExpiresAt
         self.liveFamilyLimit = liveFamilyLimit

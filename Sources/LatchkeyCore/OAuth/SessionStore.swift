@@ -17,6 +17,8 @@ package struct RefreshTokenRecord: Sendable, Equatable {
     package let credentialVersion: Int
     /// What the sign-in that started the family proved, and when; every rotation keeps it.
     package let assurance: Assurance
+    /// Where the family was started from; every rotation keeps it.
+    package let origin: LoginOrigin
     /// When it was issued.
     package let createdAt: Date
     /// When it stops working unless rotated first (idle expiry, never after `absoluteExpiresAt`).
@@ -32,7 +34,8 @@ package struct RefreshTokenRecord: Sendable, Equatable {
     /// Creates a record value.
     package init(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        assurance: Assurance, createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date, browserSessionDigest: Data?
+        assurance: Assurance, origin: LoginOrigin, createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date,
+        browserSessionDigest: Data?
     ) {
         self.digest = digest
         self.accountID = accountID
@@ -41,6 +44,7 @@ package struct RefreshTokenRecord: Sendable, Equatable {
         self.scope = scope
         self.credentialVersion = credentialVersion
         self.assurance = assurance
+        self.origin = origin
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.absoluteExpiresAt = absoluteExpiresAt
@@ -71,13 +75,13 @@ package enum RefreshTokenRotation: Sendable, Equatable {
 /// the password; a family ended for being one too many of the account's does not.
 package protocol SessionStore: Sendable {
     /// Starts a family (or adds to one) with the token `digest` for the account, signed in with
-    /// `assurance`, if the account is active and its credential version is still `credentialVersion`; returns
+    /// `assurance` from `origin`, if the account is active and its credential version is still `credentialVersion`; returns
     /// the stored record, or nil (nothing stored) when the account is gone, disabled or its
     /// credentials changed meanwhile. In the same transaction, ends the account's least
     /// recently used live families beyond `liveFamilyLimit` (this one included in the count).
     func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        assurance: Assurance, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
+        assurance: Assurance, origin: LoginOrigin, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
     ) throws -> RefreshTokenRecord?
 
     /// In one transaction: finds the token with `presentedDigest` and asks `accepts` whether

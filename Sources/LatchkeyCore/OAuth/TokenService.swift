@@ -144,16 +144,19 @@ package final class TokenService: Sendable {
     }
 
     /// Starts a new first-party login for the account that has just signed in: a fresh
-    /// refresh-token family, keeping what the sign-in proved, and an access token. Throws
-    /// `invalid_token` when the account was disabled or its password changed since it was read.
-    package func issue(for signedIn: SignInService.SignedIn, clientID: String?, scope: [String]) throws -> IssuedTokens {
+    /// refresh-token family, keeping what the sign-in proved and where it came from (`origin`),
+    /// and an access token. Throws `invalid_token` when the account was disabled or its
+    /// password changed since it was read.
+    package func issue(
+        for signedIn: SignInService.SignedIn, clientID: String?, scope: [String], origin: LoginOrigin
+    ) throws -> IssuedTokens {
         let now = clock.now()
         let refreshToken = SecureRandom.token()
         let account = signedIn.account
         let stored = try store.createRefreshToken(
             digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: SecureRandom.identifier(),
             clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, assurance: signedIn.assurance,
-            now: now,
+            origin: origin, now: now,
             idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
             absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
             liveFamilyLimit: settings.maximumLoginsPerAccount)
@@ -168,9 +171,10 @@ package final class TokenService: Sendable {
     /// disabled or changed its password since; a used code also revokes the tokens issued
     /// from it (the error's cause is ``LatchkeyError/Cause/authorizationCodeReplayed``, for the logs).
     /// With the `openid` scope the answer has an ID token signed with the client's
-    /// ``OAuthClient/idTokenAlgorithm``.
+    /// ``OAuthClient/idTokenAlgorithm``. The login it starts keeps `origin`, where the code was
+    /// redeemed from.
     package func redeem(
-        code: Redacted<String>, client: OAuthClient, redirectURI: String, codeVerifier: Redacted<String>
+        code: Redacted<String>, client: OAuthClient, redirectURI: String, codeVerifier: Redacted<String>, origin: LoginOrigin
     ) throws -> IssuedTokens {
         let clientID = client.id
         guard code.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(code) else {
@@ -184,7 +188,7 @@ package final class TokenService: Sendable {
                 digest: OpaqueToken.digest(refreshToken), familyID: SecureRandom.identifier(),
                 idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
                 absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
-                liveFamilyLimit: settings.maximumLoginsPerAccount)
+                liveFamilyLimit: settings.maximumLoginsPerAccount, origin: origin)
         ) { issued in
             issued.clientID == clientID && issued.redirectURI.utf8.elementsEqual(redirectURI.utf8)
                 && PKCEChallenge.verify(codeVerifier, against: issued.codeChallenge)

@@ -23,12 +23,15 @@ package struct FirstPartyLogin: Sendable {
         self.logger = logger
     }
 
-    /// Checks `credential` from `clientIP` and starts a first-party login.
-    package func signIn(_ credential: SignInCredential, clientIP: String) throws -> TokenService.IssuedTokens {
+    /// Checks `credential` from `clientIP` and starts a first-party login, recording where it
+    /// came from (`clientIP` and the `User-Agent` header `userAgent`) for the account's list of
+    /// signed-in devices.
+    package func signIn(_ credential: SignInCredential, clientIP: String, userAgent: String?) throws -> TokenService.IssuedTokens {
         let signedIn = try signIn.signIn(credential, clientIP: clientIP)
         let issued: TokenService.IssuedTokens
         do {
-            issued = try tokens.issue(for: signedIn, clientID: nil, scope: Self.scope)
+            issued = try tokens.issue(
+                for: signedIn, clientID: nil, scope: Self.scope, origin: LoginOrigin(clientIP: clientIP, userAgentHeader: userAgent))
         } catch let error as LatchkeyError where error.code == .invalidToken {
             // The password changed or the account was disabled while we checked.
             throw SignInService.invalidCredentials

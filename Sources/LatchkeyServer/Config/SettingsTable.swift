@@ -174,7 +174,8 @@ extension Setting {
     static let resetIPLimit = Setting(
         "LATCHKEY_RESET_IP_LIMIT", .rateWindow, default: "20/600",
         meaning: "Link requests and password resets (`/auth/password/request` and `/auth/password/reset`) one client IP "
-            + "may make per window.")
+            + "may make per window; the same window, counted apart, bounds the uses of address change links "
+            + "(`/users/email/confirm` and `/users/email/undo`).")
     static let resetValidateIPLimit = Setting(
         "LATCHKEY_RESET_VALIDATE_IP_LIMIT", .rateWindow, default: "100/600",
         meaning: "Link checks (`/auth/password/validate`, made each time a reset link is opened) one client IP may make "

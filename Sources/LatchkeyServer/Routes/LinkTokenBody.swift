@@ -3,7 +3,7 @@ import LatchkeyCrypto
 import LatchkeyHTTP
 
 /// `{token}`: the body of every route a mailed link's page posts its token to (the reset
-/// link's check, a sign-up's confirmation). The token is a secret: no error quotes it.
+/// link's check, a sign-up's confirmation, an address change's confirm and undo). The token is a secret: no error quotes it.
 struct LinkTokenBody: Decodable {
     let token: Redacted<String>
 

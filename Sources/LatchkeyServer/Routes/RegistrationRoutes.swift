@@ -1,19 +1,16 @@
 import LatchkeyCore
 import LatchkeyCrypto
 import LatchkeyHTTP
-import LatchkeyWeb
 
 /// Sign-up, compatible with Directus: `POST /users/register` (`204` for every well-formed
 /// request, whatever the address) and `POST`/`GET /users/register/verify-email` (the
 /// confirmation link's token; the `GET` form with `?token=` is Directus's, for its SDKs —
-/// Latchkey's mails never put a token in a query string), and the page the mailed link opens
-/// (`/verify-email`), which reads the token from the fragment and posts it. Errors carry
+/// Latchkey's mails never put a token in a query string: they link to the page `/verify-email`
+/// (``WebPageRoutes``), which reads the token from the fragment and posts it). Errors carry
 /// Latchkey's and Directus's shapes in one body, as the reset routes' do, so a refused password
 /// says why.
 struct RegistrationRoutes {
     let registration: RegistrationService
-    /// The page `/verify-email`.
-    let verifyPage: EmailLinkPage
 
     var routes: [Route] {
         [
@@ -34,14 +31,6 @@ struct RegistrationRoutes {
                 let token = try FormParameters(query: request).secret("token", maxLength: TokenService.maximumOpaqueTokenLength)
                 try registration.verify(token: token, clientIP: request.clientIP)
                 return HTTPResponse(status: 204)
-            },
-            Route("GET", "/verify-email", name: "verify_email_page") { request in
-                let language = SupportedLanguage.negotiate(
-                    explicit: request.queryValue("lang"), acceptLanguage: request.headers["Accept-Language"], accountLocale: nil)
-                return HTTPResponse(verifyPage.document(language: language))
-            },
-            Route("GET", EmailLinkPage.scriptPath, name: "email_link_script", cacheable: true) { _ in
-                HTTPResponse(EmailLinkPage.scriptDocument)
             },
         ]
     }

@@ -32,5 +32,5 @@ package final class PostgresStore: Sendable, SQLStore {
     }
 }
 
-extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore, RegistrationStore,
-    MaintenanceStore {}
+extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore {}

@@ -82,7 +82,7 @@ extension SQLStore {
             let token = RefreshTokenRecord(
                 digest: refreshToken.digest, accountID: account.id, familyID: refreshToken.familyID,
                 clientID: code.clientID, scope: code.scope, credentialVersion: code.credentialVersion, assurance: code.assurance,
-                createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+                origin: refreshToken.origin, createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(
                     milliseconds: StorageEncoding.milliseconds(min(refreshToken.idleExpiresAt, refreshToken.absoluteExpiresAt))),
                 absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(refreshToken.absoluteExpiresAt)),

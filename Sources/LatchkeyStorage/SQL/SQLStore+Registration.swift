@@ -84,6 +84,9 @@ extension SQLStore {
                 [nowValue, .text(StorageEncoding.hex(digest)), nowValue])
             guard let row = used.first else { return nil }
             let email = try row.text("email")
+            // Queued with an address change to the same address, which checks the address is
+            // free before it takes it (see lockAddress).
+            try lockAddress(email, using: connection)
             try connection.execute(
                 "UPDATE registrations SET superseded_at = ? WHERE email = ? AND used_at IS NULL AND superseded_at IS NULL",
                 [nowValue, .text(email)])

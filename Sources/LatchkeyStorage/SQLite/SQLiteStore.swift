@@ -58,5 +58,5 @@ package final class SQLiteStore: Sendable, SQLStore {
     }
 }
 
-extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore, RegistrationStore,
-    MaintenanceStore {}
+extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore {}

@@ -60,13 +60,6 @@ extension TextCatalogue {
             containsEmail: "Do not use your email address in your password.",
             failed: "Something went wrong. Please try again.",
             requestNew: "Request a new link"),
-        verifyEmailPage: EmailLinkPageText(
-            title: "Confirm your email address",
-            working: "Confirming your email address…",
-            done: { product in "Your email address is confirmed and your \(product) account is ready. You can now sign in." },
-            invalidLink: "This link is no longer valid. Please sign up again.",
-            failed: "Something went wrong. Please try again.",
-            continueTo: { product in "Continue to \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Sign in",
             signInTo: "Sign in to continue to",
@@ -106,5 +99,58 @@ extension TextCatalogue {
                 case .minutes(let count): "Please try again in \(count == 1 ? "1 minute" : "\(count) minutes")."
                 case .hours(let count): "Please try again in \(count == 1 ? "1 hour" : "\(count) hours")."
                 }
-            }))
+            }),
+        emailConfirmationMail: EmailConfirmationMailText(
+            subject: { product in "Confirm your new \(product) email address" },
+            greeting: "Hello,",
+            requested: { product in "Someone asked to use this email address for their \(product) account." },
+            instruction: "To confirm it, open this link. The account will then use this address to sign in and to get its mail:",
+            button: "Confirm this address",
+            validity: { hours in "The link works for \(hours == 1 ? "1 hour" : "\(hours) hours")." },
+            ignore: "If this wasn’t you, you can ignore this email. Nothing changes.",
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        emailTakenMail: EmailTakenMailText(
+            subject: { product in "Someone tried to move a \(product) account to your address" },
+            greeting: "Hello,",
+            attempted: { product in "Someone asked to move a \(product) account to this email address." },
+            nothingChanged: "This address already has an account, so nothing was changed.",
+            ifYou: "If it was you, sign in with this address instead, or choose another address for the other account.",
+            ifNotYou: "If it wasn’t you, you can ignore this email. Your account stays as it is."),
+        emailChangedMail: EmailChangedMailText(
+            subject: { product in "The email address of your \(product) account was changed" },
+            greeting: "Hello,",
+            changed: { product, address, date, time in
+                "The email address of your \(product) account was changed to \(address) on \(date) at \(time) UTC."
+            },
+            ifYou: "If this was you, there is nothing else to do.",
+            ifNotYou: "If it wasn’t you, undo the change now: your account gets this address back and every device is signed out. Then choose a new password.",
+            button: "Undo the change",
+            validity: { days in "The link works for \(days == 1 ? "1 day" : "\(days) days")." },
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        accountDeletedMail: AccountDeletedMailText(
+            subject: { product in "Your \(product) account was deleted" },
+            greeting: "Hello,",
+            deleted: { product, date, time in "Your \(product) account was deleted on \(date) at \(time) UTC." },
+            everythingRemoved: "Everything it held was removed, and every device was signed out.",
+            registerAgain: { product in "You can create a new \(product) account with this address at any time." },
+            ifNotYou: "If you didn’t delete it, someone else knew your password. Change it wherever else you use the same password."),
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirm your email address",
+            verifyIntro: "Your account will be created with this email address.",
+            verifyButton: "Confirm my email address",
+            verified: { product in "Your email address is confirmed and your \(product) account is ready. You can now sign in." },
+            continueTo: { product in "Continue to \(product)" },
+            confirmTitle: "Confirm your new email address",
+            confirmIntro: "Your account will use this email address to sign in and to get its mail.",
+            confirmButton: "Confirm this address",
+            confirmed: "Your email address has been changed. Use it to sign in from now on.",
+            undoTitle: "Undo the email address change",
+            undoIntro: "Your account gets its previous email address back, and every device is signed out.",
+            undoButton: "Undo the change",
+            undone: "Your account has its previous email address again, and every device was signed out.",
+            chooseNewPassword: "Whoever changed the address may know your password. Choose a new one now.",
+            chooseNewPasswordLink: "Choose a new password",
+            working: "One moment…",
+            invalidLink: "This link is no longer valid.",
+            failed: "Something went wrong. Please try again."))
 }

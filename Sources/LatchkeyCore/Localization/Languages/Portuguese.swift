@@ -60,13 +60,6 @@ extension TextCatalogue {
             containsEmail: "Não use o seu endereço de e-mail na senha.",
             failed: "Algo deu errado. Tente de novo, por favor.",
             requestNew: "Pedir um novo link"),
-        verifyEmailPage: EmailLinkPageText(
-            title: "Confirme o seu e-mail",
-            working: "Confirmando o seu e-mail…",
-            done: { product in "O seu e-mail foi confirmado e a sua conta do \(product) está pronta. Já pode entrar." },
-            invalidLink: "Este link já não é válido. Crie a sua conta novamente.",
-            failed: "Algo deu errado. Tente novamente.",
-            continueTo: { product in "Continuar para o \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Entrar",
             signInTo: "Entre para continuar em",
@@ -106,5 +99,58 @@ extension TextCatalogue {
                 case .minutes(let count): "Tente novamente em \(count == 1 ? "1 minuto" : "\(count) minutos")."
                 case .hours(let count): "Tente novamente em \(count == 1 ? "1 hora" : "\(count) horas")."
                 }
-            }))
+            }),
+        emailConfirmationMail: EmailConfirmationMailText(
+            subject: { product in "Confirme o seu novo e-mail do \(product)" },
+            greeting: "Olá,",
+            requested: { product in "Alguém pediu para usar este endereço de e-mail na sua conta do \(product)." },
+            instruction: "Para confirmar, abra este link. A conta passará a usar este endereço para entrar e para receber e-mails:",
+            button: "Confirmar este endereço",
+            validity: { hours in "O link vale por \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Se não foi você, pode ignorar este e-mail. Nada muda.",
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        emailTakenMail: EmailTakenMailText(
+            subject: { product in "Alguém tentou mover uma conta do \(product) para o seu endereço" },
+            greeting: "Olá,",
+            attempted: { product in "Alguém pediu para mover uma conta do \(product) para este endereço de e-mail." },
+            nothingChanged: "Este endereço já tem uma conta, por isso nada foi alterado.",
+            ifYou: "Se foi você, entre com este endereço ou escolha outro endereço para a outra conta.",
+            ifNotYou: "Se não foi você, pode ignorar este e-mail. A sua conta continua como está."),
+        emailChangedMail: EmailChangedMailText(
+            subject: { product in "O e-mail da sua conta do \(product) foi alterado" },
+            greeting: "Olá,",
+            changed: { product, address, date, time in
+                "O e-mail da sua conta do \(product) foi alterado para \(address) em \(date) às \(time) (UTC)."
+            },
+            ifYou: "Se foi você, não precisa fazer mais nada.",
+            ifNotYou: "Se não foi você, desfaça a alteração agora: a sua conta volta a ter este endereço e todos os dispositivos são desconectados. Depois escolha uma nova senha.",
+            button: "Desfazer a alteração",
+            validity: { days in "O link vale por \(days == 1 ? "1 dia" : "\(days) dias")." },
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        accountDeletedMail: AccountDeletedMailText(
+            subject: { product in "A sua conta do \(product) foi excluída" },
+            greeting: "Olá,",
+            deleted: { product, date, time in "A sua conta do \(product) foi excluída em \(date) às \(time) (UTC)." },
+            everythingRemoved: "Tudo o que ela guardava foi apagado, e todos os dispositivos foram desconectados.",
+            registerAgain: { product in "Você pode criar uma nova conta do \(product) com este endereço quando quiser." },
+            ifNotYou: "Se não foi você quem a excluiu, outra pessoa sabia a sua senha. Altere-a onde mais usar a mesma senha."),
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirme o seu e-mail",
+            verifyIntro: "A sua conta será criada com este endereço de e-mail.",
+            verifyButton: "Confirmar o meu e-mail",
+            verified: { product in "O seu e-mail foi confirmado e a sua conta do \(product) está pronta. Já pode entrar." },
+            continueTo: { product in "Continuar para o \(product)" },
+            confirmTitle: "Confirme o seu novo e-mail",
+            confirmIntro: "A sua conta passará a usar este endereço de e-mail para entrar e para receber e-mails.",
+            confirmButton: "Confirmar este endereço",
+            confirmed: "O seu e-mail foi alterado. Use-o para entrar a partir de agora.",
+            undoTitle: "Desfazer a alteração de e-mail",
+            undoIntro: "A sua conta volta a ter o e-mail anterior, e todos os dispositivos são desconectados.",
+            undoButton: "Desfazer a alteração",
+            undone: "A sua conta voltou a ter o e-mail anterior, e todos os dispositivos foram desconectados.",
+            chooseNewPassword: "Quem alterou o endereço pode saber a sua senha. Escolha uma nova agora.",
+            chooseNewPasswordLink: "Escolher uma nova senha",
+            working: "Um momento…",
+            invalidLink: "Este link já não é válido.",
+            failed: "Algo deu errado. Tente novamente."))
 }

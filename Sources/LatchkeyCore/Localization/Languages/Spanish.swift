@@ -60,13 +60,6 @@ extension TextCatalogue {
             containsEmail: "No uses tu correo electrónico en la contraseña.",
             failed: "Algo salió mal. Inténtalo de nuevo, por favor.",
             requestNew: "Solicitar un enlace nuevo"),
-        verifyEmailPage: EmailLinkPageText(
-            title: "Confirma tu correo electrónico",
-            working: "Confirmando tu correo electrónico…",
-            done: { product in "Tu correo electrónico está confirmado y tu cuenta de \(product) está lista. Ya puedes iniciar sesión." },
-            invalidLink: "Este enlace ya no es válido. Vuelve a registrarte.",
-            failed: "Algo salió mal. Inténtalo de nuevo.",
-            continueTo: { product in "Continuar a \(product)" }),
         signInPage: SignInPageText(
             signInTitle: "Iniciar sesión",
             signInTo: "Inicia sesión para continuar en",
@@ -106,5 +99,58 @@ extension TextCatalogue {
                 case .minutes(let count): "Vuelve a intentarlo dentro de \(count == 1 ? "1 minuto" : "\(count) minutos")."
                 case .hours(let count): "Vuelve a intentarlo dentro de \(count == 1 ? "1 hora" : "\(count) horas")."
                 }
-            }))
+            }),
+        emailConfirmationMail: EmailConfirmationMailText(
+            subject: { product in "Confirma tu nuevo correo de \(product)" },
+            greeting: "Hola:",
+            requested: { product in "Alguien pidió usar esta dirección de correo electrónico en su cuenta de \(product)." },
+            instruction: "Para confirmarla, abre este enlace. La cuenta usará entonces esta dirección para iniciar sesión y recibir correos:",
+            button: "Confirmar esta dirección",
+            validity: { hours in "El enlace es válido durante \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Si no fuiste tú, puedes ignorar este correo. No cambiará nada.",
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        emailTakenMail: EmailTakenMailText(
+            subject: { product in "Alguien intentó mover una cuenta de \(product) a tu dirección" },
+            greeting: "Hola:",
+            attempted: { product in "Alguien pidió mover una cuenta de \(product) a esta dirección de correo electrónico." },
+            nothingChanged: "Esta dirección ya tiene una cuenta, así que no se cambió nada.",
+            ifYou: "Si fuiste tú, inicia sesión con esta dirección o elige otra dirección para la otra cuenta.",
+            ifNotYou: "Si no fuiste tú, puedes ignorar este correo. Tu cuenta sigue igual."),
+        emailChangedMail: EmailChangedMailText(
+            subject: { product in "Se cambió el correo de tu cuenta de \(product)" },
+            greeting: "Hola:",
+            changed: { product, address, date, time in
+                "El correo de tu cuenta de \(product) se cambió a \(address) el \(date) a las \(time) (UTC)."
+            },
+            ifYou: "Si fuiste tú, no tienes que hacer nada más.",
+            ifNotYou: "Si no fuiste tú, deshaz el cambio ahora: tu cuenta recupera esta dirección y se cierra la sesión en todos los dispositivos. Después elige una contraseña nueva.",
+            button: "Deshacer el cambio",
+            validity: { days in "El enlace es válido durante \(days == 1 ? "1 día" : "\(days) días")." },
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        accountDeletedMail: AccountDeletedMailText(
+            subject: { product in "Se eliminó tu cuenta de \(product)" },
+            greeting: "Hola:",
+            deleted: { product, date, time in "Tu cuenta de \(product) se eliminó el \(date) a las \(time) (UTC)." },
+            everythingRemoved: "Se borró todo lo que contenía y se cerró la sesión en todos los dispositivos.",
+            registerAgain: { product in "Puedes crear una cuenta nueva de \(product) con esta dirección cuando quieras." },
+            ifNotYou: "Si no la eliminaste tú, otra persona conocía tu contraseña. Cámbiala donde uses la misma contraseña."),
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirma tu correo electrónico",
+            verifyIntro: "Tu cuenta se creará con esta dirección de correo electrónico.",
+            verifyButton: "Confirmar mi correo electrónico",
+            verified: { product in "Tu correo electrónico está confirmado y tu cuenta de \(product) está lista. Ya puedes iniciar sesión." },
+            continueTo: { product in "Continuar a \(product)" },
+            confirmTitle: "Confirma tu nuevo correo",
+            confirmIntro: "Tu cuenta usará esta dirección de correo para iniciar sesión y recibir correos.",
+            confirmButton: "Confirmar esta dirección",
+            confirmed: "Se cambió tu correo. Úsalo para iniciar sesión a partir de ahora.",
+            undoTitle: "Deshacer el cambio de correo",
+            undoIntro: "Tu cuenta recupera su correo anterior y se cierra la sesión en todos los dispositivos.",
+            undoButton: "Deshacer el cambio",
+            undone: "Tu cuenta tiene de nuevo su correo anterior y se cerró la sesión en todos los dispositivos.",
+            chooseNewPassword: "Quien cambió la dirección puede conocer tu contraseña. Elige una nueva ahora.",
+            chooseNewPasswordLink: "Elegir una contraseña nueva",
+            working: "Un momento…",
+            invalidLink: "Este enlace ya no es válido.",
+            failed: "Algo salió mal. Vuelve a intentarlo."))
 }

@@ -15,4 +15,16 @@ package enum MailKind: Sendable {
     /// "You already have an account": a sign-up for an address that has one; points to the
     /// reset page.
     case accountExists(resetPageURL: String)
+    /// "Confirm your new address", to the new address of an account: carries the secret
+    /// confirmation `link` and how many hours it stays valid.
+    case emailConfirmation(link: Redacted<String>, validHours: Int)
+    /// "Someone tried to move an account to your address", to an address that has an
+    /// account already: nothing changed; no link.
+    case emailTaken
+    /// "Your address was changed to …", to the account's old address once the change is made:
+    /// the new address's hint (`j***@example.com`), when, and the secret `undoLink` with how
+    /// many days it stays valid.
+    case emailChanged(newAddressHint: String, changedAt: Date, undoLink: Redacted<String>, validDays: Int)
+    /// "Your account was deleted on … at … UTC".
+    case accountDeleted(deletedAt: Date)
 }
