@@ -176,9 +176,11 @@ let package = Package(
                            "LatchkeyRedis", "LatchkeyWeb", "LatchkeyClient", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
             swiftSettings: strictSettings
         ),
+        // The SDK against the server binary; also the sample app's model against it
+        // (SampleAppTests), which its own tests, run in the Simulator too, cannot start.
         .testTarget(
             name: "LatchkeyClientTests",
-            dependencies: ["LatchkeyClient", "LatchkeyTestSupport"],
+            dependencies: ["LatchkeyClient", "LatchkeyTestSupport", "LatchkeyExampleModel"],
             swiftSettings: strictSettings
         ),
         // The SwiftUI sample app's logic (Examples/LatchkeyExample): portable, so it builds

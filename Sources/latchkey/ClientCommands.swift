@@ -2,7 +2,8 @@ import Foundation
 import LatchkeyClient
 import LatchkeyCrypto
 
-/// `latchkey login | token | logout | reset`: the client side, built on LatchkeyClient.
+/// `latchkey login | token | logout | reset`: the client side, built on LatchkeyClient
+/// (`register` and `account` are ``AccountCommands``).
 /// Tokens live in the ``FileTokenStore`` under `$XDG_STATE_HOME/latchkey`.
 enum ClientCommands {
     static let defaultRedirectURI = "http://127.0.0.1/callback"
@@ -102,7 +103,7 @@ enum ClientCommands {
             let recovery = PasswordRecovery(baseURL: issuer)
             try runAsync { try await recovery.resetPassword(token: token, newPassword: password) }
             print("Your password has been changed. Sign in again with the new password.")
-            if try forgetSessionEndedByReset(parsed) {
+            if try forgetSessionEnded(parsed) {
                 FileHandle.standardError.write(Data("signed out: the reset ended this account's sessions, here too\n".utf8))
             }
         default:
@@ -110,13 +111,13 @@ enum ClientCommands {
         }
     }
 
-    /// After a completed reset: whether the stored session (when there is one, with this
-    /// issuer) was the account's, which the server has just ended — then it is forgotten, so
-    /// `latchkey token` does not hand out its access token until that expires. The session
-    /// says so itself: its refresh token is refused now (a session of another account renews
-    /// and stays). When the server cannot be asked, the session stays; the next `token`
-    /// that needs a refresh finds out.
-    private static func forgetSessionEndedByReset(_ parsed: ParsedArguments) throws -> Bool {
+    /// After a completed reset (or an undone address change): whether the stored session
+    /// (when there is one, with this issuer) was the account's, which the server has just
+    /// ended — then it is forgotten, so `latchkey token` does not hand out its access token
+    /// until that expires. The session says so itself: its refresh token is refused now (a
+    /// session of another account renews and stays). When the server cannot be asked, the
+    /// session stays; the next `token` that needs a refresh finds out.
+    static func forgetSessionEnded(_ parsed: ParsedArguments) throws -> Bool {
         let store = FileTokenStore()
         guard let profile = try ClientProfile.load(from: store), let tokens = try store.load() else { return false }
         guard isSameIssuer(try issuerURL(parsed).absoluteString, profile.issuer) else { return false }
@@ -159,7 +160,7 @@ enum ClientCommands {
     }
 
     /// The file store and the saved profile; the issuer, when given, must be the saved one.
-    private static func signedIn(_ parsed: ParsedArguments) throws -> (FileTokenStore, ClientProfile) {
+    static func signedIn(_ parsed: ParsedArguments) throws -> (FileTokenStore, ClientProfile) {
         let store = FileTokenStore()
         guard let profile = try ClientProfile.load(from: store), try store.load() != nil else {
             throw CommandFailure.failure("not signed in; run `latchkey login`")

@@ -85,6 +85,14 @@ enum Help {
       logout                                Revoke the session on the server and forget it
       reset request EMAIL                   Ask for a password reset mail
       reset complete                        Set a new password with the link from the mail (both read from standard input)
+      register EMAIL                        Sign up (password from standard input); the address gets a confirmation link
+      register confirm                      Confirm the address with the link (from standard input): the account is made
+      account show                          The signed-in account: id, email, status, language
+      account password                      Change the password (new, then current password from standard input)
+      account email NEW                     Move the account to a new address, once the link mailed to it is opened
+      account email confirm | undo          Confirm the new address, or undo the change, with its link (standard input)
+      account sessions [end ID]             The devices signed in to the account; sign one out
+      account delete                        Delete the account for good (asks on a terminal; --yes otherwise)
 
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
     Settings: `latchkey settings` lists them (the same table is in docs/deploy.md#settings).
@@ -227,6 +235,56 @@ enum Help {
           loopback issuer) and the new password on its second; neither is ever an argument,
           where other users and the shell history would see it. Every session of the
           account ends; when the stored session is that account's, it is forgotten here too.
+    """
+
+    static let register = """
+    Usage:
+      latchkey register EMAIL [--issuer URL] [--locale \(SupportedLanguage.allCases.map(\.rawValue).joined(separator: "|"))]
+          Signs up. The password is read from standard input (the first line; at a terminal,
+          typed without echo) and checked as a reset's is: 8 to 128 characters, not easy to
+          guess, not containing the address. The answer is the same whether or not EMAIL has
+          an account: a new address is mailed a confirmation link, valid 24 hours; an address
+          with an account is mailed that it has one. Nothing can sign in until the link is
+          used. The server must take sign-ups (LATCHKEY_REGISTRATION=open).
+      latchkey register confirm [--issuer URL]
+          Confirms the address with the link from the mail (https://ISSUER-HOST/verify-email#token=...;
+          http only for a loopback issuer), read from the first line of standard input, never
+          from an argument. The account is then made, with the password chosen at sign-up:
+          sign in with `latchkey login --email EMAIL --password-stdin`.
+      --issuer defaults to LATCHKEY_ISSUER.
+    """
+
+    static let account = """
+    Usage (the signed-in account of `latchkey login`; --issuer URL or LATCHKEY_ISSUER, when
+    given, must be the stored login's issuer):
+      latchkey account show
+          Prints the account: id, email, email_verified, status, language.
+      latchkey account password
+          Sets a new password. Standard input holds the new password on its first line and,
+          when the sign-in is older than five minutes, the current password on its second (at
+          a terminal, both are asked for, without echo, the current one only when needed).
+          Every other device is signed out; this one stays signed in.
+      latchkey account email NEW
+          Asks to move the account to NEW: a confirmation link goes to NEW, and the address
+          changes once it is opened (the old address then gets a link that undoes the change,
+          valid 7 days). The current password, when needed, is the first line of standard input.
+      latchkey account email confirm
+      latchkey account email undo
+          Confirms the new address, or undoes the change, with the mailed link
+          (.../confirm-email#token=... or .../undo-email-change#token=...) from the first line
+          of standard input; no sign-in needed. Undoing signs every device of the account out.
+      latchkey account sessions
+          Prints one signed-in device per line: id, `current` or -, OAuth client id (or
+          password-login), signed in, last used (ISO 8601), address, user agent (or -).
+      latchkey account sessions end ID
+          Signs the device ID out; for the current one, as `latchkey logout` does.
+      latchkey account delete [--yes]
+          Deletes the account and everything in it, for good. At a terminal it asks you to
+          type the address first; otherwise it needs --yes. The current password, when
+          needed, is the first line of standard input (at a terminal, asked for). This command
+          line is signed out afterwards.
+      Changing the password or address and deleting need a sign-in within the last five
+      minutes or the current password; a wrong one counts as a failed sign-in.
     """
 
     static let users = """

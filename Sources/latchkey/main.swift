@@ -47,6 +47,8 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "login": print(Help.login)
         case "token", "logout": print(Help.session)
         case "reset": print(Help.reset)
+        case "register": print(Help.register)
+        case "account": print(Help.account)
         case "settings": print(Help.settings)
         case "outbox": print(Help.outbox)
         default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
@@ -67,6 +69,8 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)
     case "reset": try ClientCommands.reset(rest)
+    case "register": try AccountCommands.register(rest)
+    case "account": try AccountCommands.account(rest)
     default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
     }
 }

@@ -12,6 +12,9 @@ import Testing
         (429, #"{"error":{"code":"rate_limited","message":"Too many attempts."}}"#, .rateLimited, .retryable),
         (500, #"{"error":{"code":"internal_error","message":"Something went wrong."}}"#, .serverUnavailable, .retryable),
         (400, #"{"error":{"code":"reset_url_not_allowed","message":"Not allowed."}}"#, .requestRejected, .fatal),
+        (401, #"{"error":{"code":"invalid_credentials","message":"No."}}"#, .invalidCredentials, .needsUserAction),
+        (403, #"{"error":{"code":"reauthentication_required","message":"Sign in again."}}"#, .reauthenticationRequired, .needsUserAction),
+        (403, #"{"error":{"code":"forbidden","message":"Not for you."}}"#, .requestRejected, .fatal),
         (413, #"{"error":{"code":"payload_too_large","message":"Too large."}}"#, .requestRejected, .fatal),
     ])
     func latchkeyShape(status: Int, json: String, code: LatchkeyClientError.Code, kind: LatchkeyClientError.Kind) {
@@ -58,6 +61,8 @@ import Testing
          .requestRejected, .fatal),
         (400, #"{"errors":[{"message":"Invalid payload.","extensions":{"code":"INVALID_PAYLOAD"}}]}"#, .requestRejected, .fatal),
         (403, #"{"errors":[{"message":"Forbidden.","extensions":{"code":"FORBIDDEN"}}]}"#, .requestRejected, .fatal),
+        (403, #"{"errors":[{"message":"Sign in again.","extensions":{"code":"REAUTHENTICATION_REQUIRED"}}]}"#,
+         .reauthenticationRequired, .needsUserAction),
     ])
     func directusShape(status: Int, json: String, code: LatchkeyClientError.Code, kind: LatchkeyClientError.Kind) {
         let error = LatchkeyClientError.from(status: status, body: Self.body(json))

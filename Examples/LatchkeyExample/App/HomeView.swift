@@ -1,7 +1,7 @@
 import LatchkeyExampleModel
 import SwiftUI
 
-/// Signed in: an authorised API call, the "Require Face ID" setting, sign-out.
+/// Signed in: the Account screen, an authorised API call, the "Require Face ID" setting, sign-out.
 struct HomeView: View {
     let model: AppModel
     let subject: String?
@@ -10,6 +10,7 @@ struct HomeView: View {
         Form {
             Section("Account") {
                 Text(subject.map { "Signed in as \($0)" } ?? "Signed in")
+                Button("Account") { Task { await model.showAccount() } }
             }
             Section("API") {
                 Button("Call the API") { Task { await model.callAPI() } }

@@ -2,7 +2,8 @@ import LatchkeyClient
 import LatchkeyExampleModel
 import SwiftUI
 
-/// Shows the screen for the session's state, and the reset and "forgot password" sheets.
+/// Shows the screen for the session's state, and the sheets: reset, "forgot password",
+/// "Create account", the screen of a sign-up's or address change's link, and the Account screen.
 struct RootView: View {
     let model: AppModel
 
@@ -41,6 +42,15 @@ struct RootView: View {
         }
         .sheet(isPresented: Binding(get: { model.forgotPassword != nil }, set: { if !$0 { model.closeForgotPassword() } })) {
             ForgotPasswordView(model: model)
+        }
+        .sheet(isPresented: Binding(get: { model.signUp != nil }, set: { if !$0 { model.closeSignUp() } })) {
+            SignUpView(model: model)
+        }
+        .sheet(isPresented: Binding(get: { model.emailLink != nil }, set: { if !$0 { model.closeEmailLink() } })) {
+            EmailLinkView(model: model)
+        }
+        .sheet(isPresented: Binding(get: { model.account != nil }, set: { if !$0 { model.closeAccount() } })) {
+            AccountView(model: model)
         }
     }
 }

@@ -2,7 +2,7 @@ import LatchkeyClient
 import LatchkeyExampleModel
 import SwiftUI
 
-/// Sign in with the browser (OAuth + PKCE) or with email and password.
+/// Sign in with the browser (OAuth + PKCE) or with email and password; or create an account.
 struct SignInView: View {
     @Bindable var model: AppModel
     @Environment(\.webAuthenticationSession) private var webAuthenticationSession
@@ -11,6 +11,9 @@ struct SignInView: View {
         Form {
             if let notice = model.signedOutNotice {
                 Section { Text(notice) }
+            }
+            if model.accountDeleted {
+                Section { Text("Your account has been deleted.") }
             }
             Section {
                 Button("Sign in with browser") {
@@ -38,6 +41,9 @@ struct SignInView: View {
                 case .editing: EmptyView()
                 }
                 Button("Forgot password?") { model.showForgotPassword() }
+            }
+            Section {
+                Button("Create account") { model.showSignUp() }
             }
         }
         .navigationTitle("Sign in")

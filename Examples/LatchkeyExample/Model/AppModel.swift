@@ -37,6 +37,21 @@ public final class AppModel {
     public var signIn = SignInForm()
     /// The "forgot password" form, while shown.
     public var forgotPassword: ForgotPasswordForm?
+    /// The "Create account" form, while shown.
+    public var signUp: SignUpForm?
+    /// The screen of a sign-up's or an address change's link, while shown (opened by the link).
+    public private(set) var emailLink: EmailLinkFlow?
+    /// The Account screen, while shown.
+    public private(set) var account: AccountScreen?
+    /// "Change password" on the Account screen, while shown.
+    public private(set) var changePassword: ChangePasswordForm?
+    /// "Change address" on the Account screen, while shown.
+    public var changeEmail: ChangeEmailForm?
+    /// "Delete account" on the Account screen, while shown.
+    public private(set) var deleteAccount: DeleteAccountFlow?
+    /// Whether the session ended because the person deleted their account (the sign-in
+    /// screen says so), until the next sign-in.
+    public private(set) var accountDeleted = false
     /// The reset screen, while shown (opened by a reset link).
     public private(set) var reset: ResetFlow?
     /// A message from the browser sign-in, if it failed.
@@ -60,6 +75,9 @@ public final class AppModel {
 
     @ObservationIgnored private let router: LinkRouter
     @ObservationIgnored private let recovery: PasswordRecovery
+    @ObservationIgnored private let registration: Registration
+    @ObservationIgnored private let emailChange: EmailChangeLinks
+    @ObservationIgnored private let accountClient: AccountClient
     @ObservationIgnored private let login: FirstPartyLogin
     @ObservationIgnored private let oauth: OAuthClient
     @ObservationIgnored private let makeStore: (_ requireFaceID: Bool) throws -> any TokenStore
@@ -96,12 +114,15 @@ public final class AppModel {
         self.confirmIdentity = confirmIdentity
         router = LinkRouter(configuration: configuration)
         recovery = PasswordRecovery(baseURL: configuration.issuer, locale: language.rawValue, session: urlSession)
+        registration = Registration(baseURL: configuration.issuer, locale: language.rawValue, session: urlSession)
+        emailChange = EmailChangeLinks(baseURL: configuration.issuer, session: urlSession)
         login = FirstPartyLogin(baseURL: configuration.issuer, session: urlSession)
         oauth = OAuthClient(issuer: configuration.issuer, clientID: configuration.clientID, scopes: ["openid", "email"], session: urlSession)
         store = try makeStore(false)
         session = AuthSession(
             store: store, refresher: .matchingTokens(oauth: oauth, firstParty: login), urlSession: urlSession,
             backgroundActivity: backgroundActivity)
+        accountClient = AccountClient(baseURL: configuration.issuer, session: session)
     }
 
     /// Follows the session's events (call from the root view's `.task`); the first one
@@ -148,16 +169,56 @@ public final class AppModel {
     }
 
     /// Opens a URL the app was given (`onOpenURL`, `onContinueUserActivity`): a reset
-    /// link shows the reset screen and checks the link; other URLs are ignored.
+    /// link shows the reset screen and checks the link; a sign-up's or an address change's
+    /// link shows its screen and is used at once; other URLs are ignored.
     public func open(_ url: URL) async {
         switch router.route(url) {
         case .ignore:
             return
-        case .unusableResetLink(let error):
+        case .unusable(let kind, let error) where kind == .resetPassword:
             reset = ResetFlow(unusable: error, language: language)
-        case .resetPassword(let link):
-            reset = ResetFlow(link: link)
+        case .unusable(let kind, let error):
+            emailLink = EmailLinkFlow(unusable: kind, error: error, language: language)
+        case .open(let link) where link.kind == .resetPassword:
+            reset = ResetFlow(link: ResetLink(token: link.token))
             await checkResetLink()
+        case .open(let link):
+            emailLink = EmailLinkFlow(link: link)
+            await followEmailLink()
+        }
+    }
+
+    /// Uses the sign-up's or address change's link (again, after a failure): a sign-up's
+    /// creates the account; a new address's confirms it; an undo gives the old address back
+    /// and signs every device out — this one too, when it was that account's.
+    public func retryEmailLink() async {
+        guard emailLink?.retry() == true else { return }
+        await followEmailLink()
+    }
+
+    /// Closes the link's screen.
+    public func closeEmailLink() {
+        emailLink = nil
+    }
+
+    /// Shows the "Create account" form, with the address typed so far.
+    public func showSignUp() {
+        signUp = SignUpForm(email: signIn.email)
+    }
+
+    /// Closes the "Create account" form.
+    public func closeSignUp() {
+        signUp = nil
+    }
+
+    /// Sends the "Create account" form: a confirmation link goes to a new address.
+    public func createAccount() async {
+        guard let form = signUp, signUp?.submit() == true else { return }
+        do {
+            try await registration.register(email: form.email, password: form.password)
+            signUp?.sent()
+        } catch {
+            signUp?.failed(Self.clientError(error), language: language)
         }
     }
 
@@ -261,6 +322,127 @@ public final class AppModel {
         }
     }
 
+    /// Shows the Account screen and reads the account and its devices.
+    public func showAccount() async {
+        account = AccountScreen()
+        await reloadAccount()
+    }
+
+    /// Reads the account and its devices again.
+    public func reloadAccount() async {
+        guard account != nil else { return }
+        do {
+            async let user = accountClient.current()
+            async let devices = accountClient.devices()
+            let (loadedUser, loadedDevices) = try await (user, devices)
+            account?.loaded(loadedUser, devices: loadedDevices)
+        } catch {
+            account?.loadFailed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes the Account screen and its forms.
+    public func closeAccount() {
+        account = nil
+        changePassword = nil
+        changeEmail = nil
+        deleteAccount = nil
+    }
+
+    /// Signs `device` out ("sign out this device"): another device's tokens stop at once;
+    /// for this device it is ``signOut()``.
+    public func signOut(device: SignedInDevice) async {
+        do {
+            try await accountClient.signOut(device: device)
+            await reloadAccount()
+        } catch {
+            account?.deviceSignOutFailed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Shows "Change password".
+    public func showChangePassword() {
+        changePassword = ChangePasswordForm(email: account?.account?.email)
+    }
+
+    /// Replaces the new password typed on "Change password".
+    public func setNewPassword(forChange text: String) {
+        changePassword?.setNewPassword(text)
+    }
+
+    /// Replaces the current password typed on "Change password".
+    public func setCurrentPassword(forPasswordChange text: String) {
+        changePassword?.setCurrentPassword(text)
+    }
+
+    /// Sends the new password (with the current one when the server asked for it). Every
+    /// other device is signed out; this one stays, with a renewed access token.
+    public func submitPasswordChange() async {
+        guard let (newPassword, currentPassword) = changePassword?.submit() else { return }
+        do {
+            _ = try await accountClient.changePassword(
+                to: newPassword, currentPassword: currentPassword, email: account?.account?.email)
+            changePassword?.saved()
+            await reloadAccount()
+        } catch {
+            changePassword?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes "Change password".
+    public func closeChangePassword() {
+        changePassword = nil
+    }
+
+    /// Shows "Change address".
+    public func showChangeEmail() {
+        changeEmail = ChangeEmailForm()
+    }
+
+    /// Asks to move the account to the typed address (with the current password when the
+    /// server asked for it): a link goes to the new address.
+    public func submitEmailChange() async {
+        guard let (newEmail, currentPassword) = changeEmail?.submit() else { return }
+        do {
+            _ = try await accountClient.changeEmail(to: newEmail, currentPassword: currentPassword)
+            changeEmail?.sent()
+        } catch {
+            changeEmail?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes "Change address".
+    public func closeChangeEmail() {
+        changeEmail = nil
+    }
+
+    /// Shows "Delete account", which asks the person to confirm first.
+    public func showDeleteAccount() {
+        deleteAccount = DeleteAccountFlow()
+    }
+
+    /// Replaces the current password typed on "Delete account".
+    public func setCurrentPassword(forDeletion text: String) {
+        deleteAccount?.setCurrentPassword(text)
+    }
+
+    /// The person confirmed: deletes the account (with the current password when the server
+    /// asked for it). The session then signs out, which closes the Account screen.
+    public func confirmDeleteAccount() async {
+        guard deleteAccount?.confirm() == true else { return }
+        do {
+            try await accountClient.deleteAccount(currentPassword: deleteAccount?.change.currentPasswordToSend)
+            deleteAccount?.deleted()
+        } catch {
+            deleteAccount?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Closes "Delete account" without deleting.
+    public func closeDeleteAccount() {
+        deleteAccount = nil
+    }
+
     /// Calls the API with the session's access token (refreshed when needed).
     public func callAPI() async {
         apiCall = .loading
@@ -315,6 +497,36 @@ public final class AppModel {
         return error.message(for: language)
     }
 
+    private func followEmailLink() async {
+        guard let flow = emailLink, flow.step == .working else { return }
+        do {
+            switch flow.kind {
+            case .verifyEmail:
+                try await registration.verifyEmail(token: flow.token)
+            case .confirmEmailChange:
+                try await emailChange.confirm(token: flow.token)
+                await reloadAccount()
+            case .undoEmailChange:
+                try await emailChange.undo(token: flow.token)
+                await checkSessionWithServer()
+            default:
+                throw LatchkeyClientError(.invalidLink, reasons: ["wrong_path"])
+            }
+            emailLink?.completed()
+        } catch {
+            emailLink?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Renews the access token at once, so that a session the server has ended (an undone
+    /// address change ends every login of the account) is found out now: the session then
+    /// removes its tokens and sends its signed-out event. A session of another account, or
+    /// a server out of reach, stays as it is.
+    private func checkSessionWithServer() async {
+        guard case .signedIn = sessionState, let token = try? await session.validAccessToken() else { return }
+        _ = try? await session.accessToken(replacing: token)
+    }
+
     private func saveNewPassword() async {
         guard let reset, reset.step == .saving else { return }
         do {
@@ -330,10 +542,14 @@ public final class AppModel {
         case .current(let state):
             sessionState = state
             readProtection()
-        case .signedIn, .refreshed: Task { await self.readState() }
+        case .signedIn, .refreshed:
+            if event == .signedIn { accountDeleted = false }
+            Task { await self.readState() }
         case .signedOut, .passwordRecovered:
             sessionState = .signedOut
             apiCall = .idle
+            accountDeleted = event == .signedOut(.accountDeleted)
+            closeAccount()
             readProtection()
         }
     }

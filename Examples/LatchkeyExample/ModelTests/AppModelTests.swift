@@ -118,6 +118,68 @@ final class UnreachableServer: URLProtocol {
         #expect(model.browserSignInError?.hasPrefix("The service could not be reached.") == true)
     }
 
+    @Test("Create account starts from the address typed on the sign-in form and reports an offline failure in words")
+    func signUpOffline() async throws {
+        let (model, stores) = try Self.model()
+        model.signIn.email = "jane@example.com"
+        model.showSignUp()
+        #expect(model.signUp?.email == "jane@example.com")
+        await model.createAccount()  // no password yet: nothing is sent
+        #expect(model.signUp?.step == .editing)
+        model.signUp?.setPassword("violet tractor quietly juggles")
+        let before = UnreachableServer.requested.filter { $0 == "/users/register" }.count
+        await model.createAccount()
+        #expect(UnreachableServer.requested.filter { $0 == "/users/register" }.count == before + 1)
+        #expect(model.signUp?.step == .failed("The service could not be reached. Please check your internet connection and try again."))
+        #expect(model.signUp?.password.exposed == "violet tractor quietly juggles")
+        #expect(stores.plain.load() == nil)
+        model.closeSignUp()
+        #expect(model.signUp == nil)
+    }
+
+    @Test("a sign-up's link opens its screen and is used at once; offline it can be retried; a damaged one says why")
+    func emailLinkOffline() async throws {
+        let (model, _) = try Self.model()
+        await model.open(URL(string: "https://auth.example.com/verify-email#token=\(FlowTests.token)")!)
+        #expect(model.emailLink?.kind == .verifyEmail)
+        #expect(model.reset == nil)
+        guard case .failed = model.emailLink?.step else { Issue.record("\(String(describing: model.emailLink?.step))"); return }
+        let before = UnreachableServer.requested.filter { $0 == "/users/register/verify-email" }.count
+        await model.retryEmailLink()
+        #expect(UnreachableServer.requested.filter { $0 == "/users/register/verify-email" }.count == before + 1)
+        model.closeEmailLink()
+        #expect(model.emailLink == nil)
+        await model.open(URL(string: "com.example.latchkey://undo-email-change#token=short")!)
+        #expect(model.emailLink?.kind == .undoEmailChange)
+        #expect(model.emailLink?.step == .unusable("This link cannot be used. Please open the latest link from your email."))
+        await model.retryEmailLink()  // nothing to retry
+        #expect(model.emailLink?.step == .unusable("This link cannot be used. Please open the latest link from your email."))
+    }
+
+    @Test("the Account screen offline: loading fails in words; each change reports its failure; closing clears every form")
+    func accountOffline() async throws {
+        let (model, _) = try Self.model(signedIn: Self.signedIn)
+        model.start()
+        try await waitFor { model.sessionState != nil }
+        await model.showAccount()
+        #expect(model.account?.step == .failed("The service could not be reached. Please check your internet connection and try again."))
+        model.showChangePassword()
+        model.setNewPassword(forChange: "violet tractor quietly juggles")
+        await model.submitPasswordChange()
+        guard case .failed = model.changePassword?.change.step else { Issue.record("\(String(describing: model.changePassword))"); return }
+        model.showChangeEmail()
+        model.changeEmail?.newEmail = "jane.new@example.com"
+        await model.submitEmailChange()
+        guard case .failed = model.changeEmail?.change.step else { Issue.record("\(String(describing: model.changeEmail))"); return }
+        model.showDeleteAccount()
+        await model.confirmDeleteAccount()
+        guard case .failed = model.deleteAccount?.change.step else { Issue.record("\(String(describing: model.deleteAccount))"); return }
+        #expect(model.sessionState == .signedIn(subject: "user-2"))  // nothing was deleted
+        #expect(!model.accountDeleted)
+        model.closeAccount()
+        #expect(model.account == nil && model.changePassword == nil && model.changeEmail == nil && model.deleteAccount == nil)
+    }
+
     @Test("Face ID is asked for once per launch or return from the background, never again after a cancel by itself")
     func noFaceIDLoop() async throws {
         let vault = FaceIDVault(tokens: Self.signedIn, protected: true)
@@ -197,7 +259,7 @@ final class UnreachableServer: URLProtocol {
     @Test("against make run on the loopback: the scheme's reset links open the app, http ones do not")
     func localDevelopment() throws {
         let router = LinkRouter(configuration: .localDevelopment)
-        guard case .resetPassword = router.route(URL(string: "com.example.latchkey://reset-password#token=\(FlowTests.token)")!) else {
+        guard case .open = router.route(URL(string: "com.example.latchkey://reset-password#token=\(FlowTests.token)")!) else {
             Issue.record("the custom-scheme link was not routed")
             return
         }

@@ -102,10 +102,16 @@ enum ClientErrorText {
             .ar: "البريد الإلكتروني أو كلمة المرور غير صحيحة.",
         ],
         "invalid_link": [
-            .en: "This link cannot be used to reset your password. Please open the latest link from your email.",
-            .pt: "Este link não pode ser usado para redefinir a senha. Abra o link mais recente do seu e-mail.",
-            .es: "Este enlace no sirve para restablecer la contraseña. Abre el enlace más reciente de tu correo.",
-            .ar: "لا يمكن استخدام هذا الرابط لإعادة تعيين كلمة المرور. يُرجى فتح أحدث رابط في بريدك الإلكتروني.",
+            .en: "This link cannot be used. Please open the latest link from your email.",
+            .pt: "Este link não pode ser usado. Abra o link mais recente do seu e-mail.",
+            .es: "Este enlace no se puede usar. Abre el enlace más reciente de tu correo.",
+            .ar: "لا يمكن استخدام هذا الرابط. يُرجى فتح أحدث رابط في بريدك الإلكتروني.",
+        ],
+        "reauthentication_required": [
+            .en: "To continue, please confirm it is you: enter your current password or sign in again.",
+            .pt: "Para continuar, confirme que é você: digite a sua senha atual ou entre de novo.",
+            .es: "Para continuar, confirma que eres tú: escribe tu contraseña actual o inicia sesión de nuevo.",
+            .ar: "للمتابعة، يُرجى تأكيد هويتك: أدخل كلمة المرور الحالية أو سجّل الدخول مرة أخرى.",
         ],
         "untrusted_server": [
             .en: "A secure connection to the service could not be made. If you are on a public or work network, try another one.",
@@ -130,6 +136,12 @@ enum ClientErrorText {
             .pt: "Algo deu errado. Tente de novo mais tarde ou fale com o suporte.",
             .es: "Algo salió mal. Vuelve a intentarlo más tarde o contacta con soporte.",
             .ar: "حدث خطأ ما. يُرجى المحاولة لاحقًا أو التواصل مع الدعم.",
+        ],
+        "registration_closed": [
+            .en: "New accounts cannot be created here right now. Please contact support.",
+            .pt: "Não é possível criar contas novas aqui agora. Fale com o suporte.",
+            .es: "Ahora no se pueden crear cuentas nuevas aquí. Contacta con soporte.",
+            .ar: "لا يمكن إنشاء حسابات جديدة هنا الآن. يُرجى التواصل مع الدعم.",
         ],
         "invalid_configuration": [
             .en: "The app is not set up correctly. Please contact support.",

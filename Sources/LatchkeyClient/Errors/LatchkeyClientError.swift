@@ -41,7 +41,8 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         /// protected by a data-protection class) or another process held the store's
         /// lock too long (reason `lock_timeout`); retry later.
         public static let tokenStoreLocked = Code("token_store_locked", .retryable)
-        /// The reset token is unknown, expired or used: request a new link.
+        /// The link's token (a reset, sign-up or address change link) is unknown, expired or
+        /// used: request a new link.
         public static let invalidToken = Code("invalid_token", .needsUserAction)
         /// The new password breaks a rule; ``LatchkeyClientError/reasons`` says which.
         public static let weakPassword = Code("weak_password", .needsUserAction)
@@ -64,8 +65,13 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         /// not passed that check yet: offer a button that calls
         /// ``AuthSession/authenticate()``. No call of the SDK ever asks by itself.
         public static let userAuthenticationRequired = Code("user_authentication_required", .needsUserAction)
-        /// An opened link is not a valid reset link; ``LatchkeyClientError/reasons`` says why.
+        /// An opened link is not a valid link of the app (``AccountLinkParser``);
+        /// ``LatchkeyClientError/reasons`` says why.
         public static let invalidLink = Code("invalid_link", .needsUserAction)
+        /// An account change (password, address, deletion) needs a recent sign-in or the
+        /// current password, and the request brought neither: ask the person for their
+        /// current password (and send it as `currentPassword`) or to sign in again.
+        public static let reauthenticationRequired = Code("reauthentication_required", .needsUserAction)
         /// The server's certificate was not trusted: it failed the system's TLS checks, or
         /// its public key is not among the pinned ones (``PublicKeyPins``) — someone on this
         /// network may be intercepting, or the server's keys changed without the app.
@@ -78,6 +84,9 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let requestRejected = Code("request_rejected", .fatal)
         /// The server answered with something this SDK does not understand.
         public static let unexpectedResponse = Code("unexpected_response", .fatal)
+        /// The server does not take sign-ups (``Registration/register(email:password:)``): only
+        /// its operator creates accounts.
+        public static let registrationClosed = Code("registration_closed", .fatal)
         /// The SDK was configured or called with invalid values.
         public static let invalidConfiguration = Code("invalid_configuration", .fatal)
         /// Reading or writing the token store failed (permissions, disk full).
@@ -87,8 +96,9 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         public static let all: [Code] = [
             .rateLimited, .serverUnavailable, .networkUnavailable, .tokenStoreLocked, .invalidToken,
             .weakPassword, .invalidEmail, .invalidCredentials, .sessionExpired, .authorizationFailed,
-            .signInCancelled, .userAuthenticationFailed, .userAuthenticationRequired, .invalidLink, .untrustedServer, .tokenStoreCorrupted,
-            .requestRejected, .unexpectedResponse, .invalidConfiguration, .tokenStoreFailed,
+            .signInCancelled, .userAuthenticationFailed, .userAuthenticationRequired, .invalidLink, .reauthenticationRequired,
+            .untrustedServer, .tokenStoreCorrupted, .requestRejected, .unexpectedResponse, .registrationClosed,
+            .invalidConfiguration, .tokenStoreFailed,
         ]
     }
 

@@ -27,7 +27,8 @@ struct ClientHTTP: Sendable {
     func send(_ request: URLRequest) async throws -> HTTPReply {
         let (data, http) = try await Self.transfer(request, with: session)
         let reply = HTTPReply(
-            status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"), receivedAt: now())
+            status: http.statusCode, body: data, retryAfter: http.value(forHTTPHeaderField: "Retry-After"),
+            wwwAuthenticate: http.value(forHTTPHeaderField: "WWW-Authenticate"), receivedAt: now())
         guard data.count <= Self.maximumReplySize else {
             throw reply.isSuccess ? LatchkeyClientError(.unexpectedResponse, reasons: ["reply_too_large"], status: reply.status) : reply.error
         }
@@ -61,19 +62,24 @@ struct ClientHTTP: Sendable {
 
     /// `GET url` accepting JSON.
     func get(_ url: URL) async throws -> HTTPReply {
-        var request = URLRequest(url: url)
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return try await send(request)
+        try await send(Self.jsonRequest("GET", url, nil))
     }
 
     /// `POST url` with `fields` as a JSON object.
     func postJSON(_ url: URL, _ fields: [String: String]) async throws -> HTTPReply {
+        try await send(Self.jsonRequest("POST", url, fields))
+    }
+
+    /// A `method url` request accepting JSON, with `fields` as its JSON object body (none when nil).
+    static func jsonRequest(_ method: String, _ url: URL, _ fields: [String: String]?) -> URLRequest {
         var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpMethod = method
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-        return try await send(request)
+        if let fields {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
+        }
+        return request
     }
 
     /// `POST url` with `fields` as `application/x-www-form-urlencoded` (RFC 6749 §4.1.3).

@@ -6,11 +6,21 @@ struct HTTPReply: Sendable {
     let body: Data
     /// The `Retry-After` field value, as sent.
     let retryAfter: String?
+    /// The `WWW-Authenticate` field value, as sent: a `Bearer` challenge says the server
+    /// refused the request's access token itself (RFC 6750 §3), before acting on it.
+    let wwwAuthenticate: String?
     /// When the reply came, which a `Retry-After` date is counted from.
     let receivedAt: Date
 
     /// Whether the status is 2xx.
     var isSuccess: Bool { (200...299).contains(status) }
+
+    /// Whether this is a `401` that challenges for a bearer token: the access token the
+    /// request carried (or its absence) was refused, not anything else in it.
+    var refusesAccessToken: Bool {
+        guard status == 401, let challenge = wwwAuthenticate else { return false }
+        return challenge.split(separator: " ", maxSplits: 1).first?.lowercased() == "bearer"
+    }
 
     /// The body as a JSON object.
     ///

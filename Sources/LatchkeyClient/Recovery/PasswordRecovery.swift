@@ -15,7 +15,7 @@ public import Foundation
 /// without a body (Directus).
 public struct PasswordRecovery: Sendable {
     /// The longest reset token sent; longer ones are refused locally as `invalid_token`.
-    public static let maximumTokenLength = 512
+    public static let maximumTokenLength = LinkToken.maximumLength
 
     /// The server's base URL; the routes are `auth/password/request`, `/validate`, `/reset` below it.
     public let baseURL: URL
@@ -54,7 +54,7 @@ public struct PasswordRecovery: Sendable {
     /// - Throws: `invalid_token` for an unknown, used or expired token, or a
     ///   server/transport error.
     public func validate(token: ClientSecret) async throws -> ResetTokenStatus {
-        try Self.checkShape(token)
+        try LinkToken.checkShape(token)
         let reply = try await http.postJSON(route("validate"), ["token": token.exposed])
         guard reply.isSuccess else { throw reply.error }
         let object = try reply.jsonObject()
@@ -73,7 +73,7 @@ public struct PasswordRecovery: Sendable {
     ///   server, which also judges strength: `too_weak`), `invalid_token`, or a
     ///   server/transport error. A refused password leaves the token usable.
     public func resetPassword(token: ClientSecret, newPassword: ClientSecret, email: String? = nil) async throws {
-        try Self.checkShape(token)
+        try LinkToken.checkShape(token)
         let broken = PasswordRules.check(newPassword, email: email)
         guard broken.isEmpty else { throw LatchkeyClientError(.weakPassword, reasons: broken.map(\.code)) }
         let reply = try await http.postJSON(route("reset"), ["token": token.exposed, "password": newPassword.exposed])
@@ -82,11 +82,5 @@ public struct PasswordRecovery: Sendable {
 
     private func route(_ name: String) -> URL {
         baseURL.appendingPathComponent("auth/password/" + name)
-    }
-
-    private static func checkShape(_ token: ClientSecret) throws {
-        guard !token.exposed.isEmpty, token.exposed.utf8.count <= maximumTokenLength else {
-            throw LatchkeyClientError(.invalidToken)
-        }
     }
 }

@@ -50,10 +50,14 @@ public actor AuthSession {
     private let refreshLeeway: TimeInterval
     private let lockTimeout: TimeInterval
     private let urlSession: URLSession
+    private let http: ClientHTTP
     private let backgroundActivity: (any BackgroundActivity)?
     private let now: @Sendable () -> Date
     private var refreshTask: Task<StoredTokens, any Error>?
     private var unsaved: UnsavedTokens?
+    /// An access token the server no longer takes although it has not expired (a password
+    /// change moved the credential version): never handed out again.
+    private var outdatedAccessToken: ClientSecret?
     private var subscribers: [UUID: AsyncStream<AuthSessionEvent>.Continuation] = [:]
 
     /// A session over the tokens in `store`, renewed by `refresher`.
@@ -75,6 +79,7 @@ public actor AuthSession {
         self.refreshLeeway = refreshLeeway
         self.lockTimeout = lockTimeout
         self.urlSession = urlSession
+        self.http = ClientHTTP(session: urlSession, now: now)
         self.backgroundActivity = backgroundActivity
         self.now = now
     }
@@ -178,18 +183,21 @@ public actor AuthSession {
     /// Whether renewed tokens are waiting in memory for the store (see the type).
     public var hasUnsavedTokens: Bool { unsaved != nil }
 
-    /// An access token that is not about to expire, refreshing first if needed.
+    /// An access token that is not about to expire, refreshing first if needed (also when
+    /// the held one was outdated by a password change, ``AccountClient/changePassword(to:currentPassword:email:)``).
     ///
     /// - Throws: `session_expired` when not signed in (reason `not_signed_in`) or when the
     ///   server ended the session (the tokens are then removed); a transient error when
-    ///   the token expired and could not be renewed right now; a token store error.
+    ///   the token expired (or was outdated) and could not be renewed right now; a token
+    ///   store error.
     public func validAccessToken() async throws -> ClientSecret {
         await saveUnsavedTokens()
         guard let tokens = try currentTokens() else { throw Self.notSignedIn }
-        if isFresh(tokens) { return tokens.accessToken }
+        let outdated = tokens.accessToken == outdatedAccessToken
+        if isFresh(tokens), !outdated { return tokens.accessToken }
         do {
-            return try await refreshed(rejecting: nil).accessToken
-        } catch let error as LatchkeyClientError where error.kind == .retryable && tokens.expiresAt > now() {
+            return try await refreshed(rejecting: outdated ? tokens.accessToken : nil).accessToken
+        } catch let error as LatchkeyClientError where error.kind == .retryable && tokens.expiresAt > now() && !outdated {
             return tokens.accessToken
         }
     }
@@ -259,14 +267,56 @@ public actor AuthSession {
         return try await send(request, token: renewed)
     }
 
+    /// Sends `request` to one of the server's own routes with the access token, and returns
+    /// the reply and the token it carried. A reply that refuses the token itself (`401` with a
+    /// `Bearer` challenge: the server acted on nothing) renews it once and sends the request
+    /// again, whatever its method.
+    ///
+    /// - Throws: `session_expired` when the session is over, or when the renewed token is
+    ///   refused too (`access_token_refused`; the tokens are kept); the transport errors.
+    nonisolated func authorizedReply(to request: URLRequest) async throws -> (HTTPReply, ClientSecret) {
+        let token = try await validAccessToken()
+        let first = try await http.send(Self.authorized(request, token))
+        guard first.refusesAccessToken else { return (first, token) }
+        let renewed = try await accessToken(replacing: token)
+        let second = try await http.send(Self.authorized(request, renewed))
+        guard !second.refusesAccessToken else {
+            throw LatchkeyClientError(.sessionExpired, reasons: ["access_token_refused"], status: 401, serverCode: second.error.serverCode)
+        }
+        return (second, renewed)
+    }
+
+    /// The server no longer takes `token` (a password change moved the account's credential
+    /// version; the refresh token goes on): renews it now, and if that fails for the moment,
+    /// at the next call that needs a token — `token` is never handed out again.
+    func accessTokenOutdated(_ token: ClientSecret) async {
+        outdatedAccessToken = token
+        _ = try? await accessToken(replacing: token)
+    }
+
+    /// The server deleted the account, and with it every token: removes the local tokens
+    /// (nothing to revoke) and sends ``AuthSessionEvent/signedOut(_:)`` `.accountDeleted`.
+    /// Never fails: tokens that cannot be removed now are dead on the server, and the next
+    /// refresh removes them.
+    func accountDeleted() async {
+        _ = await refreshTask?.result
+        unsaved = nil
+        _ = try? await withStoreLock(activity: "Latchkey sign-out") { _ in try store.clear() }
+        emit(.signedOut(.accountDeleted))
+    }
+
     static func isIdempotent(_ method: String) -> Bool {
         ["GET", "HEAD", "PUT", "DELETE", "OPTIONS"].contains(method.uppercased())
     }
 
     private nonisolated func send(_ request: URLRequest, token: ClientSecret) async throws -> (Data, HTTPURLResponse) {
+        try await ClientHTTP.transfer(Self.authorized(request, token), with: urlSession)
+    }
+
+    private static func authorized(_ request: URLRequest, _ token: ClientSecret) -> URLRequest {
         var request = request
         request.setValue("Bearer " + token.exposed, forHTTPHeaderField: "Authorization")
-        return try await ClientHTTP.transfer(request, with: urlSession)
+        return request
     }
 
     private func isFresh(_ tokens: StoredTokens) -> Bool {

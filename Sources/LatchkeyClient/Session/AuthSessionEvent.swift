@@ -19,6 +19,9 @@ public enum AuthSessionEvent: Sendable, Equatable {
         /// The server rejected the refresh token (expired, revoked, reused, or the
         /// password changed), or there was none to renew an expired access token.
         case sessionEnded
+        /// The person deleted their account (``AccountClient/deleteAccount(currentPassword:)``):
+        /// every token of it stopped.
+        case accountDeleted
     }
 }
 

@@ -134,6 +134,22 @@ final class LatchkeyServerProcess: @unchecked Sendable {
 
     static let goodPassword = "correct horse battery staple"
 
+    /// Moves every login's sign-in back by ten minutes in the server's SQLite database, as an
+    /// operator's own tool could: past the five minutes in which a login may change the
+    /// account without the current password.
+    func ageSignIns() throws {
+        let python = ProcessInfo.processInfo.environment["LATCHKEY_TEST_PYTHON"] ?? "/usr/bin/python3"
+        let script = """
+            import sqlite3, sys
+            with sqlite3.connect(sys.argv[1], timeout=10) as db:
+                db.execute("UPDATE sessions SET auth_time = auth_time - 600000 WHERE kind = 'refresh_family'")
+            """
+        let result = try CommandResult.run(
+            URL(fileURLWithPath: python), ["-c", script, dataDirectory.appendingPathComponent("latchkey.sqlite3").path],
+            environment: [:], stdin: nil)
+        guard result.status == 0 else { throw HarnessError("ageSignIns failed: \(result.stderr)") }
+    }
+
     /// The decoded text of every `.eml` file in the outbox addressed to `recipient`.
     func mails(to recipient: String) -> [String] {
         let files = (try? FileManager.default.contentsOfDirectory(at: outbox, includingPropertiesForKeys: nil)) ?? []
@@ -156,9 +172,15 @@ final class LatchkeyServerProcess: @unchecked Sendable {
 
     /// The first reset link (`…/reset-password#token=…`) in `mail`.
     static func resetLink(in mail: String) throws -> URL {
-        guard let range = mail.range(of: #"https?://[^\s"<>]+/reset-password#token=[A-Za-z0-9_-]{43}"#, options: .regularExpression),
+        try link("/reset-password", in: mail)
+    }
+
+    /// The first link to `path` with a `#token=` of Latchkey's 43 characters in `mail`
+    /// (`/verify-email`, `/confirm-email`, …).
+    static func link(_ path: String, in mail: String) throws -> URL {
+        guard let range = mail.range(of: #"https?://[^\s"<>]+"# + path + #"#token=[A-Za-z0-9_-]{43}"#, options: .regularExpression),
             let url = URL(string: String(mail[range]))
-        else { throw HarnessError("no reset link in mail") }
+        else { throw HarnessError("no \(path) link in mail") }
         return url
     }
 
