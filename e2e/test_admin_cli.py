@@ -289,3 +289,31 @@ def test_an_empty_postgresql_database_is_not_used_by_admin_commands(fresh_databa
     assert password is None or password.group(1) not in refused.stderr
     assert latchkey("migrate", env=env).returncode == 0
     assert latchkey("users", "list", env=env).returncode == 0
+
+
+def test_users_sessions_lists_and_ends_the_signed_in_devices(server):
+    server.create_user("dev@example.com")
+    phone = requests.post(server.base + "/auth/login", json={"email": "dev@example.com", "password": GOOD_PASSWORD},
+                          headers={"User-Agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 "
+                                                 "(KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1"},
+                          timeout=30).json()["data"]
+    laptop = requests.post(server.base + "/auth/login", json={"email": "dev@example.com", "password": GOOD_PASSWORD},
+                           headers={"User-Agent": "curl/8.5.0"}, timeout=30).json()["data"]
+    lines = server.cli("users", "sessions", "dev@example.com").stdout.splitlines()
+    assert len(lines) == 2
+    rows = [line.split("\t") for line in lines]
+    assert all(row[1] == "first-party" and row[4] == "127.0.0.0" for row in rows)
+    assert {row[5] for row in rows} == {"Safari on iOS", "curl"}
+    phone_id = next(row[0] for row in rows if row[5] == "Safari on iOS")
+
+    ended = server.cli("users", "sessions", "end", "dev@example.com", phone_id)
+    assert phone_id in ended.stdout
+    assert requests.post(server.base + "/auth/refresh", json={"refresh_token": phone["refresh_token"]}, timeout=30).status_code == 401
+    assert requests.post(server.base + "/auth/refresh", json={"refresh_token": laptop["refresh_token"]}, timeout=30).status_code == 200
+    unknown = server.cli("users", "sessions", "end", "dev@example.com", phone_id, check=False)
+    assert unknown.returncode == 1 and "no live login" in unknown.stderr
+
+    assert "ended 1 login" in server.cli("users", "sessions", "end", "dev@example.com", "--all").stdout
+    assert server.cli("users", "sessions", "dev@example.com").stdout == ""
+    missing = server.cli("users", "sessions", "nobody@example.com", check=False)
+    assert missing.returncode == 1 and "nobody@example.com" in missing.stderr

@@ -309,6 +309,13 @@ enum Help {
           Sets the password read from standard input (one line; it must meet the password
           policy) and, as a completed reset does, ends every session of the account and
           voids its outstanding reset links. No mail is sent.
+      latchkey users sessions EMAIL
+          Prints the account's signed-in devices (live logins), most recently used first: id,
+          client (or first-party), signed in, last used (ISO 8601), truncated IP, browser or app.
+      latchkey users sessions end EMAIL ID
+      latchkey users sessions end EMAIL --all
+          Ends that login (or every one) on every server at once: its refresh token and access
+          tokens stop working.
       latchkey users delete EMAIL
           Deletes the account with its reset links, sessions and the mail not yet sent to it.
       Every users command takes --data-dir DIR (LATCHKEY_DATA_DIR=DIR) and works on an

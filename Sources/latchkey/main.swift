@@ -139,7 +139,7 @@ func migrate(_ arguments: ArraySlice<String>) throws {
 
 func users(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey users --help`") }
-    let parsed = try ParsedArguments(arguments.dropFirst(), flags: ["--password-stdin"], options: ["--locale"])
+    let parsed = try ParsedArguments(arguments.dropFirst(), flags: ["--password-stdin", "--all"], options: ["--locale"])
     let configuration = try loadConfiguration()
     switch subcommand {
     case "create":
@@ -173,6 +173,8 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).unlock(email: email)
         print("unlocked \(email): its sign-in failure counts start again from zero")
+    case "sessions":
+        try userSessions(parsed, ServerApplication.openAccounts(configuration))
     case "verify":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users verify needs --password-stdin") }
@@ -182,6 +184,36 @@ func users(_ arguments: ArraySlice<String>) throws {
         print("the password matches")
     default:
         throw CommandFailure.usage("unknown subcommand 'users \(subcommand)'; run `latchkey users --help`")
+    }
+}
+
+/// `users sessions EMAIL` lists the account's signed-in devices; `users sessions end EMAIL ID`
+/// ends one, `users sessions end EMAIL --all` every one.
+private func userSessions(_ parsed: ParsedArguments, _ accounts: AccountAdministration) throws {
+    if parsed.positional.first == "end" {
+        let rest = parsed.positional.dropFirst()
+        if parsed.flags.contains("--all") {
+            guard rest.count == 1, let email = rest.first else { throw CommandFailure.usage("users sessions end EMAIL --all") }
+            let logins = try accounts.logins(email: email)
+            for login in logins { try accounts.endLogin(email: email, id: login.id) }
+            print("ended \(logins.count) login\(logins.count == 1 ? "" : "s") of \(email)")
+            return
+        }
+        guard rest.count == 2, let email = rest.first, let id = rest.last else {
+            throw CommandFailure.usage("users sessions end EMAIL ID (or --all)")
+        }
+        try accounts.endLogin(email: email, id: id)
+        print("ended login \(id) of \(email)")
+        return
+    }
+    let email = try onePositional(parsed, "EMAIL")
+    let formatter = ISO8601DateFormatter()
+    for login in try accounts.logins(email: email) {
+        print(
+            [
+                login.id, login.clientID ?? "first-party", formatter.string(from: login.signedInAt),
+                formatter.string(from: login.lastUsedAt), login.origin.ip ?? "-", login.origin.userAgent ?? "-",
+            ].joined(separator: "\t"))
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 package import LatchkeyCrypto
 
 /// What an operator does to accounts from the command line: create, list, enable, disable,
-/// unlock, set a password, delete.
+/// unlock, set a password, list and end signed-in devices, delete.
 package struct AccountAdministration: Sendable {
     private let store: any Store
     private let hasher: PasswordHasher
@@ -78,6 +78,29 @@ package struct AccountAdministration: Sendable {
         guard try store.clearSignInFailures(email: address.normalized, now: clock.now()) else {
             throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
         }
+    }
+
+    /// The live logins (signed-in devices) of the account with this address, most recently used
+    /// first. Throws `account_not_found`.
+    package func logins(email: String) throws -> [LiveLogin] {
+        try store.liveLogins(accountID: try existingAccount(email).id, now: clock.now())
+    }
+
+    /// Ends the login `id` of the account with this address, on every server at once. Throws
+    /// `account_not_found`, or `login_not_found` when `id` is not one of its live logins.
+    package func endLogin(email: String, id: String) throws {
+        guard try store.endLogin(id: id, accountID: try existingAccount(email).id, now: clock.now()) else {
+            throw LatchkeyError(.loginNotFound, "The account has no live login with the id \(id).")
+        }
+    }
+
+    /// The account with this address. Throws `invalid_email` or `account_not_found`.
+    private func existingAccount(_ email: String) throws -> Account {
+        let address = try EmailAddress(email)
+        guard let account = try store.account(email: address.normalized) else {
+            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+        }
+        return account
     }
 
     /// Whether `password` is the account's current password (for tests and operators).
