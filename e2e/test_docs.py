@@ -49,3 +49,16 @@ def test_markdown_links_stay_inside_the_repository_and_resolve():
             if not (document.parent / path).resolve().is_relative_to(ROOT):
                 broken.append(f"{document.relative_to(ROOT)}: {path}")
     assert broken == []
+
+
+def test_version_is_the_one_the_changelog_names_last():
+    """One version: `latchkey --version` prints the version of CHANGELOG.md's latest release
+    heading (`## [X.Y.Z] - YYYY-MM-DD`, the first one after `## [Unreleased]`)."""
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    headings = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d\d-\d\d))?$", changelog, re.M)
+    assert headings and headings[0] == ("Unreleased", ""), headings
+    released = [(version, date) for version, date in headings[1:]]
+    assert released and all(re.fullmatch(r"\d+\.\d+\.\d+", version) and date for version, date in released), released
+    binary = pathlib.Path(os.environ.get("LATCHKEY_BINARY", ROOT / ".build" / "release" / "latchkey"))
+    printed = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert printed == f"latchkey {released[0][0]}\n"
