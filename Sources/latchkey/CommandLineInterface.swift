@@ -38,6 +38,13 @@ struct ParsedArguments {
                 } else if allowedRepeatable.contains(argument) {
                     guard let value = iterator.next() else { throw CommandFailure.usage("\(argument) needs a value") }
                     repeated[argument, default: []].append(value)
+                } else if argument == "--password" || argument.hasPrefix("--password=") {
+                    // Not echoed: the value is a password, and it is in argv already.
+                    throw CommandFailure.usage(
+                        allowedFlags.contains("--password-stdin")
+                            ? "a password is never an argument, where other users (ps) and the shell history see it: "
+                                + "use --password-stdin and write it to standard input"
+                            : "unknown option --password")
                 } else {
                     throw CommandFailure.usage("unknown option \(argument)")
                 }
@@ -56,7 +63,8 @@ enum Help {
            latchkey --version
 
     Commands (each reads the server's settings: LATCHKEY_* variables and LATCHKEY_CONFIG_FILE;
-    --data-dir DIR is LATCHKEY_DATA_DIR=DIR. Only serve and migrate create a database):
+    --data-dir DIR, before or after the command, is LATCHKEY_DATA_DIR=DIR. Only serve and
+    migrate create a database):
       serve                                 Run the server (configuration from LATCHKEY_* variables)
       migrate                               Create or upgrade the database and create missing key files, then exit
       users create EMAIL --password-stdin   Create an account; the password is read from standard input
@@ -172,7 +180,8 @@ enum Help {
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
           third-party, `introspects` or `-`, ID token algorithm, redirect URIs
-          (space-separated), scopes (space-separated, `-` for none). Never prints secrets.
+          (space-separated), the scopes it may request (space-separated: openid and email,
+          which every client may request, then those given with --scope). Never prints secrets.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """

@@ -8,17 +8,17 @@ import LatchkeyServer
 func outbox(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey outbox --help`") }
     let parsed = try ParsedArguments(arguments.dropFirst())
-    let directory = try outboxDirectory(try loadConfiguration())
     switch subcommand {
     case "list":
         guard parsed.positional.isEmpty else { throw CommandFailure.usage("outbox list takes no arguments") }
+        let directory = try outboxDirectory(try loadConfiguration())
         let formatter = ISO8601DateFormatter()
         for mail in try WrittenMail.all(in: directory) {
             print([mail.id, formatter.string(from: mail.writtenAt), mail.recipient, mail.subject].joined(separator: "\t"))
         }
     case "show":
         let id = try onePositional(parsed, "ID")
-        let mail = try writtenMail(id, in: directory)
+        let mail = try writtenMail(id, in: try outboxDirectory(try loadConfiguration()))
         print("""
             From: \(mail.sender)
             To: \(mail.recipient)
@@ -28,7 +28,7 @@ func outbox(_ arguments: ArraySlice<String>) throws {
             \(mail.textBody)
             """)
     default:
-        throw CommandFailure.usage("unknown subcommand 'outbox \(subcommand)'; run `latchkey outbox --help`")
+        throw unknownSubcommand("outbox", subcommand, known: ["list", "show"])
     }
 }
 

@@ -30,13 +30,29 @@ func run(_ arguments: [String]) -> Int32 {
 
 /// The commands that work on the server's data, and so take `--data-dir`.
 let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox"]
+/// Every command name ``dispatch(_:)`` knows, for "did you mean …?".
+let commandNames = ["serve", "migrate", "users", "keys", "clients", "outbox", "settings", "login", "token", "logout", "reset", "help"]
 
 func dispatch(_ arguments: ArraySlice<String>) throws {
+    // `--data-dir DIR` before the command (`latchkey --data-dir ./data users list`) is the
+    // command's, as after it.
+    var arguments = arguments
+    var leading: [String] = []
+    while let first = arguments.first, first == "--data-dir" || first.hasPrefix("--data-dir=") {
+        let count = first == "--data-dir" ? 2 : 1
+        guard arguments.count > count else { throw CommandFailure.usage("\(first) needs a directory, then the command") }
+        leading += arguments.prefix(count)
+        arguments = arguments.dropFirst(count)
+    }
     guard let command = arguments.first else {
         throw CommandFailure(exitCode: 2, message: "missing command\n\n" + Help.main)
     }
     var rest = arguments.dropFirst()
-    if serverCommands.contains(command) { rest = try applyDataDirectoryOption(rest) }
+    if serverCommands.contains(command) {
+        rest = try applyDataDirectoryOption(ArraySlice(leading + rest))
+    } else if !leading.isEmpty {
+        throw CommandFailure.usage("--data-dir is an option of the server commands (\(serverCommands.sorted().joined(separator: ", "))), not of \(command)")
+    }
     if rest.contains("--help") || rest.contains("-h") {
         switch command {
         case "serve": print(Help.serve)
@@ -49,7 +65,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "reset": print(Help.reset)
         case "settings": print(Help.settings)
         case "outbox": print(Help.outbox)
-        default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
+        default: throw unknownCommand(command)
         }
         return
     }
@@ -67,8 +83,22 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)
     case "reset": try ClientCommands.reset(rest)
-    default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
+    default: throw unknownCommand(command)
     }
+}
+
+/// The usage error for a command `dispatch` does not know, suggesting the closest one
+/// (`latchkey user list`: did you mean `users`?).
+func unknownCommand(_ command: String) -> CommandFailure {
+    let hint = Spelling.closest(to: command, among: commandNames).map { "did you mean `\($0)`?" } ?? "run `latchkey --help`"
+    return CommandFailure.usage("unknown command '\(command)'; \(hint)")
+}
+
+/// The usage error for a subcommand `command` does not know, suggesting the closest of `known`.
+func unknownSubcommand(_ command: String, _ subcommand: String, known: [String]) -> CommandFailure {
+    let hint = Spelling.closest(to: subcommand, among: known).map { "did you mean `\(command) \($0)`?" }
+        ?? "run `latchkey \(command) --help`"
+    return CommandFailure.usage("unknown subcommand '\(command) \(subcommand)'; \(hint)")
 }
 
 /// Takes `--data-dir DIR` out of `arguments` and sets `LATCHKEY_DATA_DIR` to it for this
@@ -78,11 +108,16 @@ func applyDataDirectoryOption(_ arguments: ArraySlice<String>) throws -> ArraySl
     var iterator = arguments.makeIterator()
     var directory: String?
     while let argument = iterator.next() {
-        guard argument == "--data-dir" else {
+        let value: String?
+        if argument.hasPrefix("--data-dir=") {
+            value = String(argument.dropFirst("--data-dir=".count))
+        } else if argument == "--data-dir" {
+            value = iterator.next()
+        } else {
             remaining.append(argument)
             continue
         }
-        guard let value = iterator.next(), !value.isEmpty else { throw CommandFailure.usage("--data-dir needs a directory") }
+        guard let value, !value.isEmpty else { throw CommandFailure.usage("--data-dir needs a directory") }
         guard directory == nil else { throw CommandFailure.usage("--data-dir may be given only once") }
         directory = value
     }
@@ -177,7 +212,8 @@ func users(_ arguments: ArraySlice<String>) throws {
         }
         print("the password matches")
     default:
-        throw CommandFailure.usage("unknown subcommand 'users \(subcommand)'; run `latchkey users --help`")
+        throw unknownSubcommand(
+            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify"])
     }
 }
 
@@ -201,7 +237,7 @@ func keys(_ arguments: ArraySlice<String>) throws {
                 ].joined(separator: "\t"))
         }
     default:
-        throw CommandFailure.usage("unknown subcommand 'keys \(subcommand)'; run `latchkey keys --help`")
+        throw unknownSubcommand("keys", subcommand, known: ["rotate", "list"])
     }
 }
 
@@ -246,7 +282,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
                     client.id, client.isConfidential ? "confidential" : "public", client.isFirstParty ? "first-party" : "third-party",
                     client.mayIntrospect ? "introspects" : "-", client.idTokenAlgorithm.rawValue,
                     client.redirectURIs.map(\.value).joined(separator: " "),
-                    client.scopes.isEmpty ? "-" : client.scopes.joined(separator: " "),
+                    client.requestableScopes.joined(separator: " "),
                 ].joined(separator: "\t"))
         }
     case "delete":
@@ -254,7 +290,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
         try ServerApplication.openClients(try loadConfiguration()).delete(id: id)
         print("deleted \(id)")
     default:
-        throw CommandFailure.usage("unknown subcommand 'clients \(subcommand)'; run `latchkey clients --help`")
+        throw unknownSubcommand("clients", subcommand, known: ["create", "list", "delete"])
     }
 }
 

@@ -157,6 +157,19 @@ import Testing
         #expect(error?.message.hasSuffix("did you mean LATCHKEY_RESET_TOKEN_TTL?") == true)
     }
 
+    @Test("a JSON file that does not parse is named with the line and column of its mistake", arguments: [
+        ("{\n  \"LATCHKEY_LISTEN\": \"127.0.0.1:8080\",\n  \"LATCHKEY_DATA_DIR\": /var/lib/latchkey\n}\n", "invalid value at line 3, column 24"),
+        ("{\"LATCHKEY_PRODUCT_NAME\": \"Caf\u{E9}\" \"LATCHKEY_LOG_LEVEL\": \"info\"}", "invalid value at line 1, column 34"),
+        ("{\n  \"LATCHKEY_LOG_LEVEL\": \"info\"\n", "unexpected end of file at line 3, column 1"),
+    ])
+    func brokenFileNamesLineAndColumn(text: String, expected: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-\(UUID()).json")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: ["LATCHKEY_CONFIG_FILE": file.path]) }
+        #expect(error?.message == "LATCHKEY_CONFIG_FILE '\(file.path)' is not valid JSON: \(expected)")
+    }
+
     @Test("the product's name, the app URL and the link-check budget have defaults a first try works with")
     func productAndLinkChecks() throws {
         let defaults = try Configuration.load(environment: [:])

@@ -53,12 +53,17 @@ package struct AccountAdministration: Sendable {
 
     /// Sets a new password for the account with this address after checking it against the
     /// password policy, and ends every session of the account, as a completed reset does.
-    /// Throws `invalid_email`, `weak_password` or `account_not_found`.
+    /// Throws `invalid_email`, `account_not_found` (decided first: an operator who mistyped
+    /// the address learns that, not what is wrong with a password that would go nowhere) or
+    /// `weak_password`.
     package func setPassword(email: String, password: Redacted<String>) throws {
         let address = try EmailAddress(email)
+        let noSuchAccount = LatchkeyError(.accountNotFound, "No such account: \(address.normalized).")
+        guard try store.account(email: address.normalized) != nil else { throw noSuchAccount }
         let normalized = try policy.check(password, email: address)
+        // Deleted meanwhile.
         guard try store.replacePassword(email: address.normalized, newPasswordHash: try hasher.hash(normalized), now: clock.now()) else {
-            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+            throw noSuchAccount
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 
 /// One `LATCHKEY_*` setting described as data: its name, the values it takes, its default,
 /// what it means and what to set before production. ``Setting/all`` is the table of every
@@ -153,21 +154,7 @@ extension Setting {
     /// The setting whose name is closest to `name` (fewest single-character edits) among
     /// `candidates`: the likely intent behind a typo.
     package static func closest(to name: String, among candidates: [Setting] = all) -> Setting? {
-        candidates.min { editDistance(name, $0.name) < editDistance(name, $1.name) }
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions turning `a` into `b`.
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        var previous = Array(0...b.count)
-        for (i, byteA) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, byteB) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (byteA == byteB ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        candidates.min { Spelling.distance(name, $0.name) < Spelling.distance(name, $1.name) }
     }
 
     /// Warnings for `LATCHKEY_*` variables in `environment` that are no setting (typos, or
