@@ -5,7 +5,8 @@ import Synchronization
 /// Dispatches requests to a route table and applies what every response needs: errors in
 /// the route's shape (Latchkey, OAuth or Directus; replayed tokens logged as warnings),
 /// 404/405/415, security headers, `no-store` on everything not cacheable, metrics
-/// and an access log line (with a truncated client IP, never the query string).
+/// and an access log line (with a truncated client IP; for a 404 the path, never the query
+/// string).
 ///
 /// A route answered on the event thread mostly gives the same answer again (a constant, a
 /// document until it changes), and so does a route that answers every request alike
@@ -82,13 +83,22 @@ package final class Router: HTTPHandler {
         if response.status == 429 { metrics.limitedRequests.increment() }
         // Answered on the event thread, which a blocked log write must never hold up.
         if answer.lane == .eventThread { return response }
-        logger.info("http_request", [
-            "method": .string(String(request.method.prefix(16))), "route": .string(answer.name),
-            "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
-            "ms": .double((clock.now().timeIntervalSince(started) * 1000).rounded()),
-        ])
+        logger.info("http_request", {
+            var fields: [String: Logger.Value] = [
+                "method": .string(String(request.method.prefix(16))), "route": .string(answer.name),
+                "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+                "ms": .double((clock.now().timeIntervalSince(started) * 1000).rounded()),
+            ]
+            // What was asked for, so a broken link can be found; the path only, never the
+            // query (it may hold a state, a code or a token), and bounded.
+            if response.status == 404 { fields["path"] = .string(String(request.path.prefix(Self.loggedPathLength))) }
+            return fields
+        }())
         return response
     }
+
+    /// The most characters of a path an access log line holds.
+    static let loggedPathLength = 256
 
     /// `raw` with the security headers.
     private static func finished(_ raw: HTTPResponse, cacheable: Bool) -> HTTPResponse {

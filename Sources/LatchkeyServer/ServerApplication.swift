@@ -264,6 +264,22 @@ package final class ServerApplication: Sendable {
         ClientRegistry(store: try openExistingStore(configuration))
     }
 
+    /// The keyed hash the server's log lines give for `email` (their `address` field) and its
+    /// rate-limit keys use, made with the configured address key file, which must exist (this
+    /// never creates one: a new key would give hashes no log line has). Throws `invalid_email`,
+    /// or `invalid_configuration` naming the missing file.
+    package static func addressLogKey(for email: String, _ configuration: Configuration) throws -> String {
+        let address = try EmailAddress(email)
+        let file = configuration.addressKeyFile
+        guard try FileAccess.exists(file.path, what: "The address key file", code: .invalidConfiguration) else {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "There is no address key at \(file.path) (\(Setting.addressKeyFile.name)). Point the command at the server's "
+                    + "data with --data-dir, \(Setting.dataDirectory.name) or \(Setting.configFile.name).")
+        }
+        return AddressKey(try loadOrCreateKey(at: file)).hash(address.normalized)
+    }
+
     /// The signing keys in the configured key file. With `creating` (`serve`, `migrate`) the
     /// file is created on first use; without it a missing file is an `invalid_configuration`
     /// error naming the path, so `keys` commands never start a key file of their own.

@@ -8,6 +8,9 @@ struct CommandFailure: Error {
     /// 2 for usage errors, 1 for everything else.
     let exitCode: Int32
     let message: String
+    /// Whether the command has said what failed already (`serve`, in its JSON log), so only
+    /// the exit code is left to give.
+    var reported = false
 
     static func usage(_ message: String) -> CommandFailure { CommandFailure(exitCode: 2, message: message) }
     static func failure(_ message: String) -> CommandFailure { CommandFailure(exitCode: 1, message: message) }
@@ -76,6 +79,7 @@ enum Help {
       users set-password EMAIL --password-stdin
                                             Set a new password (policy checked); every session of the account ends
       users delete EMAIL                    Delete an account with its tokens, sessions and unsent mail
+      users log-key EMAIL                   Print the keyed hash the server's logs give for the address
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
@@ -254,6 +258,11 @@ enum Help {
           voids its outstanding reset links. No mail is sent.
       latchkey users delete EMAIL
           Deletes the account with its reset links, sessions and the mail not yet sent to it.
+      latchkey users log-key EMAIL
+          Prints the keyed hash the server's log lines give for the address (their `address`
+          field; logs never hold an address), made with the address key file
+          (LATCHKEY_ADDRESS_KEY_FILE), so the lines about one person can be found with grep.
+          Works whether or not the address has an account.
       Every users command takes --data-dir DIR (LATCHKEY_DATA_DIR=DIR) and works on an
       existing, migrated database only.
     """

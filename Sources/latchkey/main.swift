@@ -11,7 +11,7 @@ func run(_ arguments: [String]) -> Int32 {
         try dispatch(arguments.dropFirst())
         return 0
     } catch let failure as CommandFailure {
-        FileHandle.standardError.write(Data("latchkey: \(failure.message)\n".utf8))
+        if !failure.reported { FileHandle.standardError.write(Data("latchkey: \(failure.message)\n".utf8)) }
         return failure.exitCode
     } catch let error as LatchkeyError {
         // The operator's own terminal: the detail (a library's error text) helps, as in the logs.
@@ -142,22 +142,54 @@ func settings(_ arguments: ArraySlice<String>) throws {
     print(parsed.flags.contains("--markdown") ? Setting.markdownTable : Setting.textList)
 }
 
+/// `latchkey serve`. Its standard error is the server's log: one JSON object a line, also when
+/// the server cannot start (`server_start_failed`) and for what to set before production
+/// (`production_advice` warnings), which a terminal also gets as plain text.
 func serve(_ arguments: ArraySlice<String>) throws {
     // Before any thread starts: a SIGTERM from here on waits for the wait below, even one
     // that arrives while the server starts.
     ShutdownSignal.hold()
-    _ = try ParsedArguments(arguments)
-    let configuration = try loadConfiguration()
-    let logger = Logger(minimumLevel: configuration.logLevel)
-    let application = try ServerApplication(configuration: configuration, logger: logger)
-    try application.start()
-    let advice = configuration.productionAdvice
-    if !advice.isEmpty {
-        FileHandle.standardError.write(Data(("Before production, set:\n" + advice.map { "  - \($0)" }.joined(separator: "\n") + "\n").utf8))
+    var logger = Logger()
+    do {
+        _ = try ParsedArguments(arguments)
+        let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+        logger = Logger(minimumLevel: configuration.logLevel)
+        for warning in configuration.warnings { logger.warning("unknown_setting", ["message": .string(warning)]) }
+        let application = try ServerApplication(configuration: configuration, logger: logger)
+        try application.start()
+        reportProductionAdvice(configuration.productionAdvice, logger: logger)
+        let signal = ShutdownSignal.wait()
+        logger.info("shutdown_requested", ["signal": .string(signal.name)])
+        application.stop()
+    } catch {
+        var fields: [String: Logger.Value]
+        var exitCode: Int32 = 1
+        switch error {
+        case let failure as CommandFailure:
+            fields = ["message": .string(failure.message)]
+            exitCode = failure.exitCode
+        case let failure as LatchkeyError:
+            fields = ["code": .string(failure.code.rawValue), "message": .string(failure.message)]
+            if let detail = failure.detail { fields["detail"] = .string(detail) }
+        default:
+            fields = ["message": .string("\(error)")]
+        }
+        logger.error("server_start_failed", fields)
+        throw CommandFailure(exitCode: exitCode, message: "", reported: true)
     }
-    let signal = ShutdownSignal.wait()
-    logger.info("shutdown_requested", ["signal": .string(signal.name)])
-    application.stop()
+}
+
+/// Logs each hint as a `production_advice` warning; when standard error is a terminal (a
+/// person trying the server), also as the plain-text list people read.
+func reportProductionAdvice(_ hints: [Setting.ProductionHint], logger: Logger) {
+    for hint in hints {
+        var fields: [String: Logger.Value] = ["setting": .string(hint.setting), "advice": .string(hint.recommendation)]
+        if let current = hint.current { fields["now"] = .string(current) }
+        logger.warning("production_advice", fields)
+    }
+    guard !hints.isEmpty, isatty(STDERR_FILENO) == 1 else { return }
+    let lines = hints.map { "  - \($0.line)" }.joined(separator: "\n")
+    FileHandle.standardError.write(Data("Before production, set:\n\(lines)\n".utf8))
 }
 
 func migrate(_ arguments: ArraySlice<String>) throws {
@@ -204,6 +236,8 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).unlock(email: email)
         print("unlocked \(email): its sign-in failure counts start again from zero")
+    case "log-key":
+        print(try ServerApplication.addressLogKey(for: try onePositional(parsed, "EMAIL"), configuration))
     case "verify":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users verify needs --password-stdin") }
@@ -213,7 +247,7 @@ func users(_ arguments: ArraySlice<String>) throws {
         print("the password matches")
     default:
         throw unknownSubcommand(
-            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify"])
+            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key"])
     }
 }
 

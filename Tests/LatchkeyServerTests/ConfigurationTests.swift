@@ -200,11 +200,13 @@ import Testing
     @Test("the production hints come from the table and disappear once followed")
     func productionHints() throws {
         let development = try Configuration.load(environment: [:])
-        #expect(development.productionAdvice.map { String($0.prefix { $0 != ":" }) } == [
+        #expect(development.productionAdvice.map(\.setting) == [
             "LATCHKEY_PUBLIC_URL", "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_PRODUCT_NAME", "LATCHKEY_RESET_URL_ALLOW_LIST",
             "LATCHKEY_APPLE_APP_IDS",
         ])
-        #expect(development.productionAdvice.first == "LATCHKEY_PUBLIC_URL: the https URL users reach (now http://127.0.0.1:8080)")
+        #expect(development.productionAdvice.first?.line == "LATCHKEY_PUBLIC_URL: the https URL users reach (now http://127.0.0.1:8080)")
+        #expect(development.productionAdvice[1].recommendation == "smtp, with LATCHKEY_SMTP_URL, LATCHKEY_SMTP_USERNAME and LATCHKEY_SMTP_PASSWORD")
+        #expect(development.productionAdvice[2].current == nil)
         let production = try Configuration.load(environment: [
             "LATCHKEY_PUBLIC_URL": "https://id.example.com", "LATCHKEY_MAIL_TRANSPORT": "smtp",
             "LATCHKEY_SMTP_URL": "smtps://mail.example.com:465", "LATCHKEY_APPLE_APP_IDS": "ABCDE12345.com.example.app",

@@ -286,9 +286,9 @@ package struct Configuration: Sendable {
     /// The default reset link base: the public URL's `/reset-password` page.
     package var defaultResetURL: String { publicURL.absoluteString + "/reset-password" }
 
-    /// What an operator should set before production, given the current settings: one line
-    /// per setting whose table entry carries advice that still applies.
-    package var productionAdvice: [String] {
+    /// What an operator should set before production, given the current settings: one hint
+    /// per setting whose table entry carries advice that still applies, in the table's order.
+    package var productionAdvice: [Setting.ProductionHint] {
         Setting.all.compactMap { setting in setting.advice?.hint(for: setting, in: self) }
     }
 }

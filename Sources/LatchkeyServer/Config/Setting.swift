@@ -130,12 +130,28 @@ package struct Setting: Sendable {
             self.currently = currently
         }
 
-        /// The hint for `setting` under `configuration` (one line, no Markdown), or nil when
-        /// the configuration already follows the advice.
-        func hint(for setting: Setting, in configuration: Configuration) -> String? {
+        /// The hint for `setting` under `configuration`, or nil when the configuration already
+        /// follows the advice.
+        func hint(for setting: Setting, in configuration: Configuration) -> ProductionHint? {
             guard applies(configuration) else { return nil }
-            let now = currently.map { " (now \($0(configuration)))" } ?? ""
-            return Setting.plain("\(setting.name): \(recommendation)\(now)")
+            return ProductionHint(
+                setting: setting.name, recommendation: Setting.plain(recommendation), current: currently.map { $0(configuration) })
+        }
+    }
+
+    /// One thing to set before production that the configuration does not follow yet, as
+    /// `latchkey serve` reports it: a `production_advice` log event, and a line for a terminal.
+    package struct ProductionHint: Sendable, Equatable {
+        /// The setting's name, e.g. `LATCHKEY_PUBLIC_URL`.
+        package let setting: String
+        /// What to set, without Markdown, e.g. "the https URL users reach".
+        package let recommendation: String
+        /// What is set now, when saying so helps.
+        package let current: String?
+
+        /// One line without Markdown: `NAME: recommendation (now …)`.
+        package var line: String {
+            "\(setting): \(recommendation)" + (current.map { " (now \($0))" } ?? "")
         }
     }
 

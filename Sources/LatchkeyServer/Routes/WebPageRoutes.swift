@@ -4,13 +4,18 @@ import LatchkeyHTTP
 import LatchkeyWeb
 
 /// `GET /reset-password` (the page for people without the app), its script, the style sheet
-/// every page links, and the reset-token script other sites' reset pages may include.
+/// every page links, the reset-token script other sites' reset pages may include, and the
+/// site icon.
 struct WebPageRoutes {
     /// The reset page, with the product's name and where people go after a reset.
     let resetPage: ResetPage
 
     var routes: [Route] {
-        [
+        let favicon = HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders([("Content-Type", Favicon.contentType), ("Cache-Control", "public, max-age=86400")]),
+            body: Favicon.data)
+        return [
             Route("GET", "/reset-password", name: "reset_page") { request in
                 let language = SupportedLanguage.negotiate(
                     explicit: request.queryValue("lang"), acceptLanguage: request.headers["Accept-Language"], accountLocale: nil)
@@ -28,6 +33,8 @@ struct WebPageRoutes {
                 response.headers.set("Cross-Origin-Resource-Policy", "cross-origin")
                 return response
             },
+            // Every browser asks for it on its first visit to a page: answered from memory.
+            Route("GET", "/favicon.ico", name: "favicon", cacheable: true, lane: .eventThread) { _ in favicon },
         ]
     }
 }
