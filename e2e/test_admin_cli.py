@@ -54,8 +54,10 @@ def test_admin_commands_never_quietly_use_an_empty_database(tmp_path):
         assert expected in result.stderr and "--data-dir" in result.stderr, (args, result.stderr)
     keys = latchkey("keys", "list", cwd=elsewhere)
     assert keys.returncode == 1 and str(elsewhere / "data" / "signing-keys.json") in keys.stderr
-    mail = latchkey("outbox", "list", cwd=elsewhere)
+    mail = latchkey("outbox", "show", "m-1", cwd=elsewhere)
     assert mail.returncode == 1 and str(elsewhere / "data" / "outbox") in mail.stderr
+    listed = latchkey("outbox", "list", cwd=elsewhere)
+    assert listed.returncode == 1 and str(elsewhere / "data" / "latchkey.sqlite3") in listed.stderr
     assert list(elsewhere.iterdir()) == [], "a command created files where it looked"
 
     # migrate creates the database and the key files, in the directory --data-dir names.
@@ -125,13 +127,13 @@ def test_an_unusable_data_directory_is_named_with_its_permission_problem(tmp_pat
             (data / "outbox").mkdir(exist_ok=True)
             os.chown(data / "outbox", 0, 0)
             os.chmod(data / "outbox", 0o700)
-            hidden_outbox = latchkey("outbox", "list", "--data-dir", str(data), user=nobody)
+            hidden_outbox = latchkey("outbox", "show", "m-1", "--data-dir", str(data), user=nobody)
             assert hidden_outbox.returncode == 1
             assert f"The outbox {data / 'outbox'} is not usable by nobody" in hidden_outbox.stderr, hidden_outbox.stderr
             os.chown(data / "outbox", nobody, nobody)
             (data / "outbox" / "m-1.eml").write_text("To: pat@example.com\r\nSubject: Hi\r\n\r\nHello\r\n")
             os.chmod(data / "outbox" / "m-1.eml", 0o600)
-            unreadable = latchkey("outbox", "list", "--data-dir", str(data), user=nobody)
+            unreadable = latchkey("outbox", "show", "m-1", "--data-dir", str(data), user=nobody)
             assert unreadable.returncode == 1
             assert f"The mail file {data / 'outbox' / 'm-1.eml'} is not usable by nobody" in unreadable.stderr, unreadable.stderr
             # A directory above the data that the user cannot search.
@@ -262,10 +264,11 @@ def test_the_outbox_commands_show_the_reset_mail_with_its_link_whole(server, tmp
     server.wait_for_mails("sam@example.com", 1)
 
     rows = [line.split("\t") for line in server.cli("outbox", "list").stdout.splitlines()]
-    assert len(rows) == 2 and all(len(row) == 4 for row in rows)
-    [row] = [row for row in rows if row[2] == "pat@example.com"]
-    mail_id, written, _, subject = row
-    assert subject == mail["Subject"] and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", written)
+    assert len(rows) == 2 and all(len(row) == 7 for row in rows)
+    [row] = [row for row in rows if row[4] == "pat@example.com"]
+    mail_id, status, queued, attempts, _, subject, last_error = row
+    assert subject == mail["Subject"] and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", queued)
+    assert (status, attempts, last_error) in [("sent", "0", "-"), ("pending", "0", "-")]
 
     shown = server.cli("outbox", "show", mail_id).stdout
     assert "To: pat@example.com" in shown and f"Subject: {subject}" in shown

@@ -2,7 +2,7 @@ package import LatchkeyCore
 package import LatchkeyHTTP
 import LatchkeyStorage
 import LatchkeyRedis
-import LatchkeyMail
+package import LatchkeyMail
 import LatchkeyWeb
 import LatchkeyPasswordStrength
 package import Foundation
@@ -311,19 +311,72 @@ package final class ServerApplication: Sendable {
         return missing.map(\.path)
     }
 
+    /// What came of `latchkey mail test`'s message.
+    package enum MailTestOutcome: Sendable {
+        /// The file transport wrote it to this file (nothing left the machine).
+        case written(path: String)
+        /// The SMTP server named (`smtp://host:port`) was asked to take it: what was said, and
+        /// the error when it did not take it.
+        case smtp(server: String, security: SMTPConfiguration.Security, conversation: SMTPConversation, failure: LatchkeyError?)
+    }
+
+    /// Sends one test message to `email` at once through the configured transport (never
+    /// through the outbox, so the outcome is known when this returns), for an operator checking
+    /// the mail settings. Throws `invalid_email`, `invalid_configuration` (the settings, or an
+    /// outbox folder the file transport has not created yet); a delivery failure is part of
+    /// the outcome.
+    package static func sendTestMail(to email: String, _ configuration: Configuration, now: Date = Date()) throws -> MailTestOutcome {
+        let address = try EmailAddress(email)
+        let product = configuration.productName
+        let text = """
+            This message was sent by `latchkey mail test` to check that \(product) can send mail to \(address.normalized).
+
+            Nothing needs to be done. Sent \(Timestamp.iso8601(now)).
+            """
+        let html = "<p>This message was sent by <code>latchkey mail test</code> to check that \(product.htmlEscaped) can send mail to "
+            + "\(address.normalized.htmlEscaped).</p><p>Nothing needs to be done. Sent \(Timestamp.iso8601(now)).</p>"
+        let message = try MailMessage(
+            id: SecureRandom.identifier(), to: address.normalized, subject: "\(product): test mail", textBody: text, htmlBody: html,
+            locale: SupportedLanguage.en.rawValue)
+        let sender = try MailSender(address: configuration.mailFromAddress, displayName: configuration.mailFromName)
+        switch configuration.mailTransport {
+        case .file:
+            let directory = configuration.outboxDirectory
+            guard try FileAccess.exists(directory.path, what: "The outbox", code: .invalidConfiguration) else {
+                throw LatchkeyError(
+                    .invalidConfiguration,
+                    "There is no outbox at \(directory.path) (\(Setting.dataDirectory.name) is \(configuration.dataDirectory.path)); "
+                        + "`latchkey serve` creates it.")
+            }
+            try FileMailTransport(directory: directory, sender: sender).send(message)
+            return .written(path: directory.appendingPathComponent("\(message.id).eml").path)
+        case .smtp:
+            let transport = try smtpTransport(configuration, sender: sender)
+            let (conversation, failure) = transport.sendRecordingConversation(message)
+            return .smtp(
+                server: transport.configuration.url, security: transport.configuration.security, conversation: conversation,
+                failure: failure)
+        }
+    }
+
     private static func makeTransport(_ configuration: Configuration, logger: Logger) throws -> any MailTransport {
         let sender = try MailSender(address: configuration.mailFromAddress, displayName: configuration.mailFromName)
         switch configuration.mailTransport {
         case .file:
             return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender, logger: logger)
         case .smtp:
-            guard let smtp = configuration.smtp else {
-                throw LatchkeyError(.invalidConfiguration, "\(Setting.smtpURL.name) is required when \(Setting.mailTransport.name)=smtp")
-            }
-            return SMTPMailTransport(configuration: try SMTPConfiguration(
-                url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
-                allowInsecureLoopback: smtp.allowInsecureLoopback, timeout: TimeInterval(smtp.timeout), caFile: smtp.caFile))
+            return try smtpTransport(configuration, sender: sender)
         }
+    }
+
+    /// The SMTP transport the configuration names.
+    private static func smtpTransport(_ configuration: Configuration, sender: MailSender) throws -> SMTPMailTransport {
+        guard let smtp = configuration.smtp else {
+            throw LatchkeyError(.invalidConfiguration, "\(Setting.smtpURL.name) is required when \(Setting.mailTransport.name)=smtp")
+        }
+        return SMTPMailTransport(configuration: try SMTPConfiguration(
+            url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
+            allowInsecureLoopback: smtp.allowInsecureLoopback, timeout: TimeInterval(smtp.timeout), caFile: smtp.caFile))
     }
 
     static func createPrivateDirectory(_ url: URL, setting: String = Setting.dataDirectory.name) throws {

@@ -86,8 +86,13 @@ enum Help {
                                             --name NAME, --id-token-alg RS256|ES256|EdDSA)
       clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes)
       clients delete ID                     Remove an OAuth client
-      outbox list                           The mail the file transport wrote (id, written, recipient, subject)
-      outbox show ID                        One of those mails: headers and text, its link whole
+      outbox list [--pending|--failed|--sent]
+                                            The mail outbox, any transport (id, status, queued, attempts, recipient,
+                                            subject, last error)
+      outbox retry ID                       Send a pending or given-up mail now
+      outbox drop ID                        Remove a pending or given-up mail unsent
+      outbox show ID                        A mail the file transport wrote: headers and text, its link whole
+      mail test ADDRESS                     Send one test mail now and show what the mail server said
       settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
 
     Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
@@ -103,14 +108,38 @@ enum Help {
 
     static let outbox = """
     Usage:
-      latchkey outbox list [--data-dir DIR]
-          Prints one mail per line, oldest first: id, when it was written (ISO 8601),
-          recipient, subject. Reads the .eml files the file transport
-          (LATCHKEY_MAIL_TRANSPORT=file, the default) writes to LATCHKEY_DATA_DIR/outbox.
-      latchkey outbox show ID [--data-dir DIR]
-          Prints the mail ID (or the one mail whose id starts with ID): From, To, Subject,
-          Date and the plain-text body, decoded, so a reset link in it is whole and can be
-          copied as it is.
+      latchkey outbox list [--pending | --failed | --sent] [--limit N]
+          Prints the mail in the outbox, whatever the transport, one per line, oldest first:
+          id, status (pending: waiting, also between attempts; sent; failed: given up after
+          10 attempts), when it was queued (ISO 8601), failed attempts, recipient, subject,
+          and why the last attempt failed (`-` when none did). At most N mails (default
+          1000). Sent and failed mail is purged a week after.
+      latchkey outbox retry ID
+          Makes a pending mail (waiting for its next attempt) or a failed one due now; a
+          running server sends it within a second, and one more failure gives it up again.
+          ID may be the start of an id that only one pending or failed mail has.
+      latchkey outbox drop ID
+          Removes a pending or failed mail from the outbox; it is never sent. A mail being
+          sent at that moment is left alone.
+      latchkey outbox show ID
+          With the file transport (LATCHKEY_MAIL_TRANSPORT=file, the default): prints the
+          mail ID (or the one mail whose id starts with ID) as written to
+          LATCHKEY_DATA_DIR/outbox: From, To, Subject, Date and the plain-text body,
+          decoded, so a reset link in it is whole and can be copied as it is.
+      Every outbox command takes --data-dir DIR and works on the server's database.
+    """
+
+    static let mail = """
+    Usage:
+      latchkey mail test ADDRESS
+          Sends one test message to ADDRESS at once through the configured transport (not
+          through the outbox) and prints what happened. With SMTP: the conversation with
+          the mail server (its replies, the commands sent, the TLS version and whether the
+          certificate was verified; credentials and the message are never shown), then the
+          TLS in use, the answer to authentication and the server's last reply. Exits 0
+          when the server accepted the message, 1 with the reason otherwise (no STARTTLS,
+          wrong username or password, an untrusted certificate, an unreachable server).
+          With the file transport: the file written.
     """
 
     static let serve = """

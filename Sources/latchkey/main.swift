@@ -29,9 +29,9 @@ func run(_ arguments: [String]) -> Int32 {
 }
 
 /// The commands that work on the server's data, and so take `--data-dir`.
-let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox"]
+let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail"]
 /// Every command name ``dispatch(_:)`` knows, for "did you mean …?".
-let commandNames = ["serve", "migrate", "users", "keys", "clients", "outbox", "settings", "login", "token", "logout", "reset", "help"]
+let commandNames = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail", "settings", "login", "token", "logout", "reset", "help"]
 
 func dispatch(_ arguments: ArraySlice<String>) throws {
     // `--data-dir DIR` before the command (`latchkey --data-dir ./data users list`) is the
@@ -65,6 +65,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "reset": print(Help.reset)
         case "settings": print(Help.settings)
         case "outbox": print(Help.outbox)
+        case "mail": print(Help.mail)
         default: throw unknownCommand(command)
         }
         return
@@ -79,6 +80,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "clients": try clients(rest)
     case "settings": try settings(rest)
     case "outbox": try outbox(rest)
+    case "mail": try mail(rest)
     case "login": try ClientCommands.login(rest)
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)

@@ -178,7 +178,7 @@ import Testing
                 "SELECT COUNT(*) AS value FROM outbox WHERE id IN ('\(sentAfter.id)', '\(failedAfter.id)', '\(pending.id)')")
                 == 3)
         #expect(try fixture.integer("SELECT COUNT(*) AS value FROM outbox") == 3)
-        #expect(try fixture.integer("SELECT COUNT(*) AS value FROM outbox WHERE text_body <> '' AND status <> 'pending'") == 0)
+        #expect(try fixture.integer("SELECT COUNT(*) AS value FROM outbox WHERE text_body <> '' AND status = 'sent'") == 0)
         #expect(try store.pendingResetRequestIDs(acceptedBefore: future, limit: 10) == [requestAtCutoff.id])
         #expect(try store.purge(before: cutoff) == 0)
     }
