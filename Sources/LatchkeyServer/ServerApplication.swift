@@ -55,7 +55,7 @@ package final class ServerApplication: Sendable {
         let store = try Self.openStore(configuration)
         self.store = store
 
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(version: LatchkeyVersion.current)
         self.metrics = metrics
         let keyRing = try Self.openKeyRing(configuration, now: clock.now())
         self.keyRing = keyRing
@@ -63,9 +63,11 @@ package final class ServerApplication: Sendable {
         let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
         let sharedLimiter = configuration.redis.map { RedisRateLimiter(endpoint: $0) }
         self.sharedLimiter = sharedLimiter
-        let limiter: any RateLimiter = sharedLimiter.map {
-            MonitoredRateLimiter(limiter: $0, failOpen: configuration.rateLimitFailOpen, logger: logger, metrics: metrics)
-        } ?? LocalRateLimiter()
+        let limiter = MeteredRateLimiter(
+            limiter: sharedLimiter.map {
+                MonitoredRateLimiter(limiter: $0, failOpen: configuration.rateLimitFailOpen, logger: logger, metrics: metrics)
+            } ?? LocalRateLimiter(),
+            metrics: metrics)
         let templates = MailTemplates(productName: configuration.productName)
         let addressKey = try Self.loadOrCreateKey(at: configuration.addressKeyFile)
 
@@ -97,7 +99,7 @@ package final class ServerApplication: Sendable {
                 PasswordSignIn(
                     store: store, hasher: hasher, limiter: limiter,
                     limits: PasswordSignIn.Limits(attemptsPerIP: configuration.loginIPLimit), costs: verificationCosts,
-                    addressKey: addressKey, logger: logger)
+                    addressKey: addressKey, logger: logger, metrics: metrics)
             ],
             clock: clock)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil

@@ -40,7 +40,7 @@ struct RecoveryHarness {
     ) -> PasswordRecoveryService {
         PasswordRecoveryService(
             store: store, clock: clock, limiter: limiter, hasher: PasswordHasher(parameters: .owaspMinimum), policy: PasswordPolicy(),
-            templates: MailTemplates(), settings: settings, logger: Logger(sink: logs, minimumLevel: .debug), metrics: ServerMetrics())
+            templates: MailTemplates(), settings: settings, logger: Logger(sink: logs, minimumLevel: .debug), metrics: ServerMetrics(version: "test"))
     }
 
     /// Requests a reset for `email` from `clientIP`, processes the queue and returns the token mailed, if any.
