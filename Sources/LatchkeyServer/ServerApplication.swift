@@ -254,6 +254,22 @@ package final class ServerApplication: Sendable {
         return store
     }
 
+    /// Copies the configured SQLite database to a new file at `path` (mode 0600) while servers
+    /// keep using it (``SQLiteBackup``), for `latchkey backup`; returns the pages and bytes
+    /// copied and the schema version. Throws `invalid_configuration` for a PostgreSQL database
+    /// (pg_dump backs that up) or one that is missing or not migrated, `storage_error` when
+    /// the copy cannot be made.
+    package static func backUpDatabase(_ configuration: Configuration, to path: String) throws -> (pages: Int, bytes: Int, schema: Int) {
+        guard configuration.databaseURL == nil else {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "The database is PostgreSQL (\(Setting.databaseURL.name)): back it up with pg_dump (docs/deploy.md#backups).")
+        }
+        let schema = try openExistingStore(configuration).schemaVersions().applied
+        let summary = try SQLiteBackup.copy(databaseAt: configuration.databasePath, to: path)
+        return (summary.pages, summary.bytes, schema)
+    }
+
     /// Account administration over the configured, existing database, for the `users` commands.
     package static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
         AccountAdministration(

@@ -93,6 +93,7 @@ enum Help {
       outbox drop ID                        Remove a pending or given-up mail unsent
       outbox show ID                        A mail the file transport wrote: headers and text, its link whole
       mail test ADDRESS                     Send one test mail now and show what the mail server said
+      backup PATH                           Copy the SQLite database to a new file while the server runs
       settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
 
     Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
@@ -127,6 +128,17 @@ enum Help {
           LATCHKEY_DATA_DIR/outbox: From, To, Subject, Date and the plain-text body,
           decoded, so a reset link in it is whole and can be copied as it is.
       Every outbox command takes --data-dir DIR and works on the server's database.
+    """
+
+    static let backup = """
+    Usage: latchkey backup PATH
+          Copies the SQLite database (LATCHKEY_DATA_DIR/latchkey.sqlite3) to the new file PATH
+          with SQLite's online backup API: safe while the server runs (the copy is the database
+          as of one moment, and servers keep answering meanwhile). PATH is written as a
+          temporary file of mode 0600 beside it, checked, synced and renamed; an existing file
+          is never replaced. Back up the key files (LATCHKEY_SIGNING_KEYS_FILE,
+          LATCHKEY_ADDRESS_KEY_FILE) with it. For PostgreSQL use pg_dump. How to restore:
+          docs/deploy.md#backups.
     """
 
     static let mail = """

@@ -29,9 +29,9 @@ func run(_ arguments: [String]) -> Int32 {
 }
 
 /// The commands that work on the server's data, and so take `--data-dir`.
-let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail"]
+let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail", "backup"]
 /// Every command name ``dispatch(_:)`` knows, for "did you mean …?".
-let commandNames = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail", "settings", "login", "token", "logout", "reset", "help"]
+let commandNames = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail", "backup", "settings", "login", "token", "logout", "reset", "help"]
 
 func dispatch(_ arguments: ArraySlice<String>) throws {
     // `--data-dir DIR` before the command (`latchkey --data-dir ./data users list`) is the
@@ -66,6 +66,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "settings": print(Help.settings)
         case "outbox": print(Help.outbox)
         case "mail": print(Help.mail)
+        case "backup": print(Help.backup)
         default: throw unknownCommand(command)
         }
         return
@@ -81,6 +82,7 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "settings": try settings(rest)
     case "outbox": try outbox(rest)
     case "mail": try mail(rest)
+    case "backup": try backup(rest)
     case "login": try ClientCommands.login(rest)
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)
@@ -200,6 +202,15 @@ func migrate(_ arguments: ArraySlice<String>) throws {
     let applied = try ServerApplication.openStore(configuration, migrating: false).migrate()
     print(applied.isEmpty ? "database is up to date" : "applied migrations: \(applied.map(String.init).joined(separator: ", "))")
     for file in try ServerApplication.createKeyFiles(configuration) { print("created \(file)") }
+}
+
+/// `latchkey backup PATH`: the SQLite database copied while the server runs.
+func backup(_ arguments: ArraySlice<String>) throws {
+    let path = try onePositional(try ParsedArguments(arguments), "PATH")
+    let configuration = try loadConfiguration()
+    let copied = try ServerApplication.backUpDatabase(configuration, to: path)
+    print("backed up \(configuration.databasePath) to \(path): \(copied.pages) pages, \(copied.bytes) bytes, schema version \(copied.schema)")
+    print("keep \(configuration.signingKeysFile.path) and \(configuration.addressKeyFile.path) with it (restore: docs/deploy.md#backups)")
 }
 
 func users(_ arguments: ArraySlice<String>) throws {
