@@ -206,7 +206,14 @@ package struct Configuration: Sendable {
         resetValidateIPLimit = try reader.rateWindow(.resetValidateIPLimit)
         loginIPLimit = try reader.rateWindow(.loginIPLimit)
         maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
-        redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name) }
+        let redisCAFile = reader.text(.redisCAFile)
+        redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name, caFile: redisCAFile) }
+        if let redisCAFile {
+            guard redis?.tls == true else { throw SettingsReader.invalid(.redisCAFile, "is only for a rediss:// \(Setting.redisURL.name)") }
+            guard FileManager.default.isReadableFile(atPath: redisCAFile) else {
+                throw SettingsReader.invalid(.redisCAFile, "'\(redisCAFile)' is not a readable file")
+            }
+        }
         rateLimitFailOpen = try reader.flag(.rateLimitFailOpen)
         maxBodyBytes = try reader.integer(.maxBodyBytes)
         connectionTimeout = try reader.integer(.connectionTimeout)
