@@ -62,3 +62,12 @@ def test_version_is_the_one_the_changelog_names_last():
     binary = pathlib.Path(os.environ.get("LATCHKEY_BINARY", ROOT / ".build" / "release" / "latchkey"))
     printed = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=True).stdout
     assert printed == f"latchkey {released[0][0]}\n"
+
+
+def test_the_readme_opens_with_the_two_commands():
+    """The README's first code block is `make run` and `make test`, and nothing else."""
+    readme = (ROOT / "README.md").read_text()
+    first_block = re.search(r"```[a-z]*\n(.*?)```", readme, re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in first_block.strip().splitlines()]
+    assert commands == ["make run", "make test"]
+    assert readme.index("```") < readme.index("\n## ")
