@@ -80,7 +80,7 @@ package final class ServerApplication: Sendable {
                 validationPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetValidateIPLimit),
                 abuseWarningThreshold: configuration.abuseWarningThreshold, inboxLimit: configuration.resetInboxLimit),
             logger: logger, metrics: metrics)
-        accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
+        accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, templates: templates, clock: clock)
 
         let resetRoutes = PasswordResetRoutes(service: recovery)
         let issuer = configuration.publicURL.absoluteString
@@ -274,7 +274,8 @@ package final class ServerApplication: Sendable {
     package static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
         AccountAdministration(
             store: try openExistingStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
-            policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore), clock: clock)
+            policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore),
+            templates: MailTemplates(productName: configuration.productName), clock: clock)
     }
 
     /// The OAuth client registry over the configured, existing database, for the `clients` commands.

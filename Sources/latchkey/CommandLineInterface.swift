@@ -79,12 +79,15 @@ enum Help {
       users set-password EMAIL --password-stdin
                                             Set a new password (policy checked); every session of the account ends
       users delete EMAIL                    Delete an account with its tokens, sessions and unsent mail
+      users set-email OLD NEW               Move an account to another address; its sessions end, the old address is told
       users log-key EMAIL                   Print the keyed hash the server's logs give for the address
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
+      keys revoke KID                       Remove a signing key now: unpublished, the tokens it signed refused
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
                                             --name NAME, --id-token-alg RS256|ES256|EdDSA)
       clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes)
+      clients update ID                     Change a client's redirect URIs, scopes or name, or give it a new secret
       clients delete ID                     Remove an OAuth client
       outbox list [--pending|--failed|--sent]
                                             The mail outbox, any transport (id, status, queued, attempts, recipient,
@@ -194,6 +197,14 @@ enum Help {
           keys stay in /.well-known/jwks.json until every token they signed has expired.
           Running servers on the same key file pick the new keys up within a second. Keys live
           in LATCHKEY_SIGNING_KEYS_FILE (default LATCHKEY_DATA_DIR/signing-keys.json, mode 0600).
+      latchkey keys revoke KID
+          Removes the key KID from the key file at once, for a key that may have leaked: it is
+          no longer in /.well-known/jwks.json, and the tokens it signed are refused (access
+          tokens at once here, and by every server sharing the key file at its next reload,
+          within a second; relying parties stop accepting its ID tokens when they fetch the
+          JWKS again). When KID is the active key of its algorithm, a new one replaces it
+          first and `active ALG key: KID` names it. Refresh tokens are not signed: apps refresh
+          and carry on.
     """
 
     static let clients = """
@@ -227,6 +238,14 @@ enum Help {
           third-party, `introspects` or `-`, ID token algorithm, redirect URIs
           (space-separated), the scopes it may request (space-separated: openid and email,
           which every client may request, then those given with --scope). Never prints secrets.
+      latchkey clients update ID [--redirect-uri URI ...] [--scope S ... | --clear-scopes]
+                              [--name NAME | --clear-name] [--new-secret]
+          Changes the client: --redirect-uri (repeat) replaces every registered redirect URI,
+          --scope (repeat) or --clear-scopes the scopes it may request besides openid and
+          email, --name the name the pages show. --new-secret gives a confidential client a
+          new secret, printed once as `client_secret: ...`; the old one is refused at once.
+          Takes effect on every server at once; tokens already issued stay valid. Prints what
+          the client is now.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """
@@ -299,6 +318,11 @@ enum Help {
           voids its outstanding reset links. No mail is sent.
       latchkey users delete EMAIL
           Deletes the account with its reset links, sessions and the mail not yet sent to it.
+      latchkey users set-email OLD NEW
+          Gives the account with the address OLD the address NEW (which no account may have).
+          Every session and reset link of the account ends at once (it signs in again with
+          NEW), and a mail to OLD says that the address changed, to which (as a hint,
+          n***@example.com) and when, in the account's language.
       latchkey users log-key EMAIL
           Prints the keyed hash the server's log lines give for the address (their `address`
           field; logs never hold an address), made with the address key file

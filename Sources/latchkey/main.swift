@@ -249,6 +249,10 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).unlock(email: email)
         print("unlocked \(email): its sign-in failure counts start again from zero")
+    case "set-email":
+        guard parsed.positional.count == 2 else { throw CommandFailure.usage("users set-email takes OLD and NEW addresses") }
+        let moved = try ServerApplication.openAccounts(configuration).setEmail(current: parsed.positional[0], new: parsed.positional[1])
+        print("moved \(parsed.positional[0]) to \(moved): every session of the account has ended; the old address was told")
     case "log-key":
         print(try ServerApplication.addressLogKey(for: try onePositional(parsed, "EMAIL"), configuration))
     case "verify":
@@ -260,16 +264,22 @@ func users(_ arguments: ArraySlice<String>) throws {
         print("the password matches")
     default:
         throw unknownSubcommand(
-            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key"])
+            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key", "set-email"])
     }
 }
 
 func keys(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey keys --help`") }
     let parsed = try ParsedArguments(arguments.dropFirst())
-    guard parsed.positional.isEmpty else { throw CommandFailure.usage("keys \(subcommand) takes no arguments") }
+    guard parsed.positional.isEmpty || subcommand == "revoke" else { throw CommandFailure.usage("keys \(subcommand) takes no arguments") }
     let ring = try ServerApplication.openKeyRing(try loadConfiguration(), creating: false)
     switch subcommand {
+    case "revoke":
+        let kid = try onePositional(parsed, "KID")
+        let (algorithm, replacement) = try ring.revoke(kid: kid, now: Date())
+        print("revoked \(algorithm) key \(kid): no longer published; tokens it signed are refused now, and by every server "
+            + "sharing the key file within a second")
+        if let replacement { print("active \(replacement.algorithm.rawValue) key: \(replacement.kid)") }
     case "rotate":
         for key in try ring.rotate(now: Date()) {
             print("active \(key.algorithm.rawValue) key: \(key.kid)")
@@ -284,16 +294,19 @@ func keys(_ arguments: ArraySlice<String>) throws {
                 ].joined(separator: "\t"))
         }
     default:
-        throw unknownSubcommand("keys", subcommand, known: ["rotate", "list"])
+        throw unknownSubcommand("keys", subcommand, known: ["rotate", "list", "revoke"])
     }
 }
 
 func clients(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey clients --help`") }
     let parsed = try ParsedArguments(
-        arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"] : [],
-        options: subcommand == "create" ? ["--id-token-alg", "--name"] : [],
-        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description"] : [])
+        arguments.dropFirst(),
+        flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"]
+            : subcommand == "update" ? ["--new-secret", "--clear-scopes", "--clear-name"] : [],
+        options: subcommand == "create" ? ["--id-token-alg", "--name"] : subcommand == "update" ? ["--name"] : [],
+        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description"]
+            : subcommand == "update" ? ["--redirect-uri", "--scope"] : [])
     switch subcommand {
     case "create":
         let id = try onePositional(parsed, "ID")
@@ -332,12 +345,33 @@ func clients(_ arguments: ArraySlice<String>) throws {
                     client.requestableScopes.joined(separator: " "),
                 ].joined(separator: "\t"))
         }
+    case "update":
+        let id = try onePositional(parsed, "ID")
+        var changes = ClientRegistry.Changes()
+        changes.redirectURIs = parsed.repeated["--redirect-uri"]
+        if parsed.flags.contains("--clear-scopes") {
+            guard parsed.repeated["--scope"] == nil else { throw CommandFailure.usage("give --scope or --clear-scopes, not both") }
+            changes.scopes = []
+        } else {
+            changes.scopes = parsed.repeated["--scope"]
+        }
+        if parsed.flags.contains("--clear-name") {
+            guard parsed.options["--name"] == nil else { throw CommandFailure.usage("give --name or --clear-name, not both") }
+            changes.displayName = .some(nil)
+        } else if let name = parsed.options["--name"] {
+            changes.displayName = .some(name)
+        }
+        changes.newSecret = parsed.flags.contains("--new-secret")
+        let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).update(id: id, changes: changes)
+        print("updated \(client.id): redirect URIs \(client.redirectURIs.map(\.value).joined(separator: " ")); "
+            + "scopes \(client.requestableScopes.joined(separator: " ")); name \(client.displayName ?? "-")")
+        if let secret { print("client_secret: \(secret.exposed)") }
     case "delete":
         let id = try onePositional(parsed, "ID")
         try ServerApplication.openClients(try loadConfiguration()).delete(id: id)
         print("deleted \(id)")
     default:
-        throw unknownSubcommand("clients", subcommand, known: ["create", "list", "delete"])
+        throw unknownSubcommand("clients", subcommand, known: ["create", "list", "update", "delete"])
     }
 }
 

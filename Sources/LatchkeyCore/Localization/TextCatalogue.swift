@@ -24,6 +24,8 @@ package struct TextCatalogue: Sendable {
     package let passwordResetMail: PasswordResetMailText
     /// The "your password was changed" mail.
     package let passwordChangedMail: PasswordChangedMailText
+    /// The "the address of your account was changed" mail, to the old address.
+    package let addressChangedMail: AddressChangedMailText
     /// The web reset page (`/reset-password`).
     package let resetPage: ResetPageText
     /// The pages of `/oauth/authorize`: sign-in, consent and errors.

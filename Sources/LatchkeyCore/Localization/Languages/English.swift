@@ -19,6 +19,14 @@ extension TextCatalogue {
             ifNotYou: "If it wasn’t you, someone else may know your password. Reset it now, and change it wherever else you use the same password:",
             button: "Reset my password",
             linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        addressChangedMail: AddressChangedMailText(
+            subject: { product in "The email address of your \(product) account was changed" },
+            greeting: "Hello,",
+            changed: { product, address, date, time in
+                "The email address of your \(product) account was changed to \(address) on \(date) at \(time) UTC. Mail about the account now goes there."
+            },
+            signedOut: "Every device that was signed in to the account has been signed out; sign in again with the new address.",
+            ifNotYou: { product in "If you did not ask for this, contact \(product)’s support at once." }),
         resetPage: ResetPageText(
             title: "Reset your password",
             requestIntro: "Enter the email address of your account and we will send you a link to choose a new password.",

@@ -19,6 +19,14 @@ extension TextCatalogue {
             ifNotYou: "Se não foi você, outra pessoa pode saber a sua senha. Redefina-a agora e altere-a também onde mais usar a mesma senha:",
             button: "Redefinir a minha senha",
             linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        addressChangedMail: AddressChangedMailText(
+            subject: { product in "O endereço de e-mail da sua conta do \(product) foi alterado" },
+            greeting: "Olá,",
+            changed: { product, address, date, time in
+                "O endereço de e-mail da sua conta do \(product) foi alterado para \(address) em \(date) às \(time) (UTC). As mensagens sobre a conta passam a ir para lá."
+            },
+            signedOut: "Todos os dispositivos com sessão iniciada na conta foram desconectados; entre novamente com o novo endereço.",
+            ifNotYou: { product in "Se não pediu esta alteração, contacte o suporte do \(product) imediatamente." }),
         resetPage: ResetPageText(
             title: "Redefinir a sua senha",
             requestIntro: "Digite o e-mail da sua conta e enviaremos um link para escolher uma nova senha.",

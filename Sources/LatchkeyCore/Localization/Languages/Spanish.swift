@@ -19,6 +19,14 @@ extension TextCatalogue {
             ifNotYou: "Si no fuiste tú, otra persona puede conocer tu contraseña. Restablécela ahora y cámbiala también donde uses la misma contraseña:",
             button: "Restablecer mi contraseña",
             linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        addressChangedMail: AddressChangedMailText(
+            subject: { product in "La dirección de correo de tu cuenta de \(product) ha cambiado" },
+            greeting: "Hola:",
+            changed: { product, address, date, time in
+                "La dirección de correo de tu cuenta de \(product) se cambió a \(address) el \(date) a las \(time) (UTC). Los mensajes sobre la cuenta llegarán ahora allí."
+            },
+            signedOut: "Se ha cerrado la sesión en todos los dispositivos conectados a la cuenta; vuelve a iniciar sesión con la nueva dirección.",
+            ifNotYou: { product in "Si no pediste este cambio, contacta con el soporte de \(product) de inmediato." }),
         resetPage: ResetPageText(
             title: "Restablecer tu contraseña",
             requestIntro: "Escribe el correo de tu cuenta y te enviaremos un enlace para elegir una contraseña nueva.",

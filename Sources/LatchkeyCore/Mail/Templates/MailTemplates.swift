@@ -64,6 +64,16 @@ package struct MailTemplates: Sendable {
                 .button(label: text.button, url: resetPageURL),
                 .linkFallback(label: text.linkFallback, url: resetPageURL),
             ])
+        case .addressChanged(let newAddressHint, let changedAt):
+            let text = language.catalogue.addressChangedMail
+            let (date, time) = Self.utcDateAndTime(changedAt)
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.changed(product, language.isolated(newAddressHint), language.isolated(date), language.isolated(time))),
+                .paragraph(text.signedOut),
+                .paragraph(text.ifNotYou(product)),
+            ])
         }
         return try MailMessage(
             id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,
