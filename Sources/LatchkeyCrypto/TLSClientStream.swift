@@ -64,9 +64,6 @@ package final class TLSClientStream {
         close(descriptor)
     }
 
-    /// The protocol version agreed, e.g. `TLSv1.3`.
-    package var protocolVersion: String { String(cString: SSL_get_version(ssl)) }
-
     /// Sends all of `bytes`. Throws `tls_failure` when the connection fails or times out; a
     /// connection the server closed is ``isClosedByPeer(_:)``.
     package func write(_ bytes: [UInt8]) throws {

@@ -143,11 +143,6 @@ package final class ServerMetrics: Sendable {
         routes.withLock { $0[route] }?.count(status: status) ?? 0
     }
 
-    /// The sign-ins with `method` that ended as `outcome`.
-    package func signInCount(method: String, outcome: SignInOutcome) -> Int {
-        signIns.withLock { $0[method]?[outcome]?.current } ?? 0
-    }
-
     /// A counter for each sign-in outcome.
     private static func outcomeCounters() -> [SignInOutcome: Counter] {
         Dictionary(uniqueKeysWithValues: SignInOutcome.allCases.map { ($0, Counter()) })
