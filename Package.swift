@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyHTTP",
-                           "LatchkeyRedis", "LatchkeyWeb", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
+                           "LatchkeyRedis", "LatchkeyWeb", "LatchkeyClient", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

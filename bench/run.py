@@ -21,6 +21,9 @@ whose share is of that ceiling beside it (the machine's speed drifts during a ru
   timing   known vs unknown address on POST /auth/password/request (bench/reset_timing.py):
            300 samples each, measured again on a fresh server when p < 0.05, and the second
            measurement decides (one test of twenty lands below 0.05 by chance)
+  register-timing  address with an account vs without on POST /users/register
+           (bench/register_timing.py): 200 samples each, measured again on a fresh server when
+           p < 0.05, and the second measurement decides
   login-timing  known vs unknown address on a failed POST /auth/login, at default and raised
            Argon2 settings and with stored hashes weaker or stronger than the configured ones
            (bench/login_timing.py): 60 samples each, and a mix with p < 0.05 measured again
@@ -47,11 +50,12 @@ import urllib.parse
 import flood
 import idle_connections
 import login_timing
+import register_timing
 import reset_timing
 from harness import EMAIL, OAUTH_CLIENT, ROOT, BenchServer, percentile, request
 from loadgen import HelloServer, run_wrk
 
-SCENARIOS = ("routes", "flood", "idle", "timing", "login-timing")
+SCENARIOS = ("routes", "flood", "idle", "timing", "register-timing", "login-timing")
 
 
 def progress(message):
@@ -212,6 +216,21 @@ def run_timing(args):
     return first, measure()
 
 
+def run_register_timing(args):
+    """(the TimingResult of sign-ups, that of the second measurement or None), as run_timing."""
+    def measure():
+        server = register_timing.server(args.server_cpu)
+        known = reset_timing.create_accounts(server, args.register_timing_samples)
+        with server:
+            progress(f"register timing: {len(known)} addresses with an account and {len(known)} without")
+            return register_timing.measure(server, known)
+    first = measure()
+    if first.p >= 0.05:
+        return first, None
+    progress(f"register timing: p = {first.p:.3f}, measured again")
+    return first, measure()
+
+
 def run_login_timing(args):
     """Rows (scenario name, TimingResult, TimingResult of the second measurement or None) for
     every login_timing scenario. A scenario whose first measurement differs (p < 0.05) is
@@ -276,7 +295,7 @@ def timing_row(what, timing, verdict=None):
             f"{timing.distinct_bodies} | no detectable difference (p ≥ 0.05), one body {verdict or met} |")
 
 
-def scenario_table(args, idle_rss, flooded, idle, drip, timing, login_timings):
+def scenario_table(args, idle_rss, flooded, idle, drip, timing, register_timings, login_timings):
     lines = ["| scenario | measured | target |", "|---|---|---|"]
     if idle_rss is not None:
         lines.append(f"| idle RSS after start | {mib(idle_rss)} | ≤ 25 MiB {mark(idle_rss <= 25)} |")
@@ -327,6 +346,8 @@ def scenario_table(args, idle_rss, flooded, idle, drip, timing, login_timings):
         lines.append(f"| request head dripped one line every {drip.interval:g} s | {outcome} "
                      f"| closed at the request deadline ({args.request_deadline:g} s) {mark(met)} |")
     measurements = [("POST /auth/password/request, known vs unknown address", *timing)] if timing else []
+    if register_timings:
+        measurements.append(("POST /users/register, address with an account vs without", *register_timings))
     for name, first, second in login_timings or []:
         measurements.append((f"failed POST /auth/login, known vs unknown address, {login_timing.describe(name)}", first,
                              second))
@@ -376,6 +397,7 @@ def parse_arguments():
     parser.add_argument("--drip-seconds", type=float, default=35,
                         help="how long the bench keeps dripping (default 35, beyond the 30 s idle timeout)")
     parser.add_argument("--timing-samples", type=int, default=300)
+    parser.add_argument("--register-timing-samples", type=int, default=200)
     parser.add_argument("--login-timing-samples", type=int, default=60)
     parser.add_argument("--login-confirm-samples", type=int, default=300,
                         help="samples each for measuring a login-timing mix again when the first gave p < 0.05 "
@@ -406,7 +428,7 @@ def main():
             return None
 
     ceiling_rows, route_rows = [], []
-    idle_rss = flooded = idle = drip = timing = login_timings = None
+    idle_rss = flooded = idle = drip = timing = register_timings = login_timings = None
     if "routes" in args.only:
         ceiling_rows = attempt("the ceiling", ceiling, args) or []
         route_rows, idle_rss = attempt("routes on SQLite", routes, args, "SQLite", {}) or ([], None)
@@ -418,6 +440,8 @@ def main():
         idle, drip = attempt("idle connections", run_idle, args, connections) or (None, None)
     if "timing" in args.only:
         timing = attempt("timing", run_timing, args)
+    if "register-timing" in args.only:
+        register_timings = attempt("register timing", run_register_timing, args)
     if "login-timing" in args.only:
         login_timings = attempt("login timing", run_login_timing, args)
     progress(f"done in {time.time() - began:.0f} s")
@@ -425,7 +449,7 @@ def main():
     lines = [header(args), ""]
     if route_rows or ceiling_rows:
         lines += route_table(ceiling_rows, route_rows, args) + [""]
-    lines += scenario_table(args, idle_rss, flooded, idle, drip, timing, login_timings)
+    lines += scenario_table(args, idle_rss, flooded, idle, drip, timing, register_timings, login_timings)
     lines += [f"| {name} | did not finish: {reason} | |" for name, reason in failures]
     report = "\n".join(lines) + "\n"
     print(report)

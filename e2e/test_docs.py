@@ -71,3 +71,21 @@ def test_the_readme_opens_with_the_two_commands():
     commands = [line.split("#")[0].strip() for line in first_block.strip().splitlines()]
     assert commands == ["make run", "make test"]
     assert readme.index("```") < readme.index("\n## ")
+
+
+def test_every_language_list_in_the_documents_is_the_servers():
+    """A list of language codes in a document (`en|pt|es|ar`, `en/pt/es/ar`) names exactly the
+    languages the server speaks, in its order: the CLI's help, made from the code's list, says which."""
+    binary = ROOT / ".build" / "release" / "latchkey"
+    help_text = subprocess.run([str(binary), "users", "--help"], capture_output=True, text=True, timeout=60).stdout
+    languages = re.search(r"--locale ([a-z|]+)\]", help_text).group(1).split("|")
+    assert "en" in languages
+    wrong = []
+    documents = [path for path in ROOT.rglob("*.md")
+                 if not any(part.startswith(".") or part == "node_modules" for part in path.relative_to(ROOT).parts)]
+    for document in documents:
+        for listed in re.findall(r"(?<![A-Za-z0-9_-])([a-z]{2}(?:[|/][a-z]{2}){2,})(?![A-Za-z0-9_-])", document.read_text()):
+            codes = re.split(r"[|/]", listed)
+            if "en" in codes and codes != languages:
+                wrong.append(f"{document.relative_to(ROOT)}: {listed}")
+    assert wrong == []

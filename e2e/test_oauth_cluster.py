@@ -50,7 +50,7 @@ def test_tokens_from_one_instance_are_refreshed_checked_and_revoked_on_the_other
     on_a, on_b = cluster(make_cluster)
     tokens = on_a.tokens()
     assert on_b.is_active(tokens["access_token"])
-    assert on_b.userinfo(tokens["access_token"]).json() == {"sub": on_a.account_id(), "email": EMAIL}
+    assert on_b.userinfo(tokens["access_token"]).json() == {"sub": on_a.account_id(), "email": EMAIL, "email_verified": True}
 
     rotated = on_b.refresh(tokens["refresh_token"])
     assert rotated.status_code == 200, rotated.text

@@ -73,7 +73,7 @@ def test_authlib_runs_the_code_flow_with_pkce_then_refreshes_and_revokes(server)
     # authlib as the app calling an API with the token.
     userinfo = client.get(metadata["userinfo_endpoint"], timeout=30)
     assert userinfo.status_code == 200
-    assert userinfo.json() == {"sub": access["sub"], "email": EMAIL}
+    assert userinfo.json() == {"sub": access["sub"], "email": EMAIL, "email_verified": True}
 
     first_refresh = token["refresh_token"]
     refreshed = client.refresh_token(metadata["token_endpoint"])

@@ -85,7 +85,7 @@ def test_userinfo_answers_sub_and_email_by_scope(server):
     subject = world.account_id()
     with_email = world.userinfo(world.tokens(scope="openid email")["access_token"])
     assert with_email.status_code == 200
-    assert with_email.json() == {"sub": subject, "email": EMAIL}
+    assert with_email.json() == {"sub": subject, "email": EMAIL, "email_verified": True}
     without_email = world.userinfo(world.tokens(scope="openid")["access_token"])
     assert without_email.status_code == 200
     assert without_email.json() == {"sub": subject}

@@ -86,7 +86,7 @@ def test_idpyoidc_signs_in_and_verifies_the_id_token_in_the_registered_algorithm
     assert {key["kid"]: key["alg"] for key in jwks}[id_token.jws_header["kid"]] == algorithm
     assert id_token["iss"] == server.base and id_token["aud"] == ["rp.app"]
     assert id_token["email"] == EMAIL
-    assert result["userinfo"].to_dict() == {"sub": id_token["sub"], "email": EMAIL}
+    assert result["userinfo"].to_dict() == {"sub": id_token["sub"], "email": EMAIL, "email_verified": True}
     assert route_statuses(server, "userinfo") == ["200"]
 
 
@@ -120,7 +120,7 @@ def test_pyoidc_signs_in_and_reads_userinfo_with_the_token_in_a_form_body(https_
     assert identity["nonce"] == nonce and identity["aud"] == ["rp.app"]
 
     info = client.do_user_info_request(state=state)
-    assert info.to_dict() == {"sub": identity["sub"], "email": EMAIL}
+    assert info.to_dict() == {"sub": identity["sub"], "email": EMAIL, "email_verified": True}
     assert route_statuses(server, "userinfo_post") == ["200"]
 
 
@@ -148,7 +148,7 @@ def test_userinfo_takes_the_token_from_header_or_form_body_and_answers_a_bare_ch
     world = OAuthWorld(server)
     access = world.tokens()["access_token"]
     userinfo = server.base + "/userinfo"
-    expected = {"sub": world.account_id(), "email": EMAIL}
+    expected = {"sub": world.account_id(), "email": EMAIL, "email_verified": True}
 
     in_body = requests.post(userinfo, data={"access_token": access}, timeout=30)
     assert in_body.status_code == 200 and in_body.json() == expected

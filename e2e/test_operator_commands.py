@@ -87,8 +87,14 @@ def test_clients_update_changes_redirect_uris_scopes_name_and_secret(server):
     [row] = [line.split("\t") for line in server.cli("clients", "list").stdout.splitlines() if line.startswith("partner.app\t")]
     assert row[5] == "https://partner.example/oauth https://partner.example/oauth2" and row[6] == "openid email calendar"
 
+    # Where /oauth/logout may send the browser afterwards is the client's too; it survives other changes.
+    server.cli("clients", "update", "partner.app", "--post-logout-redirect-uri", "https://partner.example/bye")
     # Only what is given changes; a public client has no secret to renew; nothing to change is a mistake.
     server.cli("clients", "update", "partner.app", "--clear-scopes", "--clear-name")
+    [row] = [line.split("\t") for line in server.cli("clients", "list").stdout.splitlines() if line.startswith("partner.app\t")]
+    assert row[6] == "openid email" and row[7] == "https://partner.example/bye"
+    server.cli("clients", "update", "partner.app", "--clear-post-logout-redirect-uris")
+    assert server.cli("clients", "list").stdout.split("partner.app\t", 1)[1].splitlines()[0].endswith("\t-")
     assert authorize(server, "partner.app", "https://partner.example/oauth", scope="calendar").status_code == 303
     assert introspect(new_secret) == 200
     server.cli("clients", "create", "ios.app", "--redirect-uri", "com.example.app:/oauth")

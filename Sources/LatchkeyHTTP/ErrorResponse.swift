@@ -52,7 +52,9 @@ extension LatchkeyError {
     }
 
     /// This error as a response in `shape`, for a request with `requestHeaders`; with
-    /// `Retry-After` whenever the error says when to come back.
+    /// `Retry-After` whenever the error says when to come back, and a `WWW-Authenticate:
+    /// Bearer` challenge whenever it refuses the request's access token
+    /// (``LatchkeyError/Cause/accessTokenRefused``) and the shape gives none of its own.
     package func response(in shape: ErrorShape, requestHeaders: HTTPHeaders) -> HTTPResponse {
         var response =
             switch shape {
@@ -64,6 +66,9 @@ extension LatchkeyError {
             case .page(let render): render(self, requestHeaders)
             }
         if let retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+        if cause == .accessTokenRefused, response.headers["WWW-Authenticate"] == nil {
+            response.headers.set("WWW-Authenticate", "Bearer")
+        }
         return response
     }
 
@@ -103,6 +108,9 @@ extension LatchkeyError {
             case .weakPassword: ("FAILED_VALIDATION", "password")
             case .invalidEmail: ("FAILED_VALIDATION", "email")
             case .forbidden: ("FORBIDDEN", nil)
+            case .reauthenticationRequired: ("REAUTHENTICATION_REQUIRED", nil)
+            // Directus's code for query parameters it cannot use: `?id=` names no live login.
+            case .loginNotFound: ("INVALID_QUERY", nil)
             case .rateLimited: ("REQUESTS_EXCEEDED", nil)
             case _ where code.kind == .unavailable: ("SERVICE_UNAVAILABLE", nil)
             case _ where isClientError: ("INVALID_PAYLOAD", nil)

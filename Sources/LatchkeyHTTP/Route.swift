@@ -16,7 +16,7 @@ package struct Route: Sendable {
         case form
     }
 
-    /// `GET` or `POST`; `GET` routes also answer `HEAD`.
+    /// The method in upper case (`GET`, `POST`, `PATCH`, `DELETE`); `GET` routes also answer `HEAD`.
     package let method: String
     /// The exact path, e.g. `/auth/password/request`.
     package let path: String

@@ -83,6 +83,15 @@ package final class ServerApplication: Sendable {
         accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, templates: templates, clock: clock)
 
         let resetRoutes = PasswordResetRoutes(service: recovery)
+        let registration = RegistrationService(
+            store: store, clock: clock, limiter: limiter, hasher: hasher, policy: policy, templates: templates,
+            settings: .init(
+                isOpen: configuration.registration == .open,
+                defaultVerificationURL: configuration.publicURL.absoluteString + "/verify-email",
+                resetPageURL: configuration.defaultResetURL, verificationURLAllowList: configuration.resetURLAllowList,
+                addressKey: addressKey, clientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit)),
+            logger: logger)
+        let registrationRoutes = RegistrationRoutes(registration: registration)
         let issuer = configuration.publicURL.absoluteString
         let tokens = TokenService(
             store: store, keyRing: keyRing, clock: clock,
@@ -108,22 +117,42 @@ package final class ServerApplication: Sendable {
             cookies: DirectusCookies(
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
+        let reauthentication = Reauthentication(signIn: signIn, clock: clock)
+        let accountRoutes = AccountRoutes(
+            account: AccountSelfService(
+                store: store, tokens: tokens, reauthentication: reauthentication, hasher: hasher, policy: policy,
+                templates: templates, resetPageURL: configuration.defaultResetURL, addressKey: addressKey, clock: clock,
+                logger: logger),
+            emailChange: EmailChangeService(
+                store: store, reauthentication: reauthentication, templates: templates, limiter: limiter, publicURL: issuer,
+                // A link's uses count like the reset routes' requests, in a budget of their own.
+                linkClientPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetIPLimit), addressKey: addressKey,
+                clock: clock, logger: logger))
         let clients = ClientRegistry(store: store)
+        let authorization = AuthorizationService(
+            store: store, clock: clock,
+            formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)))
+        let browserCookies = BrowserCookies(secure: secureCookies)
         let authorizeRoutes = AuthorizeRoutes(
-            clients: clients,
-            authorization: AuthorizationService(
-                store: store, clock: clock,
-                formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed))),
+            clients: clients, authorization: authorization,
             signIn: signIn, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
-            issuer: issuer, secureCookies: secureCookies)
+            issuer: issuer, cookies: browserCookies)
+        let logoutRoutes = LogoutRoutes(
+            clients: clients, tokens: tokens, authorization: authorization,
+            pages: SignOutPage(productName: configuration.productName), cookies: browserCookies, logger: logger)
         let grants = TokenGrants.all(tokens: tokens)
         self.grants = grants
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
-        let routes = resetRoutes.routes + authRoutes.routes + authorizeRoutes.routes + tokenRoutes.routes
-                + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
-                    resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString)).routes
-                + AppLinkRoutes(appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps, paths: ["/reset-password"]).routes
+        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes
+            + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
+            + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
+                resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),
+                emailLinkPage: EmailLinkPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString))
+                .routes
+            + AppLinkRoutes(
+                appleAppIDs: configuration.appleAppIDs, androidApps: configuration.androidApps,
+                paths: ["/reset-password", "/verify-email", "/confirm-email", "/undo-email-change"]).routes
                 + KeySetRoutes(keyRing: keyRing, clock: clock).routes
                 + OperationsRoutes(status: ServerStatus(store: store, metrics: metrics), metricsClients: configuration.metricsClients).routes
         router = Router(
@@ -147,6 +176,7 @@ package final class ServerApplication: Sendable {
         jobs = JobRunner(
             jobs: [
                 ResetRequestWorker(recovery: recovery),
+                RegistrationRequestWorker(registration: registration),
                 OutboxWorker(
                     store: store, transport: transport, clock: clock, logger: logger, addressKey: addressLogKey, metrics: metrics,
                     lease: TimeInterval(configuration.outboxLease), batchSize: 10),

@@ -232,6 +232,73 @@ enum Migrations {
                 ALTER TABLE authorization_codes ADD COLUMN amr TEXT;
                 """
         ),
+        // Sign-up: requests waiting to be processed (one insert, the same for every address;
+        // keyed by their time-ordered ids, as reset requests), and registrations waiting for
+        // their address to be confirmed. A registration is not an account: the account is
+        // created when its link is used.
+        Migration(
+            version: 13, name: "registrations",
+            portable: """
+                CREATE TABLE registration_requests (
+                    id TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    verification_url TEXT,
+                    locale TEXT,
+                    accept_language TEXT,
+                    accepted_at BIGINT NOT NULL
+                );
+                CREATE TABLE registrations (
+                    token_digest TEXT NOT NULL PRIMARY KEY,
+                    email TEXT NOT NULL,
+                    password_hash TEXT NOT NULL,
+                    locale TEXT,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    superseded_at BIGINT
+                );
+                CREATE INDEX registrations_email ON registrations (email);
+                """
+        ),
+        // Sign-out (OpenID Connect RP-Initiated Logout): where each client may send the browser
+        // after /oauth/logout (a JSON array, like redirect_uris), and which browser session
+        // signed in for a code and so for the login the code starts (the session's
+        // token_digest, kept by every token of the family), so that ending the login ends that
+        // browser session too. Rows written before have NULLs: no browser session to end.
+        Migration(
+            version: 14, name: "sign_out",
+            portable: """
+                ALTER TABLE oauth_clients ADD COLUMN post_logout_redirect_uris TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE authorization_codes ADD COLUMN browser_session_digest TEXT;
+                ALTER TABLE sessions ADD COLUMN browser_session_digest TEXT;
+                """
+        ),
+        // The signed-in person's own account. Where each login was started from (the client's
+        // truncated IP and its user agent's family, never the header), copied to each rotation;
+        // rows from before have NULLs (shown as unknown). And the tokens of address changes: a
+        // 'confirm' token mailed to the new address, an 'undo' token mailed to the old one once
+        // the change is made, each with both addresses, only its SHA-256 stored.
+        Migration(
+            version: 15, name: "own_account",
+            portable: """
+                ALTER TABLE sessions ADD COLUMN client_ip TEXT;
+                ALTER TABLE sessions ADD COLUMN user_agent TEXT;
+
+                CREATE TABLE email_change_tokens (
+                    token_digest TEXT NOT NULL PRIMARY KEY,
+                    kind TEXT NOT NULL CHECK (kind IN ('confirm', 'undo')),
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    old_email TEXT NOT NULL,
+                    new_email TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    used_at BIGINT,
+                    superseded_at BIGINT
+                );
+                CREATE INDEX email_change_tokens_account_id ON email_change_tokens (account_id);
+                """
+        ),
     ]
 }
 

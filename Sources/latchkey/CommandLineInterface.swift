@@ -85,9 +85,11 @@ enum Help {
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       keys revoke KID                       Remove a signing key now: unpublished, the tokens it signed refused
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
-                                            --name NAME, --id-token-alg RS256|ES256|EdDSA)
-      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes)
-      clients update ID                     Change a client's redirect URIs, scopes or name, or give it a new secret
+                                            --name NAME, --id-token-alg RS256|ES256|EdDSA, --post-logout-redirect-uri URI)
+      clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes,
+                                            post-logout redirect URIs)
+      clients update ID                     Change a client's redirect URIs, scopes, name or post-logout redirect URIs, or give it
+                                            a new secret
       clients delete ID                     Remove an OAuth client
       outbox list [--pending|--failed|--sent]
                                             The mail outbox, any transport (id, status, queued, attempts, recipient,
@@ -212,6 +214,7 @@ enum Help {
       latchkey clients create ID --redirect-uri URI [--redirect-uri URI ...] [--confidential]
                               [--first-party] [--introspect] [--scope S ...] [--name NAME]
                               [--scope-description S=TEXT ...] [--id-token-alg RS256|ES256|EdDSA]
+                              [--post-logout-redirect-uri URI ...]
           Registers an OAuth client. ID is 1 to 64 characters of A-Z, a-z, 0-9, '.', '_', '-'.
           Redirect URIs: https://host/path, a reverse-DNS private-use scheme such as
           com.example.app:/oauth, or loopback http://127.0.0.1/path or http://[::1]/path
@@ -232,18 +235,26 @@ enum Help {
                           instead of S (up to 200 characters; repeat for several), e.g.
                           --scope-description "notes.read=Read your notes"; openid and
                           email have descriptions in every language already
+          --post-logout-redirect-uri URI
+                          where /oauth/logout may send the browser after signing it out
+                          (OpenID Connect RP-Initiated Logout's post_logout_redirect_uri;
+                          repeat for several); the same forms as --redirect-uri, matched as
+                          they are. Without one, signing out ends on Latchkey's own page.
           Prints `client_id: ID`.
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
           third-party, `introspects` or `-`, ID token algorithm, redirect URIs
           (space-separated), the scopes it may request (space-separated: openid and email,
-          which every client may request, then those given with --scope). Never prints secrets.
+          which every client may request, then those given with --scope), post-logout
+          redirect URIs (space-separated, `-` for none). Never prints secrets.
       latchkey clients update ID [--redirect-uri URI ...] [--scope S ... | --clear-scopes]
                               [--name NAME | --clear-name] [--new-secret]
+                              [--post-logout-redirect-uri URI ... | --clear-post-logout-redirect-uris]
           Changes the client: --redirect-uri (repeat) replaces every registered redirect URI,
           --scope (repeat) or --clear-scopes the scopes it may request besides openid and
-          email, --name the name the pages show. --new-secret gives a confidential client a
-          new secret, printed once as `client_secret: ...`; the old one is refused at once.
+          email, --name the name the pages show, --post-logout-redirect-uri (repeat) where
+          /oauth/logout may send the browser. --new-secret gives a confidential client a new
+          secret, printed once as `client_secret: ...`; the old one is refused at once.
           Takes effect on every server at once; tokens already issued stay valid. Prints what
           the client is now.
       latchkey clients delete ID

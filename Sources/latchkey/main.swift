@@ -303,10 +303,10 @@ func clients(_ arguments: ArraySlice<String>) throws {
     let parsed = try ParsedArguments(
         arguments.dropFirst(),
         flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"]
-            : subcommand == "update" ? ["--new-secret", "--clear-scopes", "--clear-name"] : [],
+            : subcommand == "update" ? ["--new-secret", "--clear-scopes", "--clear-name", "--clear-post-logout-redirect-uris"] : [],
         options: subcommand == "create" ? ["--id-token-alg", "--name"] : subcommand == "update" ? ["--name"] : [],
-        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description"]
-            : subcommand == "update" ? ["--redirect-uri", "--scope"] : [])
+        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description", "--post-logout-redirect-uri"]
+            : subcommand == "update" ? ["--redirect-uri", "--scope", "--post-logout-redirect-uri"] : [])
     switch subcommand {
     case "create":
         let id = try onePositional(parsed, "ID")
@@ -331,7 +331,8 @@ func clients(_ arguments: ArraySlice<String>) throws {
             id: id, redirectURIs: redirectURIs, confidential: parsed.flags.contains("--confidential"),
             firstParty: parsed.flags.contains("--first-party"), scopes: parsed.repeated["--scope", default: []],
             introspect: parsed.flags.contains("--introspect"), idTokenAlgorithm: idTokenAlgorithm,
-            displayName: parsed.options["--name"], scopeDescriptions: scopeDescriptions, now: Date())
+            displayName: parsed.options["--name"], scopeDescriptions: scopeDescriptions,
+            postLogoutRedirectURIs: parsed.repeated["--post-logout-redirect-uri", default: []], now: Date())
         print("client_id: \(client.id)")
         if let secret { print("client_secret: \(secret.exposed)") }
     case "list":
@@ -343,6 +344,7 @@ func clients(_ arguments: ArraySlice<String>) throws {
                     client.mayIntrospect ? "introspects" : "-", client.idTokenAlgorithm.rawValue,
                     client.redirectURIs.map(\.value).joined(separator: " "),
                     client.requestableScopes.joined(separator: " "),
+                    client.postLogoutRedirectURIs.isEmpty ? "-" : client.postLogoutRedirectURIs.map(\.value).joined(separator: " "),
                 ].joined(separator: "\t"))
         }
     case "update":
@@ -360,6 +362,14 @@ func clients(_ arguments: ArraySlice<String>) throws {
             changes.displayName = .some(nil)
         } else if let name = parsed.options["--name"] {
             changes.displayName = .some(name)
+        }
+        if parsed.flags.contains("--clear-post-logout-redirect-uris") {
+            guard parsed.repeated["--post-logout-redirect-uri"] == nil else {
+                throw CommandFailure.usage("give --post-logout-redirect-uri or --clear-post-logout-redirect-uris, not both")
+            }
+            changes.postLogoutRedirectURIs = []
+        } else {
+            changes.postLogoutRedirectURIs = parsed.repeated["--post-logout-redirect-uri"]
         }
         changes.newSecret = parsed.flags.contains("--new-secret")
         let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).update(id: id, changes: changes)

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 import LatchkeyServer
 import Testing
 
@@ -30,6 +31,18 @@ import Testing
         // On failure, print only the table to paste (an #expect would print both tables in full).
         if documented != Setting.markdownTable {
             Issue.record("docs/deploy.md's settings table is out of date; replace it with (`latchkey settings --markdown`):\n\(Setting.markdownTable)")
+        }
+    }
+
+    @Test("the README's token endpoint row and docs/oauth.md name every grant the token endpoint offers")
+    func grantsDocumented() throws {
+        let app = try makeApplication()
+        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let tokenRow = try #require(readme.split(separator: "\n").first { $0.hasPrefix("| `POST /oauth/token`") })
+        let oauth = try String(contentsOf: Self.repository.appendingPathComponent("docs/oauth.md"), encoding: .utf8)
+        for grantType in app.grants.grantTypes {
+            #expect(tokenRow.contains(grantType), "README: \(grantType)")
+            #expect(oauth.contains("grant_type=" + grantType), "docs/oauth.md: \(grantType)")
         }
     }
 }

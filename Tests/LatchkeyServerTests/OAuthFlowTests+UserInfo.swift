@@ -43,7 +43,9 @@ extension OAuthFlowTests {
 
         let inBody = send("POST", headers: [form], body: formEncode([("access_token", access)]))
         #expect(inBody.status == 200)
-        #expect(try JSONSerialization.jsonObject(with: inBody.body) as? [String: String] == ["sub": harness.account.id, "email": "person@example.com"])
+        let claims = try #require(try JSONSerialization.jsonObject(with: inBody.body) as? [String: Any])
+        #expect(claims["sub"] as? String == harness.account.id && claims["email"] as? String == "person@example.com")
+        #expect(claims["email_verified"] as? Bool == true && claims.count == 3)
 
         for bare in [send("GET"), send("POST"), send("POST", headers: [form]), send("GET", query: [("access_token", access)]),
                      send("POST", query: [("access_token", access)], headers: [form]),

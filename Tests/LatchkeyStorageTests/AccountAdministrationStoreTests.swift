@@ -16,7 +16,9 @@ import Testing
         try fixture.store.migrate()
         #expect(try fixture.store.schemaVersions() == (applied: latest, latest: latest))
         try fixture.execute("DELETE FROM schema_migrations WHERE version = \(latest)")
-        #expect(try fixture.store.schemaVersions() == (applied: latest - 1, latest: latest))
+        // Versions may leave gaps (one taken on another branch), so the one before is looked up.
+        let previous = Migrations.all.map(\.version).filter { $0 < latest }.max() ?? 0
+        #expect(try fixture.store.schemaVersions() == (applied: previous, latest: latest))
     }
 
     @Test("replacing a password bumps the credential version, ends every session and voids the reset tokens, of that account only",

@@ -35,7 +35,7 @@ import Testing
         try store.createAuthorizationCode(code)
         let first = InitialRefreshToken(
             digest: randomDigest(), familyID: UUID().uuidString.lowercased(), idleExpiresAt: now.addingTimeInterval(86400),
-            absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 10)
+            absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 10, origin: .test)
         guard case .redeemed(let redeemed, _, let token) = try store.redeemAuthorizationCode(
             digest: code.digest, now: now, refreshToken: first, accepts: { _ in true })
         else {
@@ -67,7 +67,7 @@ import Testing
         let digest = randomDigest()
         let created = try #require(try store.createRefreshToken(
             digest: digest, accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
-            credentialVersion: 0, assurance: assurance, now: fixture.clock.now(),
+            credentialVersion: 0, assurance: assurance, origin: .test, now: fixture.clock.now(),
             idleExpiresAt: fixture.clock.now().addingTimeInterval(600),
             absoluteExpiresAt: fixture.clock.now().addingTimeInterval(3600), liveFamilyLimit: 10))
         #expect(created.assurance == assurance)

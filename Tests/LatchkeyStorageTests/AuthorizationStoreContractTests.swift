@@ -283,5 +283,5 @@ private func redeem(
 private func initialToken(now: Date) -> InitialRefreshToken {
     InitialRefreshToken(
         digest: randomDigest(), familyID: UUID().uuidString.lowercased(), idleExpiresAt: now.addingTimeInterval(7 * 86400),
-        absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100)
+        absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100, origin: .test)
 }

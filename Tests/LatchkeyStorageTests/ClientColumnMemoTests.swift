@@ -8,11 +8,12 @@ import Testing
     private final class Decoder: @unchecked Sendable {
         var calls: [String] = []
 
-        func decode(_ redirectURIs: String, _ scopeDescriptions: String) throws -> ClientColumnMemo.Columns {
+        func decode(_ redirectURIs: String, _ scopeDescriptions: String, _ postLogoutRedirectURIs: String) throws -> ClientColumnMemo.Columns {
             calls.append(redirectURIs)
             guard redirectURIs != "bad" else { throw LatchkeyError(.storage, "bad") }
             return ClientColumnMemo.Columns(
-                redirectURIs: [try RedirectURI(redirectURIs)], scopeDescriptions: ["profile": scopeDescriptions])
+                redirectURIs: [try RedirectURI(redirectURIs)], scopeDescriptions: ["profile": scopeDescriptions],
+                postLogoutRedirectURIs: [])
         }
     }
 
@@ -21,11 +22,11 @@ import Testing
         let memo = ClientColumnMemo()
         let decoder = Decoder()
         for _ in 0..<3 {
-            let columns = try memo.columns(redirectURIs: "https://a.example/cb", scopeDescriptions: "A", decode: decoder.decode)
+            let columns = try memo.columns(redirectURIs: "https://a.example/cb", scopeDescriptions: "A", postLogoutRedirectURIs: "[]", decode: decoder.decode)
             #expect(columns.redirectURIs.map(\.value) == ["https://a.example/cb"])
             #expect(columns.scopeDescriptions == ["profile": "A"])
         }
-        let other = try memo.columns(redirectURIs: "https://a.example/cb", scopeDescriptions: "B", decode: decoder.decode)
+        let other = try memo.columns(redirectURIs: "https://a.example/cb", scopeDescriptions: "B", postLogoutRedirectURIs: "[]", decode: decoder.decode)
         #expect(other.scopeDescriptions == ["profile": "B"])
         #expect(decoder.calls == ["https://a.example/cb", "https://a.example/cb"])
     }
@@ -36,7 +37,7 @@ import Testing
         let decoder = Decoder()
         for _ in 0..<2 {
             #expect(throws: LatchkeyError.self) {
-                try memo.columns(redirectURIs: "bad", scopeDescriptions: "", decode: decoder.decode)
+                try memo.columns(redirectURIs: "bad", scopeDescriptions: "", postLogoutRedirectURIs: "[]", decode: decoder.decode)
             }
         }
         #expect(decoder.calls.count == 2)
@@ -48,7 +49,7 @@ import Testing
         let memo = ClientColumnMemo(limit: 4)
         let decoder = Decoder()
         for index in 0..<10 {
-            _ = try memo.columns(redirectURIs: "https://\(index).example/cb", scopeDescriptions: "", decode: decoder.decode)
+            _ = try memo.columns(redirectURIs: "https://\(index).example/cb", scopeDescriptions: "", postLogoutRedirectURIs: "[]", decode: decoder.decode)
             #expect(memo.count <= 4)
         }
         #expect(memo.count == 2)

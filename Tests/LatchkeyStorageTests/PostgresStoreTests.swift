@@ -163,7 +163,7 @@ struct PostgresStoreTests {
                 } else {
                     _ = try stores[index % 2].createRefreshToken(
                         digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(),
-                        clientID: nil, scope: [], credentialVersion: 0, assurance: .signedIn(at: now), now: now,
+                        clientID: nil, scope: [], credentialVersion: 0, assurance: .signedIn(at: now), origin: .test, now: now,
                         idleExpiresAt: now.addingTimeInterval(600), absoluteExpiresAt: now.addingTimeInterval(3600),
                         liveFamilyLimit: 100)
                 }
@@ -193,7 +193,7 @@ struct PostgresStoreTests {
         for digest in refreshDigests {
             _ = try stores[0].createRefreshToken(
                 digest: digest, accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
-                credentialVersion: 0, assurance: .signedIn(at: now), now: now, idleExpiresAt: now.addingTimeInterval(600),
+                credentialVersion: 0, assurance: .signedIn(at: now), origin: .test, now: now, idleExpiresAt: now.addingTimeInterval(600),
                 absoluteExpiresAt: now.addingTimeInterval(3600), liveFamilyLimit: 100)
         }
         let failures = Mutex<[String]>([])

@@ -335,7 +335,7 @@ import Testing
         let now = fixture.clock.now()
         return try fixture.store.createRefreshToken(
             digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: clientID,
-            scope: ["openid", "profile"], credentialVersion: account.credentialVersion, assurance: .signedIn(at: now), now: now,
+            scope: ["openid", "profile"], credentialVersion: account.credentialVersion, assurance: .signedIn(at: now), origin: .test, now: now,
             idleExpiresAt: now.addingTimeInterval(Self.idle),
             absoluteExpiresAt: now.addingTimeInterval(Self.absolute), liveFamilyLimit: liveFamilyLimit)
     }

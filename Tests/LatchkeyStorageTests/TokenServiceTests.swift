@@ -49,7 +49,7 @@ import LatchkeyTestSupport
     @Test("a login gets an ES256 at+jwt for the account that verifies against the published keys")
     func accessToken() throws {
         let setup = try Setup()
-        let tokens = try setup.service.issue(for: setup.signedIn, clientID: "ios-app", scope: ["openid", "profile"])
+        let tokens = try setup.service.issue(for: setup.signedIn, clientID: "ios-app", scope: ["openid", "profile"], origin: .test)
         let (header, claims) = try setup.claims(of: tokens.accessToken)
         let now = Int64(setup.fixture.clock.now().timeIntervalSince1970)
         #expect(header.typ == "at+jwt")
@@ -73,7 +73,7 @@ import LatchkeyTestSupport
     @Test("a refresh returns a new pair; replaying the old refresh token ends the login")
     func refreshRotates() throws {
         let setup = try Setup()
-        let first = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [])
+        let first = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [], origin: .test)
         setup.fixture.clock.advance(by: 3600)
         let second = try setup.service.refresh(first.refreshToken!, clientID: nil)
         #expect(second.refreshToken!.exposed != first.refreshToken!.exposed)
@@ -91,7 +91,7 @@ import LatchkeyTestSupport
     @Test("within the reuse grace a client that lost its new refresh token gets another; the lost one turning up later ends the login")
     func reuseGraceForALostSave() throws {
         let setup = try Setup()
-        let first = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [])
+        let first = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [], origin: .test)
         let lost = try setup.service.refresh(first.refreshToken!, clientID: nil)
         setup.fixture.clock.advance(by: 5)
         // The app never saved `lost` and presents the token it still has.
@@ -106,21 +106,21 @@ import LatchkeyTestSupport
     @Test("the grace ends once the new token was used, after the grace, or when set to 0; then the old token is reuse")
     func reuseGraceLimits() throws {
         let used = try Setup()
-        let first = try used.service.issue(for: used.signedIn, clientID: nil, scope: [])
+        let first = try used.service.issue(for: used.signedIn, clientID: nil, scope: [], origin: .test)
         let second = try used.service.refresh(first.refreshToken!, clientID: nil)
         let third = try used.service.refresh(second.refreshToken!, clientID: nil)
         #expect(throws: LatchkeyError.self) { try used.service.refresh(first.refreshToken!, clientID: nil) }
         #expect(throws: LatchkeyError.self) { try used.service.refresh(third.refreshToken!, clientID: nil) }
 
         let late = try Setup()
-        let start = try late.service.issue(for: late.signedIn, clientID: nil, scope: [])
+        let start = try late.service.issue(for: late.signedIn, clientID: nil, scope: [], origin: .test)
         let next = try late.service.refresh(start.refreshToken!, clientID: nil)
         late.fixture.clock.advance(by: 10.5)
         #expect(throws: LatchkeyError.self) { try late.service.refresh(start.refreshToken!, clientID: nil) }
         #expect(throws: LatchkeyError.self) { try late.service.refresh(next.refreshToken!, clientID: nil) }
 
         let strict = try Setup(reuseGrace: 0)
-        let begin = try strict.service.issue(for: strict.signedIn, clientID: nil, scope: [])
+        let begin = try strict.service.issue(for: strict.signedIn, clientID: nil, scope: [], origin: .test)
         _ = try strict.service.refresh(begin.refreshToken!, clientID: nil)
         #expect(throws: LatchkeyError.self) { try strict.service.refresh(begin.refreshToken!, clientID: nil) }
     }
@@ -128,7 +128,7 @@ import LatchkeyTestSupport
     @Test("a refresh token expires after 7 idle days")
     func idleExpiry() throws {
         let setup = try Setup()
-        let tokens = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [])
+        let tokens = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [], origin: .test)
         setup.fixture.clock.advance(by: 7 * 86400)
         let error = try #require(throws: LatchkeyError.self) { try setup.service.refresh(tokens.refreshToken!, clientID: nil) }
         #expect(error.code == .invalidToken)
@@ -137,7 +137,7 @@ import LatchkeyTestSupport
     @Test("after logout, and for junk, a refresh is refused with invalid_token")
     func logoutAndJunk() throws {
         let setup = try Setup()
-        let tokens = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [])
+        let tokens = try setup.service.issue(for: setup.signedIn, clientID: nil, scope: [], origin: .test)
         try setup.service.revoke(tokens.refreshToken!, clientID: nil)
         try setup.service.revoke(tokens.refreshToken!, clientID: nil)
         for token in [tokens.refreshToken!, Redacted("junk"), Redacted(String(repeating: "A", count: 43))] {
@@ -155,7 +155,7 @@ import LatchkeyTestSupport
         let error = try #require(throws: LatchkeyError.self) {
             try setup.service.issue(
                 for: SignInService.SignedIn(account: stale, assurance: .signedIn(at: setup.fixture.clock.now())), clientID: nil,
-                scope: [])
+                scope: [], origin: .test)
         }
         #expect(error.code == .invalidToken)
     }

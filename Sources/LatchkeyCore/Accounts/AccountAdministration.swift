@@ -33,7 +33,7 @@ package struct AccountAdministration: Sendable {
         let now = clock.now()
         let changed = try store.replaceEmail(current: old.normalized, new: moved.normalized, now: now) { account in
             try templates.render(
-                .addressChanged(newAddressHint: moved.hint, changedAt: now), to: account.email,
+                .operatorEmailChange(newAddressHint: moved.hint, changedAt: now), to: account.email,
                 language: SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: account.locale),
                 id: SecureRandom.identifier())
         }

@@ -1,6 +1,6 @@
 /// Every text the server shows a person, in one language, and the direction it runs in:
-/// one value per surface (the two mails, the reset page, the sign-in pages, the words for a
-/// person who tried too often).
+/// one value per surface (the mails, the reset page, the sign-in and sign-out pages, the pages
+/// mailed links open, the words for a person who tried too often).
 ///
 /// Each language's catalogue is one file under `Localization/Languages/` (`English.swift`,
 /// `Portuguese.swift`, …). Every field of every surface is required, so a catalogue that
@@ -24,12 +24,29 @@ package struct TextCatalogue: Sendable {
     package let passwordResetMail: PasswordResetMailText
     /// The "your password was changed" mail.
     package let passwordChangedMail: PasswordChangedMailText
-    /// The "the address of your account was changed" mail, to the old address.
-    package let addressChangedMail: AddressChangedMailText
+    /// The "confirm your address" mail of a sign-up.
+    package let emailVerificationMail: EmailVerificationMailText
+    /// The "you already have an account" mail of a sign-up for a known address.
+    package let accountExistsMail: AccountExistsMailText
     /// The web reset page (`/reset-password`).
     package let resetPage: ResetPageText
     /// The pages of `/oauth/authorize`: sign-in, consent and errors.
     package let signInPage: SignInPageText
+    /// The pages of `/oauth/logout`: the question, signed out, and errors.
+    package let signOutPage: SignOutPageText
     /// Too many attempts, and how long to wait: on the reset and sign-in pages.
     package let rateLimit: RateLimitText
+    /// The mail that asks an account's new address to confirm itself.
+    package let emailConfirmationMail: EmailConfirmationMailText
+    /// The mail to an address that has an account already, when another account asked for it.
+    package let emailTakenMail: EmailTakenMailText
+    /// The mail to an account's old address once its address changed, with the undo link.
+    package let emailChangedMail: EmailChangedMailText
+    /// The mail that confirms an account was deleted.
+    package let accountDeletedMail: AccountDeletedMailText
+    /// The mail to an account's old address when an operator moved the account to another
+    /// address (`latchkey users set-email`): no undo link, the operator decided.
+    package let operatorEmailChangeMail: OperatorEmailChangeMailText
+    /// The pages mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`).
+    package let emailLinkPages: EmailLinkPageText
 }

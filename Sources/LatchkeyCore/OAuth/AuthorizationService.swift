@@ -31,7 +31,8 @@ package struct AuthorizationService: Sendable {
         self.formTokenKey = HMACSHA256.Key(formTokenKey.exposed)
     }
 
-    /// A new authorization code for `request`, for the browser session `session`.
+    /// A new authorization code for `request`, for the browser session `session`, which the code
+    /// and the login it starts remember: ending that login ends this session.
     package func issueCode(for request: AuthorizationRequest, session: BrowserSession) throws -> Redacted<String> {
         let account = session.account
         let code = SecureRandom.token()
@@ -40,7 +41,7 @@ package struct AuthorizationService: Sendable {
             digest: OpaqueToken.digest(code), clientID: request.client.id, accountID: account.id,
             redirectURI: request.redirectURI, codeChallenge: request.codeChallenge, scope: request.scope, nonce: request.nonce,
             credentialVersion: account.credentialVersion, assurance: session.assurance, createdAt: now,
-            expiresAt: now.addingTimeInterval(Self.codeLifetime)))
+            expiresAt: now.addingTimeInterval(Self.codeLifetime), browserSessionDigest: session.cookieDigest))
         return code
     }
 
@@ -48,13 +49,14 @@ package struct AuthorizationService: Sendable {
     /// cookie's value, or nil when the account changed meanwhile.
     package func startBrowserSession(for signedIn: SignInService.SignedIn) throws -> (BrowserSession, cookie: Redacted<String>)? {
         let cookie = SecureRandom.token()
+        let digest = OpaqueToken.digest(cookie)
         let now = clock.now()
         let account = signedIn.account
         let stored = try store.createBrowserSession(
-            digest: OpaqueToken.digest(cookie), accountID: account.id, credentialVersion: account.credentialVersion,
+            digest: digest, accountID: account.id, credentialVersion: account.credentialVersion,
             assurance: signedIn.assurance, now: now, expiresAt: now.addingTimeInterval(Self.browserSessionLifetime),
             keeping: Self.browserSessionsPerAccount)
-        return stored ? (BrowserSession(account: account, assurance: signedIn.assurance), cookie) : nil
+        return stored ? (BrowserSession(account: account, assurance: signedIn.assurance, cookieDigest: digest), cookie) : nil
     }
 
     /// The live session the cookie value belongs to, if any.

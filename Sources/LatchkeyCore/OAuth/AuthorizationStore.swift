@@ -25,11 +25,16 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
     package let createdAt: Date
     /// When it stops working.
     package let expiresAt: Date
+    /// The cookie digest of the browser session that signed in for it (``BrowserSession/cookieDigest``);
+    /// the login the code starts keeps it, and ending that login ends this browser session.
+    /// Nil for a code issued before codes kept it.
+    package let browserSessionDigest: Data?
 
     /// Creates a record value.
     package init(
         digest: Data, clientID: String, accountID: String, redirectURI: String, codeChallenge: String, scope: [String],
-        nonce: String?, credentialVersion: Int, assurance: Assurance, createdAt: Date, expiresAt: Date
+        nonce: String?, credentialVersion: Int, assurance: Assurance, createdAt: Date, expiresAt: Date,
+        browserSessionDigest: Data? = nil
     ) {
         self.digest = digest
         self.clientID = clientID
@@ -42,6 +47,7 @@ package struct AuthorizationCodeRecord: Sendable, Equatable {
         self.assurance = assurance
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.browserSessionDigest = browserSessionDigest
     }
 }
 
@@ -58,11 +64,16 @@ package struct InitialRefreshToken: Sendable, Equatable {
     /// The most live families the account may hold once this one starts; the least recently
     /// used ones beyond it end.
     package let liveFamilyLimit: Int
+    /// Where the code is redeemed from: the new login's origin.
+    package let origin: LoginOrigin
 
     /// Creates the value.
-    package init(digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int) {
+    package init(
+        digest: Data, familyID: String, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int, origin: LoginOrigin
+    ) {
         self.digest = digest
         self.familyID = familyID
+        self.origin = origin
         self.idleExpiresAt = idleExpiresAt
         self.absoluteExpiresAt = absoluteExpiresAt
         self.liveFamilyLimit = liveFamilyLimit
@@ -88,16 +99,21 @@ package struct BrowserSession: Sendable, Equatable {
     package let account: Account
     /// What the person proved when the browser signed in, and when.
     package let assurance: Assurance
+    /// SHA-256 of the session cookie's value: what identifies the session in the store, and
+    /// what the codes it signs in for and the logins they start record.
+    package let cookieDigest: Data
 
     /// Creates the value.
-    package init(account: Account, assurance: Assurance) {
+    package init(account: Account, assurance: Assurance, cookieDigest: Data) {
         self.account = account
         self.assurance = assurance
+        self.cookieDigest = cookieDigest
     }
 }
 
 /// Authorization codes and browser sessions. A password reset ends every browser session of
-/// the account.
+/// the account; ending a login that a code started (its client revoking it, reuse of its
+/// refresh token, a replayed code) ends the browser session that signed in for the code.
 package protocol AuthorizationStore: Sendable {
     /// Stores a new authorization code.
     func createAuthorizationCode(_ code: AuthorizationCodeRecord) throws
@@ -107,9 +123,10 @@ package protocol AuthorizationStore: Sendable {
     /// whether the request fits it (when not: ``AuthorizationCodeRedemption/rejected``, and
     /// the code stays spent);
     /// checks the account is still active with the code's credential version; and starts
-    /// the refresh-token family `refreshToken` (recorded on the code), ending the account's
-    /// least recently used live families beyond its limit. A code presented
-    /// again revokes that family (``AuthorizationCodeRedemption/replayed``).
+    /// the refresh-token family `refreshToken` (recorded on the code, and keeping the code's
+    /// browser session), ending the account's least recently used live families beyond its
+    /// limit. A code presented again revokes that family and ends its browser session
+    /// (``AuthorizationCodeRedemption/replayed``).
     func redeemAuthorizationCode(
         digest: Data, now: Date, refreshToken: InitialRefreshToken, accepts: (AuthorizationCodeRecord) -> Bool
     ) throws -> AuthorizationCodeRedemption

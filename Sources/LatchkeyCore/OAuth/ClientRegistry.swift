@@ -24,16 +24,19 @@ package struct ClientRegistry: Sendable {
     /// The consent and sign-in pages show `displayName` instead of the id, and for each scope
     /// its entry in `scopeDescriptions` (what the scope lets the client do) instead of its id.
     ///
+    /// `postLogoutRedirectURIs` are where `/oauth/logout` may send the browser after signing it
+    /// out; each is checked as a redirect URI is.
+    ///
     /// Throws `invalid_request` for a bad id, no redirect URI, a bad scope, a public client
     /// that would introspect, a display name or description that is empty, too long (60 and
     /// 200 characters) or holds control or direction-changing characters, or a description
     /// of a scope the client may not request,
-    /// `invalid_redirect_uri` for a redirect URI of a form not accepted (see ``RedirectURI``),
+    /// `invalid_redirect_uri` for a redirect or post-logout redirect URI of a form not accepted (see ``RedirectURI``),
     /// and `client_exists` when the id is taken.
     package func create(
         id: String, redirectURIs: [String], confidential: Bool, firstParty: Bool, scopes: [String], introspect: Bool = false,
         idTokenAlgorithm: JWSAlgorithm = .rs256, displayName: String? = nil, scopeDescriptions: [String: String] = [:],
-        now: Date
+        postLogoutRedirectURIs: [String] = [], now: Date
     ) throws -> (client: OAuthClient, secret: Redacted<String>?) {
         try Self.checkID(id)
         guard confidential || !introspect else {
@@ -58,13 +61,13 @@ package struct ClientRegistry: Sendable {
             id: id, redirectURIs: Self.unique(try redirectURIs.map(Self.redirectURI)), isConfidential: confidential,
             secretDigest: secret.map { Self.digest($0.exposed) }, isFirstParty: firstParty, scopes: Self.unique(scopes),
             mayIntrospect: introspect, createdAt: now, idTokenAlgorithm: idTokenAlgorithm, displayName: displayName,
-            scopeDescriptions: scopeDescriptions)
+            scopeDescriptions: scopeDescriptions,
+            postLogoutRedirectURIs: Self.unique(try postLogoutRedirectURIs.map(Self.redirectURI)))
         try store.createClient(client)
         return (client, secret)
     }
 
-    /// What ``update(id:redirectURIs:scopes:displayName:newSecret:)`` changes: each field
-    /// left nil stays as it is.
+    /// What ``update(id:changes:)`` changes: each field left nil stays as it is.
     package struct Changes: Sendable {
         /// The redirect URIs, replacing every registered one (at least one).
         package var redirectURIs: [String]?
@@ -72,6 +75,9 @@ package struct ClientRegistry: Sendable {
         package var scopes: [String]?
         /// The display name; `.some(nil)` removes it.
         package var displayName: String??
+        /// Where `/oauth/logout` may send the browser afterwards, replacing the registered ones
+        /// (empty: nowhere).
+        package var postLogoutRedirectURIs: [String]?
         /// Whether a confidential client gets a new secret (the old one stops working at once).
         package var newSecret = false
 
@@ -90,8 +96,10 @@ package struct ClientRegistry: Sendable {
         guard let current = try store.client(id: id) else {
             throw LatchkeyError(.clientNotFound, "No client has the id \(id).")
         }
-        guard changes.redirectURIs != nil || changes.scopes != nil || changes.displayName != nil || changes.newSecret else {
-            throw LatchkeyError(.invalidRequest, "Say what to change: redirect URIs, scopes, the name or the secret.")
+        guard changes.redirectURIs != nil || changes.scopes != nil || changes.displayName != nil || changes.newSecret
+            || changes.postLogoutRedirectURIs != nil
+        else {
+            throw LatchkeyError(.invalidRequest, "Say what to change: redirect URIs, scopes, the name, the secret or the post-logout redirect URIs.")
         }
         if let redirectURIs = changes.redirectURIs, redirectURIs.isEmpty {
             throw LatchkeyError(.invalidRequest, "A client needs at least one redirect URI.")
@@ -111,7 +119,9 @@ package struct ClientRegistry: Sendable {
             isConfidential: current.isConfidential, secretDigest: secret.map { Self.digest($0.exposed) } ?? current.secretDigest,
             isFirstParty: current.isFirstParty, scopes: scopes, mayIntrospect: current.mayIntrospect, createdAt: current.createdAt,
             idTokenAlgorithm: current.idTokenAlgorithm, displayName: changes.displayName ?? current.displayName,
-            scopeDescriptions: current.scopeDescriptions.filter { requestable.contains($0.key) })
+            scopeDescriptions: current.scopeDescriptions.filter { requestable.contains($0.key) },
+            postLogoutRedirectURIs: try changes.postLogoutRedirectURIs.map { Self.unique(try $0.map(Self.redirectURI)) }
+                ?? current.postLogoutRedirectURIs)
         guard try store.updateClient(client) else { throw LatchkeyError(.clientNotFound, "No client has the id \(id).") }
         return (client, secret)
     }

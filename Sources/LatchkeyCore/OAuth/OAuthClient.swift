@@ -37,12 +37,16 @@ package struct OAuthClient: Sendable, Equatable {
     /// What each scope lets the client do, in the operator's words ("Read your calendar"),
     /// shown on the consent page instead of the scope's id.
     package let scopeDescriptions: [String: String]
+    /// Where the browser may be sent after signing out at `/oauth/logout` (OpenID Connect
+    /// RP-Initiated Logout's `post_logout_redirect_uris`), in registration order; empty: the
+    /// sign-out ends on Latchkey's own "signed out" page.
+    package let postLogoutRedirectURIs: [RedirectURI]
 
     /// Creates a client value; ``ClientRegistry`` validates the id and scopes.
     package init(
         id: String, redirectURIs: [RedirectURI], isConfidential: Bool, secretDigest: String?, isFirstParty: Bool,
         scopes: [String], mayIntrospect: Bool = false, createdAt: Date, idTokenAlgorithm: JWSAlgorithm,
-        displayName: String? = nil, scopeDescriptions: [String: String] = [:]
+        displayName: String? = nil, scopeDescriptions: [String: String] = [:], postLogoutRedirectURIs: [RedirectURI] = []
     ) {
         self.id = id
         self.redirectURIs = redirectURIs
@@ -55,6 +59,7 @@ package struct OAuthClient: Sendable, Equatable {
         self.idTokenAlgorithm = idTokenAlgorithm
         self.displayName = displayName
         self.scopeDescriptions = scopeDescriptions
+        self.postLogoutRedirectURIs = postLogoutRedirectURIs
     }
 
     /// What the pages call the client: its display name, else its id.
@@ -63,5 +68,11 @@ package struct OAuthClient: Sendable, Equatable {
     /// The registered redirect URI that `requested` matches (see ``RedirectURI/matches(_:)``), if any.
     package func redirectURI(matching requested: String) -> RedirectURI? {
         redirectURIs.first { $0.matches(requested) }
+    }
+
+    /// The registered post-logout redirect URI that `requested` matches, as redirect URIs are
+    /// matched (see ``RedirectURI/matches(_:)``), if any.
+    package func postLogoutRedirectURI(matching requested: String) -> RedirectURI? {
+        postLogoutRedirectURIs.first { $0.matches(requested) }
     }
 }

@@ -17,17 +17,25 @@ package struct RefreshTokenRecord: Sendable, Equatable {
     package let credentialVersion: Int
     /// What the sign-in that started the family proved, and when; every rotation keeps it.
     package let assurance: Assurance
+    /// Where the family was started from; every rotation keeps it.
+    package let origin: LoginOrigin
     /// When it was issued.
     package let createdAt: Date
     /// When it stops working unless rotated first (idle expiry, never after `absoluteExpiresAt`).
     package let expiresAt: Date
     /// When the whole family stops working, however often it is rotated.
     package let absoluteExpiresAt: Date
+    /// The cookie digest of the browser session whose sign-in started the family (the code's
+    /// ``AuthorizationCodeRecord/browserSessionDigest``), kept by every rotation: ending the
+    /// login ends that browser session. Nil for a first-party login and a login started before
+    /// families kept it.
+    package let browserSessionDigest: Data?
 
     /// Creates a record value.
     package init(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        assurance: Assurance, createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date
+        assurance: Assurance, origin: LoginOrigin, createdAt: Date, expiresAt: Date, absoluteExpiresAt: Date,
+        browserSessionDigest: Data?
     ) {
         self.digest = digest
         self.accountID = accountID
@@ -36,9 +44,11 @@ package struct RefreshTokenRecord: Sendable, Equatable {
         self.scope = scope
         self.credentialVersion = credentialVersion
         self.assurance = assurance
+        self.origin = origin
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.absoluteExpiresAt = absoluteExpiresAt
+        self.browserSessionDigest = browserSessionDigest
     }
 }
 
@@ -59,16 +69,19 @@ package enum RefreshTokenRotation: Sendable, Equatable {
 
 /// Refresh tokens, grouped in families (one per login) with rotation and reuse detection.
 /// ``ResetTokenStore/completeReset(digest:newPasswordHash:now:notification:)`` revokes
-/// every family of the account.
+/// every family of the account. A family that ends because its client revoked it or one of
+/// its tokens was reused also ends the browser session that signed in for it
+/// (``RefreshTokenRecord/browserSessionDigest``), so the next sign-in in that browser asks for
+/// the password; a family ended for being one too many of the account's does not.
 package protocol SessionStore: Sendable {
     /// Starts a family (or adds to one) with the token `digest` for the account, signed in with
-    /// `assurance`, if the account is active and its credential version is still `credentialVersion`; returns
+    /// `assurance` from `origin`, if the account is active and its credential version is still `credentialVersion`; returns
     /// the stored record, or nil (nothing stored) when the account is gone, disabled or its
     /// credentials changed meanwhile. In the same transaction, ends the account's least
     /// recently used live families beyond `liveFamilyLimit` (this one included in the count).
     func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        assurance: Assurance, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
+        assurance: Assurance, origin: LoginOrigin, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
     ) throws -> RefreshTokenRecord?
 
     /// In one transaction: finds the token with `presentedDigest` and asks `accepts` whether
@@ -81,14 +94,16 @@ package protocol SessionStore: Sendable {
     /// ago, is not revoked, and its successor is still unused: the client lost the successor
     /// (a failed save), so that successor is revoked and `newDigest` takes its place (0 turns
     /// the grace off). A token whose account is disabled or changed credentials revokes its
-    /// family and is ``RefreshTokenRotation/invalid``.
+    /// family and is ``RefreshTokenRotation/invalid``. The successor keeps the family's browser
+    /// session; reuse ends it.
     func rotateRefreshToken(
         presentedDigest: Data, newDigest: Data, now: Date, idleTTL: TimeInterval, reuseGrace: TimeInterval,
         accepts: (RefreshTokenRecord) -> Bool
     ) throws -> RefreshTokenRotation
 
     /// In one transaction: finds the token `digest` and, if `accepts` it, revokes at `now`
-    /// every live token of its family; false when no token has this digest or it was not accepted.
+    /// every live token of its family and ends the family's browser session; false when no
+    /// token has this digest or it was not accepted.
     @discardableResult func revokeFamily(containing digest: Data, now: Date, accepts: (RefreshTokenRecord) -> Bool) throws -> Bool
 
     /// The refresh token with this digest if it could be rotated at `now` (unused,
@@ -102,7 +117,7 @@ package protocol SessionStore: Sendable {
     /// family valid.
     func liveFamily(familyID: String, now: Date) throws -> (account: Account, assurance: Assurance)?
 
-    /// Revokes every live token of the family `familyID`.
+    /// Revokes every live token of the family `familyID` and ends the family's browser session.
     func revokeFamily(id familyID: String, now: Date) throws
 }
 

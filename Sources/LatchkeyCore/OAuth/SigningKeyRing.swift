@@ -32,6 +32,8 @@ package final class SigningKeyRing: Sendable {
         let active: [JWSAlgorithm: SigningKey]
         /// The ES256 keys that verify access tokens, by kid.
         let accessTokenVerifiers: [String: VerificationKey]
+        /// Every key, each verifying its own algorithm only, by kid: what verifies an ID token.
+        let idTokenVerifiers: [String: VerificationKey]
         /// The file's bytes these keys came from.
         let data: Data
         /// The last ``publishedKeyDocument(now:)``, with the instants between which it lists
@@ -111,6 +113,14 @@ package final class SigningKeyRing: Sendable {
     package func verificationKeys(now: Date) -> [VerificationKey] {
         state.withLock { keys in
             publishedEntries(of: keys, at: now).compactMap { $0.jwk.kid.flatMap { keys.accessTokenVerifiers[$0] } }
+        }
+    }
+
+    /// The keys that verify this server's ID tokens at `now`: every key
+    /// ``publishedKeyDocument(now:)`` lists, of every algorithm, each allowing its own only.
+    package func idTokenVerificationKeys(now: Date) -> [VerificationKey] {
+        state.withLock { keys in
+            publishedEntries(of: keys, at: now).compactMap { $0.jwk.kid.flatMap { keys.idTokenVerifiers[$0] } }
         }
     }
 
@@ -210,13 +220,17 @@ package final class SigningKeyRing: Sendable {
         guard let entries = try? decoder.decode([Entry].self, from: data) else { throw damaged }
         var active: [JWSAlgorithm: SigningKey] = [:]
         var accessTokenVerifiers: [String: VerificationKey] = [:]
+        var idTokenVerifiers: [String: VerificationKey] = [:]
         for entry in entries {
             guard let key = try? SigningKey(jwk: entry.jwk), entry.jwk.alg == key.algorithm.rawValue else { throw damaged }
             if entry.retiredAt == nil { active[key.algorithm] = key }
             if key.algorithm == .es256 { accessTokenVerifiers[key.kid] = key.verificationKey }
+            idTokenVerifiers[key.kid] = key.verificationKey
         }
         guard active[.es256] != nil else { throw damaged }
-        return Keys(entries: entries, active: active, accessTokenVerifiers: accessTokenVerifiers, data: data)
+        return Keys(
+            entries: entries, active: active, accessTokenVerifiers: accessTokenVerifiers, idTokenVerifiers: idTokenVerifiers,
+            data: data)
     }
 
     private static func newEntry(_ algorithm: JWSAlgorithm, now: Date) throws -> Entry {

@@ -110,6 +110,16 @@ package final class TokenService: Sendable {
         var amr: [String]
         var nonce: String?
         var email: String?
+        var email_verified: Bool?
+    }
+
+    /// An ID token this server issued, presented back as a hint of whom to sign out
+    /// (OpenID Connect RP-Initiated Logout 1.0 §2, `id_token_hint`).
+    package struct IDTokenHint: Sendable, Equatable {
+        /// The account the ID token was about (`sub`).
+        package let subject: String
+        /// The client it was issued to (`aud`).
+        package let clientID: String
     }
 
     /// How far ahead of this server's clock another instance's clock may be: a token issued
@@ -134,16 +144,19 @@ package final class TokenService: Sendable {
     }
 
     /// Starts a new first-party login for the account that has just signed in: a fresh
-    /// refresh-token family, keeping what the sign-in proved, and an access token. Throws
-    /// `invalid_token` when the account was disabled or its password changed since it was read.
-    package func issue(for signedIn: SignInService.SignedIn, clientID: String?, scope: [String]) throws -> IssuedTokens {
+    /// refresh-token family, keeping what the sign-in proved and where it came from (`origin`),
+    /// and an access token. Throws `invalid_token` when the account was disabled or its
+    /// password changed since it was read.
+    package func issue(
+        for signedIn: SignInService.SignedIn, clientID: String?, scope: [String], origin: LoginOrigin
+    ) throws -> IssuedTokens {
         let now = clock.now()
         let refreshToken = SecureRandom.token()
         let account = signedIn.account
         let stored = try store.createRefreshToken(
             digest: OpaqueToken.digest(refreshToken), accountID: account.id, familyID: SecureRandom.identifier(),
             clientID: clientID, scope: scope, credentialVersion: account.credentialVersion, assurance: signedIn.assurance,
-            now: now,
+            origin: origin, now: now,
             idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
             absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
             liveFamilyLimit: settings.maximumLoginsPerAccount)
@@ -158,9 +171,10 @@ package final class TokenService: Sendable {
     /// disabled or changed its password since; a used code also revokes the tokens issued
     /// from it (the error's cause is ``LatchkeyError/Cause/authorizationCodeReplayed``, for the logs).
     /// With the `openid` scope the answer has an ID token signed with the client's
-    /// ``OAuthClient/idTokenAlgorithm``.
+    /// ``OAuthClient/idTokenAlgorithm``. The login it starts keeps `origin`, where the code was
+    /// redeemed from.
     package func redeem(
-        code: Redacted<String>, client: OAuthClient, redirectURI: String, codeVerifier: Redacted<String>
+        code: Redacted<String>, client: OAuthClient, redirectURI: String, codeVerifier: Redacted<String>, origin: LoginOrigin
     ) throws -> IssuedTokens {
         let clientID = client.id
         guard code.exposed.utf8.count <= Self.maximumOpaqueTokenLength, let digest = OpaqueToken.wellFormedDigest(code) else {
@@ -174,7 +188,7 @@ package final class TokenService: Sendable {
                 digest: OpaqueToken.digest(refreshToken), familyID: SecureRandom.identifier(),
                 idleExpiresAt: now.addingTimeInterval(settings.refreshIdleLifetime),
                 absoluteExpiresAt: now.addingTimeInterval(settings.refreshAbsoluteLifetime),
-                liveFamilyLimit: settings.maximumLoginsPerAccount)
+                liveFamilyLimit: settings.maximumLoginsPerAccount, origin: origin)
         ) { issued in
             issued.clientID == clientID && issued.redirectURI.utf8.elementsEqual(redirectURI.utf8)
                 && PKCEChallenge.verify(codeVerifier, against: issued.codeChallenge)
@@ -274,7 +288,21 @@ package final class TokenService: Sendable {
         guard scope.contains("openid") else {
             throw LatchkeyError(.insufficientScope, "The access token lacks the openid scope.")
         }
-        return UserInfo(sub: verified.account.id, email: scope.contains("email") ? verified.account.email : nil)
+        return UserInfo(account: verified.account, withEmail: scope.contains("email"))
+    }
+
+    /// `token` as an ID token hint, if this server issued it: its signature verifies with a
+    /// published key of any ID token algorithm, it is a `typ: JWT` (so an access token is
+    /// none), its `iss` is this server and it has a subject and exactly one audience. Its
+    /// expiry is not checked: an app signs out long after its ID token expired, and
+    /// RP-Initiated Logout lets the hint be an expired one. A token signed by a key retired
+    /// long enough to be no longer published does not verify. Nil otherwise, never why.
+    package func idTokenHint(_ token: Redacted<String>) -> IDTokenHint? {
+        guard let verified = try? JWS.verify(compact: token.exposed, keys: keyRing.idTokenVerificationKeys(now: clock.now())),
+            verified.header.typ == "JWT", let claims = try? JWTClaims.decode(from: verified.payload),
+            claims.iss == settings.issuer, let subject = claims.sub, let audience = claims.aud?.values, audience.count == 1
+        else { return nil }
+        return IDTokenHint(subject: subject, clientID: audience[0])
     }
 
     /// The access token's claims and account if its signature verifies with a published key
@@ -315,7 +343,7 @@ package final class TokenService: Sendable {
             iss: settings.issuer, sub: account.id, aud: code.clientID, iat: issuedAt,
             exp: issuedAt + Int64(settings.accessTokenLifetime), auth_time: Self.seconds(code.assurance.authTime),
             amr: code.assurance.methods.map(\.rawValue), nonce: code.nonce,
-            email: code.scope.contains("email") ? account.email : nil)
+            email: code.scope.contains("email") ? account.email : nil, email_verified: code.scope.contains("email") ? true : nil)
         return try sign(claims, type: "JWT", key: keyRing.activeKey(for: algorithm))
     }
 
@@ -353,6 +381,7 @@ extension TokenService.IDTokenClaims: CompactJSONObject {
         object.member("aud", aud)
         object.member("auth_time", auth_time)
         object.member("email", email)
+        object.member("email_verified", email_verified)
         object.member("exp", exp)
         object.member("iat", iat)
         object.member("iss", iss)

@@ -9,10 +9,11 @@ package protocol MaintenanceStore: Sendable {
     /// How far the schema is: the highest migration applied (0 for a database without
     /// Latchkey's tables) and the highest this build has. Changes nothing.
     func schemaVersions() throws -> (applied: Int, latest: Int)
-    /// Deletes reset tokens that expired, were used or were superseded before `cutoff`,
+    /// Deletes reset tokens and address-change tokens that expired, were used or were superseded before `cutoff`,
     /// sessions that expired or were revoked before it, authorization codes that expired
-    /// before it, mail sent or given up before it (pending mail is kept), and reset requests
-    /// still pending since before it; returns how many rows were removed.
+    /// before it, mail sent or given up before it (pending mail is kept), reset and sign-up
+    /// requests still pending since before it, and registrations that expired, were used or
+    /// were superseded before it; returns how many rows were removed.
     @discardableResult func purge(before cutoff: Date) throws -> Int
     /// Whether the database answers a trivial query.
     func isReady() -> Bool
@@ -22,4 +23,4 @@ package protocol MaintenanceStore: Sendable {
 /// one several servers share. Instants are stored to the millisecond; every
 /// implementation is safe to use from many threads.
 package typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & SessionStore
-    & AuthorizationStore & MaintenanceStore
+    & AuthorizationStore & RegistrationStore & AccountChangeStore & EmailChangeStore & MaintenanceStore

@@ -5,8 +5,13 @@ import Foundation
 ///
 /// Promises: one error, `invalid_credentials`, for an unknown account, a wrong password, a
 /// disabled account, and an account that changed while it was checked; `rate_limited` with
-/// the seconds to wait beyond the failure limits.
+/// the seconds to wait beyond the failure limits. The login is granted ``scope``, which every
+/// refresh of it keeps, so its access tokens are accepted by `/userinfo`.
 package struct FirstPartyLogin: Sendable {
+    /// The scopes of a first-party login: what the operator's own app needs to learn who signed
+    /// in (`openid`: the account's id at `/userinfo`; `email`: its address there).
+    package static let scope = ["openid", "email"]
+
     private let signIn: SignInService
     private let tokens: TokenService
     private let logger: Logger
@@ -18,12 +23,15 @@ package struct FirstPartyLogin: Sendable {
         self.logger = logger
     }
 
-    /// Checks `credential` from `clientIP` and starts a first-party login.
-    package func signIn(_ credential: SignInCredential, clientIP: String) throws -> TokenService.IssuedTokens {
+    /// Checks `credential` from `clientIP` and starts a first-party login, recording where it
+    /// came from (`clientIP` and the `User-Agent` header `userAgent`) for the account's list of
+    /// signed-in devices.
+    package func signIn(_ credential: SignInCredential, clientIP: String, userAgent: String?) throws -> TokenService.IssuedTokens {
         let signedIn = try signIn.signIn(credential, clientIP: clientIP)
         let issued: TokenService.IssuedTokens
         do {
-            issued = try tokens.issue(for: signedIn, clientID: nil, scope: [])
+            issued = try tokens.issue(
+                for: signedIn, clientID: nil, scope: Self.scope, origin: LoginOrigin(clientIP: clientIP, userAgentHeader: userAgent))
         } catch let error as LatchkeyError where error.code == .invalidToken {
             // The password changed or the account was disabled while we checked.
             throw SignInService.invalidCredentials

@@ -102,6 +102,12 @@ package enum CompactJSON {
             output.append(contentsOf: (value ? "true" : "false").utf8)
         }
 
+        /// A boolean member, left out when `value` is nil (as a synthesized `Encodable` does).
+        package mutating func member(_ key: StaticString, _ value: Bool?) {
+            guard let value else { return }
+            member(key, value)
+        }
+
         /// An integer member.
         package mutating func member(_ key: StaticString, _ value: some BinaryInteger) {
             self.key(key)

@@ -82,6 +82,11 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         package static let insufficientScope = Code("insufficient_scope", .forbidden)
         /// The request needs a signed-in browser (a session cookie) or a valid form token.
         package static let forbidden = Code("forbidden", .forbidden)
+        /// An account change needs a recent sign-in or the current password, and the request
+        /// brings neither (see ``Reauthentication``).
+        package static let reauthenticationRequired = Code("reauthentication_required", .forbidden)
+        /// The thing the request names (a login of the account) is not there.
+        package static let loginNotFound = Code("login_not_found", .notFound)
         /// The configuration is invalid; the message names the setting.
         package static let invalidConfiguration = Code("invalid_configuration", .internal)
         /// The database failed or holds unexpected data.
@@ -148,6 +153,9 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         package static let unknownClient = Cause("unknown_client")
         /// The authorization request names a redirect URI not registered for its client.
         package static let unregisteredRedirectURI = Cause("unregistered_redirect_uri")
+        /// A route of the signed-in account refused the request's access token (absent, not
+        /// valid now): its answer challenges with `WWW-Authenticate: Bearer`, whatever the shape.
+        package static let accessTokenRefused = Cause("access_token_refused")
 
         /// Whether this cause is a token replay, which is logged as a warning.
         package var isTokenReplay: Bool { self == .refreshTokenReused || self == .authorizationCodeReplayed }

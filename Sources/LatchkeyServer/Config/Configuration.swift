@@ -11,6 +11,14 @@ package import LatchkeyCrypto
 /// its name, values, default and meaning. Loading validates everything: a bad value stops
 /// start-up with an error naming the variable and what it must be.
 package struct Configuration: Sendable {
+    /// Who may make accounts.
+    package enum Registration: String, Sendable {
+        /// Only the operator (`latchkey users create`).
+        case closed
+        /// Anyone, by signing up and confirming the address.
+        case open
+    }
+
     /// How mail leaves the server.
     package enum MailTransportKind: String, Sendable {
         /// One `.eml` file per message under `DATA_DIR/outbox` (development).
@@ -73,6 +81,8 @@ package struct Configuration: Sendable {
     /// Where the reset page sends people after a new password is saved (`LATCHKEY_APP_URL`);
     /// nil: the page tells them to sign in with it.
     package var appURL: URL?
+    /// Who may make accounts (`LATCHKEY_REGISTRATION`).
+    package var registration: Registration
     /// Seconds an outbox worker reserves the mail it takes (`LATCHKEY_OUTBOX_LEASE_SECONDS`): when
     /// an instance dies mid-send, another delivers its mail after this long.
     package var outboxLease: Int
@@ -86,7 +96,7 @@ package struct Configuration: Sendable {
     package var refreshAbsoluteTTL: Int
     /// Seconds a rotated refresh token may come back for a fresh successor while its successor is unused (`LATCHKEY_REFRESH_REUSE_GRACE`).
     package var refreshReuseGrace: Int
-    /// Reset link bases a client may ask for (`LATCHKEY_RESET_URL_ALLOW_LIST`).
+    /// Link bases a client may ask for as `reset_url` or `verification_url` (`LATCHKEY_RESET_URL_ALLOW_LIST`).
     package var resetURLAllowList: [String]
     /// `TEAMID.bundle.id` entries for apple-app-site-association (`LATCHKEY_APPLE_APP_IDS`).
     package var appleAppIDs: [String]
@@ -174,6 +184,7 @@ package struct Configuration: Sendable {
         productName = try reader.string(.productName)
         mailFromName = try reader.string(.mailFromName, derived: productName)
         appURL = try reader.optionalURL(.appURL)
+        registration = try reader.choice(.registration)
         if mailTransport == .smtp {
             guard let url = try reader.optionalURL(.smtpURL) else {
                 throw SettingsReader.invalid(.smtpURL, "is required when \(Setting.mailTransport.name)=smtp")

@@ -20,7 +20,7 @@ extension Setting {
         configFile, listen, tlsCertificate, tlsKey, publicURL, dataDirectory, signingKeysFile, addressKeyFile,
         databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
-        smtpTimeout, outboxLease, productName, appURL,
+        smtpTimeout, outboxLease, productName, appURL, registration,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
         authCookieOrigins,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
@@ -127,6 +127,11 @@ extension Setting {
         meaning: "Where the reset page sends people once their new password is saved (a “Continue to” button): "
             + "your app's universal link or your site's sign-in page.")
 
+    static let registration = Setting(
+        "LATCHKEY_REGISTRATION", .choice(["closed", "open"]), default: "closed",
+        meaning: "`open` lets anyone sign up (`POST /users/register`, confirmed by a mailed link); `closed` leaves "
+            + "making accounts to the operator (`latchkey users create`).")
+
     // MARK: Tokens and links
 
     static let resetTokenTTL = Setting(
@@ -149,7 +154,7 @@ extension Setting {
             + "anything else is reuse and ends the login. 0 turns the grace off.")
     static let resetURLAllowList = Setting(
         "LATCHKEY_RESET_URL_ALLOW_LIST", .list(.linkBase),
-        meaning: "The link bases a client may pass as `reset_url`, matched exactly.",
+        meaning: "The link bases a client may pass as `reset_url` (and a sign-up as `verification_url`), matched exactly.",
         advice: ProductionAdvice("the reset link bases your apps may ask for (optional)", when: { $0.resetURLAllowList.isEmpty }))
     static let appleAppIDs = Setting(
         "LATCHKEY_APPLE_APP_IDS", .list(.appleAppID),
@@ -169,7 +174,8 @@ extension Setting {
     static let resetIPLimit = Setting(
         "LATCHKEY_RESET_IP_LIMIT", .rateWindow, default: "20/600",
         meaning: "Link requests and password resets (`/auth/password/request` and `/auth/password/reset`) one client IP "
-            + "may make per window.")
+            + "may make per window; the same window, counted apart, bounds the uses of address change links "
+            + "(`/users/email/confirm` and `/users/email/undo`).")
     static let resetValidateIPLimit = Setting(
         "LATCHKEY_RESET_VALIDATE_IP_LIMIT", .rateWindow, default: "100/600",
         meaning: "Link checks (`/auth/password/validate`, made each time a reset link is opened) one client IP may make "

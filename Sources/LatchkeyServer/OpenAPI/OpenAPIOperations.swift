@@ -10,6 +10,15 @@ enum OpenAPIOperations {
     private static let languageSentence =
         languageCodes.dropLast().joined(separator: ", ") + (languageCodes.count > 1 ? " or " : "") + (languageCodes.last ?? "")
 
+    /// A page's `lang` query parameter.
+    private static let languageParameter: JSONValue = .object([
+        "name": .string("lang"),
+        "in": .string("query"),
+        "required": .bool(false),
+        "description": .string(languageSentence + "; any other value is ignored (the page follows Accept-Language)."),
+        "schema": .object(["type": .string("string")]),
+    ])
+
     /// The errors every reset route may answer.
     private static let resetErrors: [String: OpenAPIOperation.Response] = [
         "400": .error("Malformed input; see error.code (errors[0].extensions.code for Directus clients)."),
@@ -19,8 +28,206 @@ enum OpenAPIOperations {
         "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
     ]
 
+    /// The parameters of a logout request (RP-Initiated Logout 1.0 §2), with the most bytes
+    /// each may have.
+    private static let logoutParameters: [(name: String, maxLength: Int)] = [
+        ("id_token_hint", LogoutRequest.maximumHintLength), ("client_id", 64),
+        ("post_logout_redirect_uri", RedirectURI.maximumLength), ("state", 1024), ("ui_locales", 64), ("logout_hint", 320),
+    ]
+
+    /// The schema of the logout parameter that may have `maxLength` bytes. In a query the limit
+    /// is only described: together the limits exceed the request line the server reads (`414`).
+    private static func logoutParameterSchema(maxLength: Int, inQuery: Bool) -> JSONValue {
+        inQuery
+            ? .object(["type": .string("string"), "description": .string("At most \(maxLength) bytes.")])
+            : .object(["type": .string("string"), "maxLength": .integer(maxLength)])
+    }
+
+    /// The errors every route of the signed-in account (`/users/me…`) may answer.
+    private static let accountErrors: [String: OpenAPIOperation.Response] = [
+        "401": .error(
+            "INVALID_CREDENTIALS: no access token in the Authorization header, or one not valid now (WWW-Authenticate: Bearer)."
+        ),
+        "403": .error("FORBIDDEN: the access token was issued to a client that is not first-party."),
+        "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+    ]
+
+    /// The errors of the routes that change the account with a re-authentication.
+    private static let reauthenticationErrors: [String: OpenAPIOperation.Response] = [
+        "401": .error(
+            "INVALID_CREDENTIALS: no valid access token (WWW-Authenticate: Bearer), or a wrong current_password (counted as a failed sign-in)."
+        ),
+        "403": .error(
+            "REAUTHENTICATION_REQUIRED: the login signed in more than 5 minutes ago and no current_password was sent; FORBIDDEN: the access token is a third-party client's."
+        ),
+        "413": .error("The body exceeds the size limit."),
+        "415": .error("The body is not application/json."),
+        "429": .error("Too many failed sign-ins (the current password's checks count as sign-ins) or requests.", retryAfter: true),
+        "503": .error("The server is busy, or the shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+    ]
+
+    /// The errors of the address change links' routes.
+    private static let linkErrors: [String: OpenAPIOperation.Response] = [
+        "400": .error("INVALID_TOKEN (invalid_token) for every cause: unknown, expired, used, superseded, or the address taken meanwhile; INVALID_PAYLOAD for malformed input."),
+        "413": .error("The body exceeds the size limit."),
+        "415": .error("The body is not application/json."),
+        "429": .error("Too many uses of links from this client (REQUESTS_EXCEEDED).", retryAfter: true),
+        "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+    ]
+
+    /// `{"data": user}`, Directus's shape of the signed-in user.
+    private static let userSchema: JSONValue = .object([
+        "type": .string("object"),
+        "required": .strings(["data"]),
+        "properties": .object([
+            "data": .object([
+                "type": .string("object"),
+                "required": .strings(["id", "email", "email_verified", "status", "language"]),
+                "properties": .object([
+                    "id": .object(["type": .string("string")]),
+                    "email": .object(["type": .string("string"), "format": .string("email")]),
+                    "email_verified": .object([
+                        "type": .string("boolean"),
+                        "description": .string("Always true: every account's address was confirmed by a link or vouched for by the operator."),
+                    ]),
+                    "status": .object(["type": .string("string"), "enum": .strings(["active", "disabled"])]),
+                    "language": .object(["type": .strings(["string", "null"])]),
+                ]),
+            ]),
+        ]),
+    ])
+
+    /// `{token}` of an address change's link.
+    private static let linkTokenBody: JSONValue = .object([
+        "type": .string("object"),
+        "required": .strings(["token"]),
+        "properties": .object(["token": .object(["type": .string("string")])]),
+    ])
+
     /// The operations, by route name.
     static let byRouteName: [String: OpenAPIOperation] = [
+        "users_me": OpenAPIOperation(
+            summary: "The signed-in account (Directus's GET /users/me): id, email, email_verified, status, language.",
+            description: "Needs an access token valid now, in the Authorization header only, from a first-party login (/auth/login, or an OAuth client registered first-party).",
+            bearer: true,
+            responses: [
+                "200": .answer("The account.", mediaType: "application/json", schema: userSchema),
+            ].merging(accountErrors) { own, _ in own }
+        ),
+        "users_me_update": OpenAPIOperation(
+            summary: "Change the password (Directus's PATCH /users/me {password}) or ask to change the address ({email}).",
+            description: "Exactly one of password and email. Both need a sign-in within the last 5 minutes or current_password. A new password ends every other login and every browser session and keeps this login: its refresh token goes on, but its access token stops (refresh it). A new address changes only once it confirms the link mailed to it; the answer is the same whether or not the address has an account.",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "properties": .object([
+                        "password": .object(["type": .string("string"), "minLength": .integer(8), "maxLength": .integer(128)]),
+                        "email": .object(["type": .string("string"), "format": .string("email"), "maxLength": .integer(254)]),
+                        "current_password": .object(["type": .string("string")]),
+                    ]),
+                ])
+            ),
+            bearer: true,
+            responses: [
+                "200": .answer(
+                    "password: changed, the password-changed mail is on its way. email: the new address was sent a confirmation "
+                        + "link (valid 24 hours); the account's address is unchanged until it is confirmed.",
+                    mediaType: "application/json", schema: userSchema),
+                "400": .error(
+                    "INVALID_PAYLOAD: not exactly one of password and email, or malformed input; FAILED_VALIDATION (field password, with error.reasons; field email) for a refused password or address."
+                ),
+            ].merging(reauthenticationErrors) { own, _ in own }
+        ),
+        "users_me_delete": OpenAPIOperation(
+            summary: "Delete the signed-in account (Directus's DELETE /users/me): every token and session ends at once.",
+            description: "Needs a sign-in within the last 5 minutes or current_password. The account's rows go; a confirmation mail is sent; the address can register again.",
+            requestBody: .init(
+                "application/json",
+                required: false,
+                schema: .object([
+                    "type": .string("object"),
+                    "properties": .object(["current_password": .object(["type": .string("string")])]),
+                ])
+            ),
+            bearer: true,
+            responses: [
+                "204": .answer("Deleted."),
+                "400": .error("INVALID_PAYLOAD: malformed input."),
+            ].merging(reauthenticationErrors) { own, _ in own }
+        ),
+        "users_me_sessions": OpenAPIOperation(
+            summary: "The account's signed-in devices: its live logins, most recently used first.",
+            bearer: true,
+            responses: [
+                "200": .answer(
+                    "Live logins; ip is truncated as in the logs, user_agent a family such as \"Safari on iOS\"; unknown values are null.",
+                    mediaType: "application/json",
+                    schema: .object([
+                        "type": .string("object"),
+                        "required": .strings(["data"]),
+                        "properties": .object([
+                            "data": .object([
+                                "type": .string("array"),
+                                "items": .object([
+                                    "type": .string("object"),
+                                    "required": .strings(["id", "client_id", "signed_in_at", "last_used_at", "ip", "user_agent", "current"]),
+                                    "properties": .object([
+                                        "id": .object(["type": .string("string")]),
+                                        "client_id": .object([
+                                            "type": .strings(["string", "null"]),
+                                            "description": .string("The OAuth client; null for a first-party login (/auth/login)."),
+                                        ]),
+                                        "signed_in_at": .object(["type": .string("string"), "format": .string("date-time")]),
+                                        "last_used_at": .object(["type": .string("string"), "format": .string("date-time")]),
+                                        "ip": .object(["type": .strings(["string", "null"])]),
+                                        "user_agent": .object(["type": .strings(["string", "null"])]),
+                                        "current": .object([
+                                            "type": .string("boolean"),
+                                            "description": .string("The login the request's access token belongs to."),
+                                        ]),
+                                    ]),
+                                ]),
+                            ]),
+                        ]),
+                    ])
+                ),
+            ].merging(accountErrors) { own, _ in own }
+        ),
+        "users_me_session_end": OpenAPIOperation(
+            summary: "End one live login of the account (sign a device out).",
+            parameters: [
+                .object([
+                    "name": .string("id"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "description": .string("A login's id, from GET /users/me/sessions."),
+                    "schema": .object(["type": .string("string"), "minLength": .integer(1), "maxLength": .integer(64)]),
+                ]),
+            ],
+            bearer: true,
+            responses: [
+                "204": .answer("The login ended."),
+                "400": .error("INVALID_PAYLOAD: no id, or more than one."),
+                "404": .error("INVALID_QUERY (login_not_found): the id is not a live login of this account."),
+            ].merging(accountErrors) { own, _ in own }
+        ),
+        "users_email_confirm": OpenAPIOperation(
+            summary: "Confirm a new address with the token of the link mailed to it: the address changes.",
+            description: "No access token needed: the link may be opened on another device. The old address is mailed a link that undoes the change (valid 7 days).",
+            requestBody: .init("application/json", schema: linkTokenBody),
+            responses: [
+                "204": .answer("The address changed."),
+            ].merging(linkErrors) { own, _ in own }
+        ),
+        "users_email_undo": OpenAPIOperation(
+            summary: "Undo an address change with the token of the link mailed to the old address.",
+            description: "Gives the account its old address back (if no other account took it), ends every login and browser session and supersedes reset links; then choose a new password.",
+            requestBody: .init("application/json", schema: linkTokenBody),
+            responses: [
+                "204": .answer("The old address is back; every device is signed out."),
+            ].merging(linkErrors) { own, _ in own }
+        ),
         "password_request": OpenAPIOperation(
             summary: "Send a password reset link to an address, if it has an account.",
             description: "Every well-formed request gets the same 200 body whether or not the account exists.",
@@ -116,6 +323,70 @@ enum OpenAPIOperations {
                     ])
                 ),
             ].merging(resetErrors) { own, _ in own }
+        ),
+        "register": OpenAPIOperation(
+            summary: "Sign up (Directus-compatible): a mail confirms the address, and the account exists once its link is used.",
+            description: "Every well-formed request gets the same empty 204 whether or not the address has an account (an address "
+                + "with one is mailed a note saying so). Off unless LATCHKEY_REGISTRATION=open (403).",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["email", "password"]),
+                    "properties": .object([
+                        "email": .object(["type": .string("string"), "format": .string("email"), "maxLength": .integer(254)]),
+                        "password": .object(["type": .string("string"), "minLength": .integer(8), "maxLength": .integer(128)]),
+                        "verification_url": .object([
+                            "type": .strings(["string", "null"]),
+                            "description": .string("A link base from LATCHKEY_RESET_URL_ALLOW_LIST; null or absent: the server's /verify-email page."),
+                        ]),
+                        "locale": .object([
+                            "type": .strings(["string", "null"]),
+                            "enum": .array(languageCodes.map(JSONValue.string) + [.null]),
+                            "description": .string("The mail's language; null or absent: Accept-Language."),
+                        ]),
+                        "first_name": .object(["type": .string("string"), "description": .string("Accepted for Directus clients; not kept.")]),
+                        "last_name": .object(["type": .string("string"), "description": .string("Accepted for Directus clients; not kept.")]),
+                    ]),
+                ])
+            ),
+            responses: [
+                "204": .answer("Accepted (always the same answer)."),
+                "403": .error("FORBIDDEN: sign-up is closed on this server."),
+            ].merging(resetErrors) { own, _ in own }
+        ),
+        "verify_email": OpenAPIOperation(
+            summary: "Confirm a sign-up's address with the token of its mailed link (single use, 24 h): the account is created.",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["token"]),
+                    "properties": .object(["token": .object(["type": .string("string")])]),
+                ])
+            ),
+            responses: [
+                "204": .answer("The address is confirmed and the account exists."),
+            ].merging(resetErrors) { own, _ in own }
+        ),
+        "verify_email_query": OpenAPIOperation(
+            summary: "The same confirmation, as Directus's SDKs send it (GET with the token in the query).",
+            description: "Latchkey's own mails never put the token in a query string: their link opens /verify-email, "
+                + "which posts it.",
+            parameters: [
+                .object([
+                    "name": .string("token"),
+                    "in": .string("query"),
+                    "required": .bool(true),
+                    "schema": .object(["type": .string("string")]),
+                ]),
+            ],
+            responses: [
+                "204": .answer("The address is confirmed and the account exists."),
+                "400": .error("invalid_token (one answer for every cause), or a malformed or repeated parameter."),
+                "429": .error("Too many requests from this client (REQUESTS_EXCEEDED for Directus clients).", retryAfter: true),
+                "503": .error("The shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+            ]
         ),
         "directus_login": OpenAPIOperation(
             summary: "Sign in with email and password (Directus-compatible: json, cookie or session mode).",
@@ -283,6 +554,44 @@ enum OpenAPIOperations {
                 "429": .error("Too many failed sign-ins.", retryAfter: true),
             ]
         ),
+        "oauth_logout": OpenAPIOperation(
+            summary: "Sign the browser out (OpenID Connect RP-Initiated Logout 1.0; the metadata's end_session_endpoint).",
+            description: "With an id_token_hint this server issued (expired ones too) for the signed-in account, the browser's session ends at once; otherwise a page asks \"Sign out?\" first. Once signed out: 303 to post_logout_redirect_uri (registered for the client) with state, else a \"You are signed out\" page. An unknown client or unregistered post_logout_redirect_uri gets an HTML error page, never a redirect.",
+            parameters: logoutParameters.map { name, maxLength in
+                .object([
+                    "name": .string(name), "in": .string("query"), "required": .bool(false),
+                    "schema": logoutParameterSchema(maxLength: maxLength, inQuery: true),
+                ])
+            },
+            responses: [
+                "200": .answer("The \"Sign out?\" page, or the \"You are signed out\" page.", mediaType: "text/html"),
+                "303": .answer("Signed out: to the post-logout redirect URI with state."),
+                "400": .error("Error page: unknown client, unregistered post-logout redirect URI, or a malformed or repeated parameter."),
+                "414": .answer("The request line is longer than the server reads (about 11 KB with the headers): send such a request as a form POST."),
+            ]
+        ),
+        "oauth_logout_form": OpenAPIOperation(
+            summary: "The logout request as a form post, or the \"Sign out?\" page's form (step=sign_out with the csrf_token bound to the latchkey_csrf cookie).",
+            description: "Without step, the same request as GET /oauth/logout; a post that brings no session cookie (another site's form post carries none) is asked \"Sign out?\". With step=sign_out and a valid csrf_token, the browser's session ends.",
+            requestBody: .init(
+                "application/x-www-form-urlencoded",
+                schema: .object([
+                    "type": .string("object"),
+                    "properties": .object(Dictionary(uniqueKeysWithValues: logoutParameters.map { name, maxLength in
+                        (name, logoutParameterSchema(maxLength: maxLength, inQuery: false))
+                    } + [
+                        ("csrf_token", .object(["type": .string("string"), "maxLength": .integer(128)])),
+                        ("step", .object(["type": .string("string"), "enum": .strings(["sign_out"])])),
+                    ])),
+                ])
+            ),
+            responses: [
+                "200": .answer("The \"Sign out?\" page, or the \"You are signed out\" page.", mediaType: "text/html"),
+                "303": .answer("Signed out: to the post-logout redirect URI with state."),
+                "400": .error("Error page: the body is not form-encoded, an unknown client, an unregistered post-logout redirect URI, or a malformed or repeated parameter."),
+                "403": .error("The form token is missing or does not match the browser."),
+            ]
+        ),
         "oauth_token": OpenAPIOperation(
             summary: "Exchange an authorization code or a refresh token (RFC 6749 §4.1.3, §6).",
             requestBody: .init("application/x-www-form-urlencoded", schema: .reference("TokenRequest")),
@@ -370,17 +679,36 @@ enum OpenAPIOperations {
         ),
         "reset_page": OpenAPIOperation(
             summary: "The web page for setting a new password (token in the URL fragment).",
-            parameters: [
-                .object([
-                    "name": .string("lang"),
-                    "in": .string("query"),
-                    "required": .bool(false),
-                    "description": .string(languageSentence + "; any other value is ignored (the page follows Accept-Language)."),
-                    "schema": .object(["type": .string("string")]),
-                ]),
-            ],
+            parameters: [languageParameter],
             responses: [
                 "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "confirm_email_page": OpenAPIOperation(
+            summary: "The page a new address's confirmation link opens (token in the URL fragment; one click posts it to /users/email/confirm).",
+            parameters: [languageParameter],
+            responses: [
+                "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "undo_email_change_page": OpenAPIOperation(
+            summary: "The page the old address's undo link opens (token in the URL fragment; one click posts it to /users/email/undo).",
+            parameters: [languageParameter],
+            responses: [
+                "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "verify_email_page": OpenAPIOperation(
+            summary: "The page a sign-up's confirmation link opens (token in the URL fragment; one click posts it to /users/register/verify-email).",
+            parameters: [languageParameter],
+            responses: [
+                "200": .answer("HTML page.", mediaType: "text/html"),
+            ]
+        ),
+        "email_link_script": OpenAPIOperation(
+            summary: "Script of the pages mailed links open.",
+            responses: [
+                "200": .answer("JavaScript.", mediaType: "text/javascript"),
             ]
         ),
         "reset_script": OpenAPIOperation(

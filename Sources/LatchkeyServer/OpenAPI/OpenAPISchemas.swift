@@ -90,6 +90,8 @@ enum OpenAPISchemas {
                                         "INVALID_PAYLOAD",
                                         "FAILED_VALIDATION",
                                         "FORBIDDEN",
+                                        "REAUTHENTICATION_REQUIRED",
+                                        "INVALID_QUERY",
                                         "REQUESTS_EXCEEDED",
                                         "SERVICE_UNAVAILABLE",
                                         "INTERNAL_SERVER_ERROR",
@@ -107,7 +109,7 @@ enum OpenAPISchemas {
             ]),
             "ResetError": .object([
                 "type": .string("object"),
-                "description": .string("The reset routes' errors: Latchkey's error object and Directus's errors array in one body, so Latchkey's SDK and Directus SDKs both read them. The status is Latchkey's (400 for invalid_token, not Directus's 401/403)."),
+                "description": .string("The errors of the reset routes and of the account's own routes (/users/…): Latchkey's error object and Directus's errors array in one body, so Latchkey's SDK and Directus SDKs both read them. The status is Latchkey's (400 for invalid_token, not Directus's 401/403)."),
                 "required": .strings(["error", "errors"]),
                 "properties": .object([
                     "error": .object(["$ref": .string("#/components/schemas/Error/properties/error")]),

@@ -25,16 +25,8 @@ struct AuthorizeRoutes {
     let logger: Logger
     /// The issuer sent as `iss` with every authorization response.
     let issuer: String
-    /// Whether cookies get `Secure` (the public URL is https).
-    let secureCookies: Bool
-
-    /// The session cookie's name: with `__Host-` over https, which browsers accept only from
-    /// this host with `Secure` and `Path=/`, so a sibling domain cannot plant or shadow it.
-    var sessionCookie: String { secureCookies ? "__Host-latchkey_session" : "latchkey_session" }
-    /// The CSRF cookie's name, `__Host-` over https as ``sessionCookie``.
-    var csrfCookie: String { secureCookies ? "__Host-latchkey_csrf" : "latchkey_csrf" }
-    /// `/` for `__Host-` cookies (required), else only the authorization pages.
-    private var cookiePath: String { secureCookies ? "/" : "/oauth" }
+    /// The session and CSRF cookies.
+    let cookies: BrowserCookies
 
     var routes: [Route] {
         // A failure nothing above answers more precisely is an error page, never a redirect.
@@ -65,7 +57,7 @@ struct AuthorizeRoutes {
     }
 
     private func authorize(_ request: HTTPRequest) throws -> HTTPResponse {
-        let language = self.language(request, uiLocales: request.queryValue("ui_locales"))
+        let language = request.pageLanguage(uiLocales: request.queryValue("ui_locales"))
         let authorizationRequest: AuthorizationRequest
         switch try validated({ try FormParameters(query: request) }, request: request, language: language) {
         case .answered(let response): return response
@@ -101,10 +93,10 @@ struct AuthorizeRoutes {
 
     private func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormParameters(body: request)
-        let language = self.language(request, uiLocales: try? form.optional("ui_locales", maxLength: 64))
+        let language = request.pageLanguage(uiLocales: try? form.optional("ui_locales", maxLength: 64))
         let text = language.catalogue.signInPage
         guard authorization.isValidFormToken(
-            try? form.optional("csrf_token", maxLength: 128), csrfCookie: request.cookie(csrfCookie).map(Redacted.init))
+            try? form.optional("csrf_token", maxLength: 128), csrfCookie: cookies.csrfValue(in: request))
         else {
             logger.info("authorize_form_rejected", ["ip": .string(IPAddress.truncatedForLogs(request.clientIP))])
             return HTTPResponse(pages.error(text.expiredForm, language: language, status: 403))
@@ -119,11 +111,11 @@ struct AuthorizeRoutes {
         switch try form.optional("step", maxLength: 16) {
         case "consent" where try form.optional("decision", maxLength: 16) == "switch_account":
             // "Not you?": this browser's session ends on every server, and its cookie goes.
-            try authorization.endBrowserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
+            try authorization.endBrowserSession(cookie: cookies.sessionValue(in: request))
             logger.info("authorize_signed_out", ["client_id": .string(authorizationRequest.client.id)])
             var response = HTTPResponse(pages.signIn(
                 request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: nil, status: 200))
-            response.setCookie(sessionCookie, "", path: cookiePath, sameSite: "Lax", secure: secureCookies, maxAge: 0)
+            cookies.clearSession(on: &response)
             return response
         case "consent":
             guard let session = try recentSession(request, for: authorizationRequest) else {
@@ -159,7 +151,7 @@ struct AuthorizeRoutes {
             // A sign-in replaces the browser's session: the one its cookie held (prompt=login,
             // max_age, another account) ends, on every server, rather than staying valid until it
             // expires for whoever else holds that cookie.
-            try authorization.endBrowserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
+            try authorization.endBrowserSession(cookie: cookies.sessionValue(in: request))
             logger.info(
                 "authorize_signed_in", ["account": .string(session.account.id), "client_id": .string(authorizationRequest.client.id)])
             var response =
@@ -169,9 +161,7 @@ struct AuthorizeRoutes {
                 } else {
                     try issueCode(authorizationRequest, session: session)
                 }
-            response.setCookie(
-                sessionCookie, cookie.exposed, path: cookiePath, sameSite: "Lax", secure: secureCookies,
-                maxAge: Int(AuthorizationService.browserSessionLifetime))
+            cookies.setSession(cookie, on: &response)
             return response
         default:
             throw LatchkeyError(.invalidRequest, "The form is incomplete.")
@@ -180,7 +170,7 @@ struct AuthorizeRoutes {
 
     /// The browser's live session, if its sign-in is recent enough for the request's `max_age`.
     private func recentSession(_ request: HTTPRequest, for authorizationRequest: AuthorizationRequest) throws -> BrowserSession? {
-        let session = try authorization.browserSession(cookie: request.cookie(sessionCookie).map(Redacted.init))
+        let session = try authorization.browserSession(cookie: cookies.sessionValue(in: request))
         return session.flatMap { authorizationRequest.acceptsSignIn(at: $0.assurance.authTime, now: clock.now()) ? $0 : nil }
     }
 
@@ -236,21 +226,8 @@ struct AuthorizeRoutes {
         return errorPage(error, language: language)
     }
 
-    /// Renders a page with a form token for the browser's CSRF cookie, setting a new cookie
-    /// when it has none.
+    /// Renders a page with a form token for the browser's CSRF cookie (see ``BrowserCookies/withFormToken(_:_:_:)``).
     private func withFormToken(_ request: HTTPRequest, _ render: (String) -> HTTPResponse) -> HTTPResponse {
-        let existing = request.cookie(csrfCookie).map(Redacted.init).flatMap { OpaqueToken.wellFormedDigest($0) != nil ? $0 : nil }
-        let cookie = existing ?? SecureRandom.token()
-        var response = render(authorization.formToken(for: cookie))
-        if existing == nil {
-            response.setCookie(csrfCookie, cookie.exposed, path: cookiePath, sameSite: "Strict", secure: secureCookies, maxAge: 3600)
-        }
-        return response
-    }
-
-    private func language(_ request: HTTPRequest, uiLocales: String?) -> SupportedLanguage {
-        SupportedLanguage.negotiate(
-            explicit: uiLocales?.split(separator: " ").first.map(String.init), acceptLanguage: request.headers["Accept-Language"],
-            accountLocale: nil)
+        cookies.withFormToken(request, authorization, render)
     }
 }

@@ -32,7 +32,8 @@ struct DirectusAuthRoutes {
                 let body = try request.decodeJSON(LoginBody.self)
                 if body.mode != .json { try cookies.checkSameOrigin(request) }
                 let credential = SignInCredential.password(email: body.email, password: body.password)
-                return reply(try login.signIn(credential, clientIP: request.clientIP), mode: body.mode)
+                return reply(
+                    try login.signIn(credential, clientIP: request.clientIP, userAgent: request.headers["User-Agent"]), mode: body.mode)
             },
             Route("POST", "/auth/refresh", name: "directus_refresh", body: .jsonOrEmpty, errorShape: .directus) { request in
                 let body = try request.decodeJSON(TokenBody.self, allowingEmpty: true)

@@ -45,7 +45,9 @@ struct OAuthTokenRoutes {
         let form = try FormParameters(body: request)
         let grantType = try form.required("grant_type", maxLength: 64)
         let caller = try authenticator.caller(authorization: request.headers["Authorization"], form: form)
-        let issued = try grants.issue(grantType: grantType, form, client: caller.client)
+        let issued = try grants.issue(
+            grantType: grantType, form, client: caller.client,
+            origin: LoginOrigin(clientIP: request.clientIP, userAgentHeader: request.headers["User-Agent"]))
         logger.info("oauth_tokens_issued", ["client_id": .string(caller.client.id), "grant_type": .string(grantType)])
         return .json(TokenReply(issued))
     }

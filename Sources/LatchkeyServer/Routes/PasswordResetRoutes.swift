@@ -33,7 +33,7 @@ struct PasswordResetRoutes {
                 return response
             },
             Route("POST", "/auth/password/validate", name: "password_validate", body: .json, errorShape: .latchkeyAndDirectus) { request in
-                let body = try request.decodeJSON(TokenBody.self)
+                let body = try request.decodeJSON(LinkTokenBody.self)
                 let status = try service.validate(token: body.token, clientIP: request.clientIP)
                 return .json(TokenStatusReply(valid: true, email_hint: status.emailHint, expires_at: Timestamp.iso8601(status.expiresAt)))
             },
@@ -66,17 +66,6 @@ private struct ResetRequestBody: Decodable {
         email = try fields.text(.email, maxBytes: 320)
         resetURL = try fields.optionalText(.resetURL, maxBytes: 2048)
         locale = try fields.optionalText(.locale, maxBytes: 35)
-    }
-}
-
-/// `{token}`.
-private struct TokenBody: Decodable {
-    let token: Redacted<String>
-
-    private enum CodingKeys: String, CodingKey { case token }
-
-    init(from decoder: any Decoder) throws {
-        token = try decoder.container(keyedBy: CodingKeys.self).secret(.token, maxBytes: 512)
     }
 }
 

@@ -33,4 +33,4 @@ package final class PostgresStore: Sendable, SQLStore {
 }
 
 extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    MaintenanceStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore {}

@@ -61,6 +61,21 @@ enum SQLDialect: Sendable {
         }
     }
 
+    /// The first key of the advisory locks on addresses (PostgreSQL's two-key form, a key
+    /// space apart from the migration lock's one key): "LKad".
+    static let addressLockClass: Int32 = 0x4C4B_6164
+
+    /// The statement that makes a transaction wait until no other holds the lock of the
+    /// address bound to its one parameter, holding it until the transaction ends; nil when
+    /// the write transaction alone excludes other writers (SQLite). Addresses are hashed to
+    /// the lock's second key, so two addresses may share a lock: they then only queue.
+    var addressLock: String? {
+        switch self {
+        case .sqlite: nil
+        case .postgres: "SELECT pg_advisory_xact_lock(\(Self.addressLockClass), hashtext(?))"
+        }
+    }
+
     /// The query whose one row's `found` is 1 when the `schema_migrations` table exists, else 0.
     var migrationsTableQuery: String {
         switch self {

@@ -8,8 +8,11 @@ extension SQLStore {
     package func createAccount(_ account: Account) throws {
         let createdAt = SQLValue.integer(StorageEncoding.milliseconds(account.createdAt))
         let inserted = try database.transaction { connection in
-            // ON CONFLICT makes the check and the insert one step, so racing servers cannot both take the email.
-            try connection.execute(
+            // ON CONFLICT makes the check and the insert one step, so racing servers cannot both
+            // take the email; the address lock queues it with an address change to the same
+            // address, which checks the address is free before it takes it.
+            try lockAddress(account.email, using: connection)
+            return try connection.execute(
                 """
                 INSERT INTO accounts (id, email, password_hash, status, credential_version, locale, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -8,8 +8,9 @@ extension SQLStore {
             try connection.execute(
                 """
                 INSERT INTO authorization_codes (code_digest, client_id, account_id, redirect_uri, code_challenge, scope,
-                                                 nonce, credential_version, auth_time, amr, created_at, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                                 nonce, credential_version, auth_time, amr, created_at, expires_at,
+                                                 browser_session_digest)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .text(StorageEncoding.hex(code.digest)), .text(code.clientID), .text(code.accountID),
@@ -18,6 +19,7 @@ extension SQLStore {
                     .integer(StorageEncoding.milliseconds(code.assurance.authTime)), .text(code.assurance.storedMethods),
                     .integer(StorageEncoding.milliseconds(code.createdAt)),
                     .integer(StorageEncoding.milliseconds(code.expiresAt)),
+                    .text(code.browserSessionDigest.map(StorageEncoding.hex)),
                 ])
         }
     }
@@ -45,7 +47,7 @@ extension SQLStore {
                 UPDATE authorization_codes SET used_at = ?, family_id = ?
                 WHERE code_digest = ? AND used_at IS NULL AND expires_at > ?
                 RETURNING client_id, account_id, redirect_uri, code_challenge, scope, nonce, credential_version,
-                          auth_time, amr, created_at, expires_at
+                          auth_time, amr, created_at, expires_at, browser_session_digest
                 """,
                 [nowValue, .text(refreshToken.familyID), digestValue, nowValue])
             guard let row = consumed.first else {
@@ -53,7 +55,7 @@ extension SQLStore {
                     "SELECT family_id, used_at FROM authorization_codes WHERE code_digest = ?", [digestValue])
                 guard let previous = known.first, try previous.optionalInteger("used_at") != nil else { return .invalid }
                 if let familyID = try previous.optionalText("family_id") {
-                    try Self.revokeFamily(familyID, now: nowValue, using: connection)
+                    try Self.endLogin(familyID, now: nowValue, using: connection)
                 }
                 return .replayed
             }
@@ -66,7 +68,8 @@ extension SQLStore {
                     storedMethods: try row.optionalText("amr"),
                     authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time"))),
                 createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
-                expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
+                expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
+                browserSessionDigest: try row.optionalText("browser_session_digest").map(StorageEncoding.bytes(hex:)))
             guard accepts(code) else {
                 try connection.execute("UPDATE authorization_codes SET family_id = NULL WHERE code_digest = ?", [digestValue])
                 return .rejected
@@ -79,10 +82,11 @@ extension SQLStore {
             let token = RefreshTokenRecord(
                 digest: refreshToken.digest, accountID: account.id, familyID: refreshToken.familyID,
                 clientID: code.clientID, scope: code.scope, credentialVersion: code.credentialVersion, assurance: code.assurance,
-                createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+                origin: refreshToken.origin, createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(
                     milliseconds: StorageEncoding.milliseconds(min(refreshToken.idleExpiresAt, refreshToken.absoluteExpiresAt))),
-                absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(refreshToken.absoluteExpiresAt)))
+                absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(refreshToken.absoluteExpiresAt)),
+                browserSessionDigest: code.browserSessionDigest)
             try Self.insertRefreshToken(token, using: connection)
             try Self.endLeastRecentlyUsedFamilies(
                 of: account.id, keeping: refreshToken.liveFamilyLimit, now: now, using: connection)
@@ -151,6 +155,7 @@ extension SQLStore {
         return BrowserSession(
             account: try Self.account(from: row),
             assurance: Assurance(
-                storedMethods: try row.optionalText("amr"), authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time"))))
+                storedMethods: try row.optionalText("amr"), authTime: StorageEncoding.date(milliseconds: try row.integer("auth_time"))),
+            cookieDigest: digest)
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 extension SQLStore {
     package func createClient(_ client: OAuthClient) throws {
         let redirectURIs = String(decoding: try JSONEncoder().encode(client.redirectURIs.map(\.value)), as: UTF8.self)
+        let postLogoutRedirectURIs = String(
+            decoding: try JSONEncoder().encode(client.postLogoutRedirectURIs.map(\.value)), as: UTF8.self)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let scopeDescriptions = String(decoding: try encoder.encode(client.scopeDescriptions), as: UTF8.self)
@@ -13,8 +15,8 @@ extension SQLStore {
             try connection.execute(
                 """
                 INSERT INTO oauth_clients (id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect,
-                                           created_at, id_token_alg, display_name, scope_descriptions)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                           created_at, id_token_alg, display_name, scope_descriptions, post_logout_redirect_uris)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (id) DO NOTHING
                 """,
                 [
@@ -22,7 +24,7 @@ extension SQLStore {
                     .text(client.secretDigest), .integer(client.isFirstParty ? 1 : 0),
                     .text(client.scopes.joined(separator: " ")), .integer(client.mayIntrospect ? 1 : 0),
                     .integer(StorageEncoding.milliseconds(client.createdAt)), .text(client.idTokenAlgorithm.rawValue),
-                    .text(client.displayName), .text(scopeDescriptions),
+                    .text(client.displayName), .text(scopeDescriptions), .text(postLogoutRedirectURIs),
                 ])
         }
         guard inserted == 1 else {
@@ -40,18 +42,21 @@ extension SQLStore {
 
     package func updateClient(_ client: OAuthClient) throws -> Bool {
         let redirectURIs = String(decoding: try JSONEncoder().encode(client.redirectURIs.map(\.value)), as: UTF8.self)
+        let postLogoutRedirectURIs = String(
+            decoding: try JSONEncoder().encode(client.postLogoutRedirectURIs.map(\.value)), as: UTF8.self)
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let scopeDescriptions = String(decoding: try encoder.encode(client.scopeDescriptions), as: UTF8.self)
         return try database.transaction { connection in
             try connection.execute(
                 """
-                UPDATE oauth_clients SET redirect_uris = ?, secret_digest = ?, scopes = ?, display_name = ?, scope_descriptions = ?
+                UPDATE oauth_clients SET redirect_uris = ?, secret_digest = ?, scopes = ?, display_name = ?, scope_descriptions = ?,
+                                         post_logout_redirect_uris = ?
                 WHERE id = ?
                 """,
                 [
                     .text(redirectURIs), .text(client.secretDigest), .text(client.scopes.joined(separator: " ")),
-                    .text(client.displayName), .text(scopeDescriptions), .text(client.id),
+                    .text(client.displayName), .text(scopeDescriptions), .text(postLogoutRedirectURIs), .text(client.id),
                 ])
         } > 0
     }
@@ -68,7 +73,7 @@ extension SQLStore {
             try connection.query(
                 """
                 SELECT id, redirect_uris, confidential, secret_digest, first_party, scopes, may_introspect, created_at,
-                       id_token_alg, display_name, scope_descriptions
+                       id_token_alg, display_name, scope_descriptions, post_logout_redirect_uris
                 FROM oauth_clients WHERE \(condition) ORDER BY created_at, id \(database.dialect.byteOrder)
                 """, values)
         }
@@ -79,7 +84,7 @@ extension SQLStore {
     private static func client(from row: any SQLRow) throws -> OAuthClient {
         let columns = try clientColumnMemo.columns(
             redirectURIs: try row.text("redirect_uris"), scopeDescriptions: try row.text("scope_descriptions"),
-            decode: decodeClientColumns)
+            postLogoutRedirectURIs: try row.text("post_logout_redirect_uris"), decode: decodeClientColumns)
         let scopes = try row.text("scopes")
         guard let idTokenAlgorithm = JWSAlgorithm(rawValue: try row.text("id_token_alg")) else {
             throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client id_token_alg")
@@ -93,18 +98,25 @@ extension SQLStore {
             scopes: scopes.split(separator: " ").map(String.init),
             mayIntrospect: try row.integer("may_introspect") == 1,
             createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")), idTokenAlgorithm: idTokenAlgorithm,
-            displayName: try row.optionalText("display_name"), scopeDescriptions: columns.scopeDescriptions)
+            displayName: try row.optionalText("display_name"), scopeDescriptions: columns.scopeDescriptions,
+            postLogoutRedirectURIs: columns.postLogoutRedirectURIs)
     }
 
-    /// The JSON columns of a client row, decoded: the redirect URIs (each checked again as
-    /// when it was registered) and the scope descriptions.
-    private static func decodeClientColumns(redirectURIs: String, scopeDescriptions: String) throws -> ClientColumnMemo.Columns {
+    /// The JSON columns of a client row, decoded: the redirect URIs and post-logout redirect
+    /// URIs (each checked again as when it was registered) and the scope descriptions.
+    private static func decodeClientColumns(
+        redirectURIs: String, scopeDescriptions: String, postLogoutRedirectURIs: String
+    ) throws -> ClientColumnMemo.Columns {
         do {
             return ClientColumnMemo.Columns(
                 redirectURIs: try JSONDecoder().decode([String].self, from: Data(redirectURIs.utf8)).map(RedirectURI.init),
-                scopeDescriptions: try JSONDecoder().decode([String: String].self, from: Data(scopeDescriptions.utf8)))
+                scopeDescriptions: try JSONDecoder().decode([String: String].self, from: Data(scopeDescriptions.utf8)),
+                postLogoutRedirectURIs: try JSONDecoder().decode([String].self, from: Data(postLogoutRedirectURIs.utf8))
+                    .map(RedirectURI.init))
         } catch {
-            throw LatchkeyError(.storage, "The database holds unexpected data.", detail: "client redirect_uris or scope_descriptions: \(error)")
+            throw LatchkeyError(
+                .storage, "The database holds unexpected data.",
+                detail: "client redirect_uris, scope_descriptions or post_logout_redirect_uris: \(error)")
         }
     }
 }

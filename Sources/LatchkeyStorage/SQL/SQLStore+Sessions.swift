@@ -5,7 +5,7 @@ import LatchkeyCrypto
 extension SQLStore {
     package func createRefreshToken(
         digest: Data, accountID: String, familyID: String, clientID: String?, scope: [String], credentialVersion: Int,
-        assurance: Assurance, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
+        assurance: Assurance, origin: LoginOrigin, now: Date, idleExpiresAt: Date, absoluteExpiresAt: Date, liveFamilyLimit: Int
     ) throws -> RefreshTokenRecord? {
         let expiresAt = min(idleExpiresAt, absoluteExpiresAt)
         let inserted = try database.transaction { connection in
@@ -17,8 +17,9 @@ extension SQLStore {
             let inserted = try connection.execute(
                 """
                 INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                      family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr)
-                SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, ?, credential_version, ?, ?, ?
+                                      family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr,
+                                      client_ip, user_agent)
+                SELECT ?, id, 'refresh_family', ?, ?, ?, ?, ?, ?, credential_version, ?, ?, ?, ?, ?
                 FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?
                 \(database.dialect.updateLock(of: "accounts"))
                 """,
@@ -28,7 +29,7 @@ extension SQLStore {
                     .text(familyID), .text(clientID), .text(scope.joined(separator: " ")),
                     .integer(StorageEncoding.milliseconds(absoluteExpiresAt)),
                     .integer(StorageEncoding.milliseconds(assurance.authTime)), .text(assurance.storedMethods),
-                    .text(accountID), .integer(Int64(credentialVersion)),
+                    .text(origin.ip), .text(origin.userAgent), .text(accountID), .integer(Int64(credentialVersion)),
                 ])
             if inserted == 1 {
                 try Self.endLeastRecentlyUsedFamilies(of: accountID, keeping: liveFamilyLimit, now: now, using: connection)
@@ -42,9 +43,10 @@ extension SQLStore {
             assurance: Assurance(
                 methods: assurance.methods,
                 authTime: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(assurance.authTime))),
-            createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
+            origin: origin, createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
             expiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(expiresAt)),
-            absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)))
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(absoluteExpiresAt)),
+            browserSessionDigest: nil)
     }
 
     package func rotateRefreshToken(
@@ -74,7 +76,7 @@ extension SQLStore {
                     of: row, presented: presented, newSuccessor: successorDigest, usedAt: usedAt, now: now, grace: reuseGrace,
                     using: connection)
                 else {
-                    try Self.revokeFamily(presentedToken.familyID, now: nowValue, using: connection)
+                    try Self.endLogin(presentedToken.familyID, now: nowValue, using: connection)
                     return .reused
                 }
             }
@@ -89,11 +91,11 @@ extension SQLStore {
             let successor = RefreshTokenRecord(
                 digest: newDigest, accountID: account.id, familyID: presentedToken.familyID, clientID: presentedToken.clientID,
                 scope: presentedToken.scope, credentialVersion: presentedToken.credentialVersion,
-                assurance: presentedToken.assurance,
+                assurance: presentedToken.assurance, origin: presentedToken.origin,
                 createdAt: StorageEncoding.date(milliseconds: StorageEncoding.milliseconds(now)),
                 expiresAt: StorageEncoding.date(
                     milliseconds: StorageEncoding.milliseconds(min(now.addingTimeInterval(idleTTL), presentedToken.absoluteExpiresAt))),
-                absoluteExpiresAt: presentedToken.absoluteExpiresAt)
+                absoluteExpiresAt: presentedToken.absoluteExpiresAt, browserSessionDigest: presentedToken.browserSessionDigest)
             try Self.insertRefreshToken(successor, using: connection)
             return .rotated(successor: successor, account: account)
         }
@@ -134,7 +136,7 @@ extension SQLStore {
         try database.transaction { connection in
             guard let token = try lockedRefreshToken(.text(StorageEncoding.hex(digest)), using: connection), accepts(token)
             else { return false }
-            try Self.revokeFamily(token.familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+            try Self.endLogin(token.familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
             return true
         }
     }
@@ -165,7 +167,8 @@ extension SQLStore {
             try connection.query(
                 """
                 SELECT s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version,
-                       s.auth_time, s.amr, s.created_at AS token_created_at, s.expires_at, s.absolute_expires_at,
+                       s.auth_time, s.amr, s.client_ip, s.user_agent, s.created_at AS token_created_at, s.expires_at,
+                       s.absolute_expires_at, s.browser_session_digest,
                        a.id, a.email, a.password_hash, a.status, a.locale, a.failure_epoch, a.created_at
                 FROM sessions s JOIN accounts a ON a.id = s.account_id
                 WHERE s.token_digest = ? AND s.kind = 'refresh_family' AND s.used_at IS NULL AND s.revoked_at IS NULL
@@ -180,9 +183,10 @@ extension SQLStore {
             clientID: try row.optionalText("client_id"),
             scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
             credentialVersion: Int(try row.integer("credential_version")), assurance: try Self.assurance(from: row),
-            createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
+            origin: try Self.origin(from: row), createdAt: StorageEncoding.date(milliseconds: try row.integer("token_created_at")),
             expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
-            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")),
+            browserSessionDigest: try Self.browserSessionDigest(from: row))
         return (token, try Self.account(from: row))
     }
 
@@ -214,7 +218,7 @@ extension SQLStore {
                 \(database.dialect.updateLock(of: "a"))
                 """,
                 [.text(familyID)])
-            try Self.revokeFamily(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+            try Self.endLogin(familyID, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
         }
     }
 
@@ -242,8 +246,9 @@ extension SQLStore {
         try connection.execute(
             """
             INSERT INTO sessions (id, account_id, kind, token_digest, created_at, expires_at,
-                                  family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr)
-            VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                  family_id, client_id, scope, credential_version, absolute_expires_at, auth_time, amr,
+                                  client_ip, user_agent, browser_session_digest)
+            VALUES (?, ?, 'refresh_family', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(SecureRandom.identifier(orderedAt: token.createdAt)), .text(token.accountID),
@@ -252,6 +257,7 @@ extension SQLStore {
                 .text(token.familyID), .text(token.clientID), .text(token.scope.joined(separator: " ")),
                 .integer(Int64(token.credentialVersion)), .integer(StorageEncoding.milliseconds(token.absoluteExpiresAt)),
                 .integer(StorageEncoding.milliseconds(token.assurance.authTime)), .text(token.assurance.storedMethods),
+                .text(token.origin.ip), .text(token.origin.userAgent), .text(token.browserSessionDigest.map(StorageEncoding.hex)),
             ])
     }
 
@@ -259,7 +265,7 @@ extension SQLStore {
     static var refreshTokenColumns: String {
         """
         s.token_digest, s.account_id, s.family_id, s.client_id, s.scope, s.credential_version, s.auth_time, s.amr, \
-        s.created_at, s.expires_at, s.absolute_expires_at
+        s.client_ip, s.user_agent, s.created_at, s.expires_at, s.absolute_expires_at, s.browser_session_digest
         """
     }
 
@@ -270,9 +276,15 @@ extension SQLStore {
             familyID: try row.text("family_id"), clientID: try row.optionalText("client_id"),
             scope: (try row.optionalText("scope") ?? "").split(separator: " ").map(String.init),
             credentialVersion: Int(try row.integer("credential_version")), assurance: try assurance(from: row),
-            createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
+            origin: try origin(from: row), createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
             expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")),
-            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")))
+            absoluteExpiresAt: StorageEncoding.date(milliseconds: try row.integer("absolute_expires_at")),
+            browserSessionDigest: try browserSessionDigest(from: row))
+    }
+
+    /// The browser session a login records, in a row holding its `browser_session_digest`.
+    static func browserSessionDigest(from row: any SQLRow) throws -> Data? {
+        try row.optionalText("browser_session_digest").map(StorageEncoding.bytes(hex:))
     }
 
     /// The assurance of a login in a row holding its `auth_time` and `amr`; a login started
@@ -283,7 +295,29 @@ extension SQLStore {
             authTime: StorageEncoding.date(milliseconds: try row.optionalInteger("auth_time") ?? 0))
     }
 
-    /// Revokes every live token of the family `familyID`.
+    /// The origin of a login in a row holding its `client_ip` and `user_agent`.
+    static func origin(from row: any SQLRow) throws -> LoginOrigin {
+        LoginOrigin(ip: try row.optionalText("client_ip"), userAgent: try row.optionalText("user_agent"))
+    }
+
+    /// Ends the login `familyID` as a sign-out or a theft does: revokes every live token of the
+    /// family and ends the browser session whose sign-in started it (the one its tokens record),
+    /// so the browser that signed in for it asks for the password again.
+    static func endLogin(_ familyID: String, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws {
+        try connection.execute(
+            """
+            UPDATE sessions SET revoked_at = ?
+            WHERE kind = 'browser' AND revoked_at IS NULL AND token_digest IN (
+                SELECT browser_session_digest FROM sessions
+                WHERE family_id = ? AND kind = 'refresh_family' AND browser_session_digest IS NOT NULL)
+            """,
+            [now, .text(familyID)])
+        try revokeFamily(familyID, now: now, using: connection)
+    }
+
+    /// Revokes every live token of the family `familyID`, and nothing else: a login ended for
+    /// being one too many of the account's, or whose account changed (its browser sessions
+    /// already do not count).
     static func revokeFamily(_ familyID: String, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws {
         try connection.execute(
             "UPDATE sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", [now, .text(familyID)])

@@ -101,6 +101,9 @@ extension SQLStore {
             let tokens = try connection.execute(
                 "DELETE FROM reset_tokens WHERE expires_at < ? OR used_at < ? OR superseded_at < ?",
                 [cutoff, cutoff, cutoff])
+            let emailChanges = try connection.execute(
+                "DELETE FROM email_change_tokens WHERE expires_at < ? OR used_at < ? OR superseded_at < ?",
+                [cutoff, cutoff, cutoff])
             let sessions = try connection.execute(
                 "DELETE FROM sessions WHERE expires_at < ? OR revoked_at < ?", [cutoff, cutoff])
             let mail = try connection.execute(
@@ -110,7 +113,11 @@ extension SQLStore {
             // A request is processed within seconds; one still here after a week fails every time.
             let requests = try connection.execute(
                 "DELETE FROM reset_requests WHERE id < ?", [.text(SecureRandom.identifierTimePrefix(cutoffTime))])
-            return tokens + sessions + mail + codes + requests
+            let signUps = try connection.execute(
+                "DELETE FROM registration_requests WHERE id < ?", [.text(SecureRandom.identifierTimePrefix(cutoffTime))])
+            let registrations = try connection.execute(
+                "DELETE FROM registrations WHERE expires_at < ? OR used_at < ? OR superseded_at < ?", [cutoff, cutoff, cutoff])
+            return tokens + emailChanges + sessions + mail + codes + requests + signUps + registrations
         }
     }
 
@@ -126,6 +133,15 @@ extension SQLStore {
     private func lockMigrations(_ connection: borrowing any SQLConnection & ~Copyable) throws {
         guard let statement = database.dialect.migrationLock else { return }
         try connection.execute(statement, [])
+    }
+
+    /// Waits until no other transaction holds the lock of the normalised address `email`, and
+    /// holds it until this one ends (see ``SQLDialect/addressLock``): taken by every
+    /// transaction that gives an account an address, so a check that the address is free and
+    /// the change that takes it cannot be split by another.
+    func lockAddress(_ email: String, using connection: borrowing any SQLConnection & ~Copyable) throws {
+        guard let statement = database.dialect.addressLock else { return }
+        try connection.execute(statement, [.text(email)])
     }
 
     /// Locks the account row against other writers until the transaction ends. Every

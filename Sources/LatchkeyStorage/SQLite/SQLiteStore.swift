@@ -59,4 +59,4 @@ package final class SQLiteStore: Sendable, SQLStore {
 }
 
 extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    MaintenanceStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore {}

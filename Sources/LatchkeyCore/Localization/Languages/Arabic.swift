@@ -21,14 +21,23 @@ extension TextCatalogue {
             ifNotYou: "إذا لم تكن أنت، فقد يعرف شخص آخر كلمة المرور. أعد تعيينها الآن، وغيّرها أيضًا في أي مكان آخر تستخدم فيه كلمة المرور نفسها:",
             button: "إعادة تعيين كلمة المرور",
             linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان والصقه في المتصفح:"),
-        addressChangedMail: AddressChangedMailText(
-            subject: { product in "تم تغيير عنوان البريد الإلكتروني لحسابك في \(product)" },
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "أكِّد عنوان بريدك الإلكتروني في \(product)" },
             greeting: "مرحبًا،",
-            changed: { product, address, date, time in
-                "تم تغيير عنوان البريد الإلكتروني لحسابك في \(product) إلى \(address) بتاريخ \(date) الساعة \(time) بالتوقيت العالمي المنسَّق (UTC). ستصل الرسائل المتعلقة بالحساب إلى هذا العنوان من الآن."
-            },
-            signedOut: "تم تسجيل الخروج من جميع الأجهزة التي كانت مسجّلة الدخول إلى الحساب؛ سجّل الدخول مرة أخرى بالعنوان الجديد.",
-            ifNotYou: { product in "إذا لم تطلب هذا التغيير، فتواصل مع دعم \(product) فورًا." }),
+            requested: { product in "أنشأ شخصٌ ما حسابًا في \(product) بعنوان البريد الإلكتروني هذا." },
+            instruction: "لتأكيد أن هذا العنوان لك وإكمال إنشاء حسابك، افتح هذا الرابط:",
+            button: "تأكيد بريدي الإلكتروني",
+            validity: { hours in "يعمل الرابط لمدة \(arabicHours(hours))." },
+            ignore: "إن لم تكن أنت من فعل ذلك، فيمكنك تجاهل هذه الرسالة. لن يُنشأ أي حساب.",
+            linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان إلى متصفحك:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "لديك حساب في \(product) بالفعل" },
+            greeting: "مرحبًا،",
+            attempted: { product in "حاول شخصٌ ما إنشاء حساب في \(product) بعنوان البريد الإلكتروني هذا، لكن لديه حسابًا بالفعل." },
+            instruction: "إن كنت أنت، فسجِّل الدخول كالمعتاد. وإن نسيت كلمة المرور، فيمكنك اختيار كلمة مرور جديدة:",
+            button: "إعادة تعيين كلمة المرور",
+            ignore: "إن لم تكن أنت من فعل ذلك، فيمكنك تجاهل هذه الرسالة. لم يتغير شيء.",
+            linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان إلى متصفحك:"),
         resetPage: ResetPageText(
             title: "إعادة تعيين كلمة المرور",
             requestIntro: "أدخل البريد الإلكتروني لحسابك وسنرسل إليك رابطًا لاختيار كلمة مرور جديدة.",
@@ -75,6 +84,16 @@ extension TextCatalogue {
             invalidRequest: "أرسل التطبيق طلب تسجيل دخول غير صالح. ارجع إلى التطبيق وحاول مرة أخرى.",
             expiredForm: "انتهت صلاحية هذه الصفحة. ارجع إلى التطبيق وابدأ تسجيل الدخول من جديد.",
             tryAgainLater: "تسجيل الدخول غير متاح الآن بسبب مشكلة من جهتنا. يُرجى المحاولة مرة أخرى بعد بضع دقائق."),
+        signOutPage: SignOutPageText(
+            confirmTitle: "تسجيل الخروج؟",
+            confirmIntro: { product in "سيتم تسجيل خروجك من \(product) في هذا المتصفح، وسيطلب منك تسجيل الدخول التالي هنا كلمة المرور." },
+            signOut: "تسجيل الخروج",
+            signedOutTitle: "تم تسجيل خروجك",
+            signedOutBody: { product in "تم تسجيل خروجك من \(product) في هذا المتصفح. يمكنك إغلاق هذه الصفحة." },
+            errorTitle: "رابط تسجيل الخروج هذا لا يعمل",
+            invalidRequest: "أرسل التطبيق طلب تسجيل خروج غير صالح. ارجع إلى التطبيق وحاول مرة أخرى.",
+            expiredForm: "انتهت صلاحية هذه الصفحة. ارجع إلى التطبيق وسجّل الخروج من جديد.",
+            tryAgainLater: "تسجيل الخروج غير ممكن الآن بسبب مشكلة من جهتنا. يُرجى المحاولة مرة أخرى بعد بضع دقائق."),
         rateLimit: RateLimitText(
             tooMany: "محاولات كثيرة جدًا.",
             tryAgainIn: { wait in
@@ -82,7 +101,70 @@ extension TextCatalogue {
                 case .minutes(let count): "يرجى المحاولة مرة أخرى بعد \(arabicMinutes(count))."
                 case .hours(let count): "يرجى المحاولة مرة أخرى بعد \(arabicHours(count))."
                 }
-            }))
+            }),
+        emailConfirmationMail: EmailConfirmationMailText(
+            subject: { product in "أكّد عنوان بريدك الإلكتروني الجديد في \(product)" },
+            greeting: "مرحبًا،",
+            requested: { product in "طلب أحدهم استخدام عنوان البريد الإلكتروني هذا لحسابه في \(product)." },
+            instruction: "لتأكيده، افتح هذا الرابط. سيستخدم الحساب بعد ذلك هذا العنوان لتسجيل الدخول ولتلقي رسائله:",
+            button: "تأكيد هذا العنوان",
+            validity: { hours in "يبقى الرابط صالحًا لمدة \(arabicHours(hours))." },
+            ignore: "إذا لم تكن أنت من طلب ذلك، فتجاهل هذه الرسالة. لن يتغير شيء.",
+            linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان والصقه في المتصفح:"),
+        emailTakenMail: EmailTakenMailText(
+            subject: { product in "حاول أحدهم نقل حساب في \(product) إلى عنوانك" },
+            greeting: "مرحبًا،",
+            attempted: { product in "طلب أحدهم نقل حساب في \(product) إلى عنوان البريد الإلكتروني هذا." },
+            nothingChanged: "لهذا العنوان حساب بالفعل، لذلك لم يتغير شيء.",
+            ifYou: "إذا كنت أنت، فسجّل الدخول بهذا العنوان بدلًا من ذلك، أو اختر عنوانًا آخر للحساب الآخر.",
+            ifNotYou: "إذا لم تكن أنت، فتجاهل هذه الرسالة. يبقى حسابك كما هو."),
+        emailChangedMail: EmailChangedMailText(
+            subject: { product in "تم تغيير البريد الإلكتروني لحسابك في \(product)" },
+            greeting: "مرحبًا،",
+            changed: { product, address, date, time in
+                "تم تغيير البريد الإلكتروني لحسابك في \(product) إلى \(address) بتاريخ \(date) الساعة \(time) بالتوقيت العالمي المنسَّق (UTC)."
+            },
+            ifYou: "إذا كنت أنت من قام بذلك، فلا داعي لفعل أي شيء آخر.",
+            ifNotYou: "إذا لم تكن أنت، فتراجع عن التغيير الآن: يستعيد حسابك هذا العنوان ويُسجَّل الخروج من جميع الأجهزة. ثم اختر كلمة مرور جديدة.",
+            button: "التراجع عن التغيير",
+            validity: { days in "يبقى الرابط صالحًا لمدة \(arabicDays(days))." },
+            linkFallback: "إذا لم يعمل الزر، فانسخ هذا العنوان والصقه في المتصفح:"),
+        accountDeletedMail: AccountDeletedMailText(
+            subject: { product in "تم حذف حسابك في \(product)" },
+            greeting: "مرحبًا،",
+            deleted: { product, date, time in
+                "تم حذف حسابك في \(product) بتاريخ \(date) الساعة \(time) بالتوقيت العالمي المنسَّق (UTC)."
+            },
+            everythingRemoved: "حُذف كل ما كان يحتويه، وسُجِّل الخروج من جميع الأجهزة.",
+            registerAgain: { product in "يمكنك إنشاء حساب جديد في \(product) بهذا العنوان في أي وقت." },
+            ifNotYou: "إذا لم تحذفه أنت، فقد كان شخص آخر يعرف كلمة المرور. غيّرها في أي مكان آخر تستخدم فيه كلمة المرور نفسها."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "تم تغيير عنوان البريد الإلكتروني لحسابك في \(product)" },
+            greeting: "مرحبًا،",
+            changed: { product, address, date, time in
+                "تم تغيير عنوان البريد الإلكتروني لحسابك في \(product) إلى \(address) بتاريخ \(date) الساعة \(time) بالتوقيت العالمي المنسَّق (UTC). ستصل الرسائل المتعلقة بالحساب إلى هذا العنوان من الآن."
+            },
+            signedOut: "تم تسجيل الخروج من جميع الأجهزة التي كانت مسجّلة الدخول إلى الحساب؛ سجّل الدخول مرة أخرى بالعنوان الجديد.",
+            ifNotYou: { product in "إذا لم تطلب هذا التغيير، فتواصل مع دعم \(product) فورًا." }),
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "تأكيد عنوان بريدك الإلكتروني",
+            verifyIntro: "سيُنشأ حسابك بعنوان البريد الإلكتروني هذا.",
+            verifyButton: "تأكيد بريدي الإلكتروني",
+            verified: { product in "تم تأكيد عنوان بريدك الإلكتروني وأصبح حسابك في \(product) جاهزًا. يمكنك الآن تسجيل الدخول." },
+            continueTo: { product in "المتابعة إلى \(product)" },
+            confirmTitle: "تأكيد عنوان بريدك الإلكتروني الجديد",
+            confirmIntro: "سيستخدم حسابك عنوان البريد الإلكتروني هذا لتسجيل الدخول ولتلقي رسائله.",
+            confirmButton: "تأكيد هذا العنوان",
+            confirmed: "تم تغيير بريدك الإلكتروني. استخدمه لتسجيل الدخول من الآن فصاعدًا.",
+            undoTitle: "التراجع عن تغيير البريد الإلكتروني",
+            undoIntro: "يستعيد حسابك بريده الإلكتروني السابق، ويُسجَّل الخروج من جميع الأجهزة.",
+            undoButton: "التراجع عن التغيير",
+            undone: "استعاد حسابك بريده الإلكتروني السابق، وسُجِّل الخروج من جميع الأجهزة.",
+            chooseNewPassword: "قد يعرف من غيّر العنوان كلمة المرور. اختر كلمة مرور جديدة الآن.",
+            chooseNewPasswordLink: "اختيار كلمة مرور جديدة",
+            working: "لحظة من فضلك…",
+            invalidLink: "لم يعد هذا الرابط صالحًا.",
+            failed: "حدث خطأ ما. يرجى المحاولة مرة أخرى."))
 }
 
 /// "N minutes" with Arabic's plural forms (one, two, few: 3–10, many: 11–99, other).
@@ -90,6 +172,13 @@ private func arabicMinutes(_ count: Int) -> String {
     if count == 1 { return "دقيقة واحدة" }
     if count == 2 { return "دقيقتين" }
     return (3...10).contains(count % 100) ? "\(count) دقائق" : "\(count) دقيقة"
+}
+
+/// "N days" with Arabic's plural forms (one, two, few: 3–10, many: 11–99, other).
+private func arabicDays(_ count: Int) -> String {
+    if count == 1 { return "يوم واحد" }
+    if count == 2 { return "يومين" }
+    return (3...10).contains(count % 100) ? "\(count) أيام" : "\(count) يومًا"
 }
 
 /// "N hours" with Arabic's plural forms (one, two, few: 3–10, many: 11–99, other).

@@ -19,14 +19,23 @@ extension TextCatalogue {
             ifNotYou: "If it wasn’t you, someone else may know your password. Reset it now, and change it wherever else you use the same password:",
             button: "Reset my password",
             linkFallback: "If the button doesn’t work, copy this address into your browser:"),
-        addressChangedMail: AddressChangedMailText(
-            subject: { product in "The email address of your \(product) account was changed" },
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "Confirm your email address for \(product)" },
             greeting: "Hello,",
-            changed: { product, address, date, time in
-                "The email address of your \(product) account was changed to \(address) on \(date) at \(time) UTC. Mail about the account now goes there."
-            },
-            signedOut: "Every device that was signed in to the account has been signed out; sign in again with the new address.",
-            ifNotYou: { product in "If you did not ask for this, contact \(product)’s support at once." }),
+            requested: { product in "Someone signed up for \(product) with this email address." },
+            instruction: "To confirm that this address is yours and finish creating your account, open this link:",
+            button: "Confirm my email address",
+            validity: { hours in "The link works for \(hours == 1 ? "1 hour" : "\(hours) hours")." },
+            ignore: "If this wasn’t you, you can ignore this email. No account will be created.",
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "You already have a \(product) account" },
+            greeting: "Hello,",
+            attempted: { product in "Someone tried to sign up for \(product) with this email address, but it already has an account." },
+            instruction: "If it was you, sign in as usual. If you have forgotten your password, you can choose a new one:",
+            button: "Reset my password",
+            ignore: "If this wasn’t you, you can ignore this email. Nothing has changed.",
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
         resetPage: ResetPageText(
             title: "Reset your password",
             requestIntro: "Enter the email address of your account and we will send you a link to choose a new password.",
@@ -73,6 +82,16 @@ extension TextCatalogue {
             invalidRequest: "The app sent an invalid sign-in request. Go back to the app and try again.",
             expiredForm: "This page has expired. Go back to the app and start signing in again.",
             tryAgainLater: "Sign-in is not available right now because of a problem on our side. Please try again in a few minutes."),
+        signOutPage: SignOutPageText(
+            confirmTitle: "Sign out?",
+            confirmIntro: { product in "You will be signed out of \(product) in this browser, and the next sign-in here will ask for your password." },
+            signOut: "Sign out",
+            signedOutTitle: "You are signed out",
+            signedOutBody: { product in "You are signed out of \(product) in this browser. You can close this page." },
+            errorTitle: "This sign-out link does not work",
+            invalidRequest: "The app sent an invalid sign-out request. Go back to the app and try again.",
+            expiredForm: "This page has expired. Go back to the app and sign out again.",
+            tryAgainLater: "Signing out is not possible right now because of a problem on our side. Please try again in a few minutes."),
         rateLimit: RateLimitText(
             tooMany: "Too many attempts.",
             tryAgainIn: { wait in
@@ -80,5 +99,66 @@ extension TextCatalogue {
                 case .minutes(let count): "Please try again in \(count == 1 ? "1 minute" : "\(count) minutes")."
                 case .hours(let count): "Please try again in \(count == 1 ? "1 hour" : "\(count) hours")."
                 }
-            }))
+            }),
+        emailConfirmationMail: EmailConfirmationMailText(
+            subject: { product in "Confirm your new \(product) email address" },
+            greeting: "Hello,",
+            requested: { product in "Someone asked to use this email address for their \(product) account." },
+            instruction: "To confirm it, open this link. The account will then use this address to sign in and to get its mail:",
+            button: "Confirm this address",
+            validity: { hours in "The link works for \(hours == 1 ? "1 hour" : "\(hours) hours")." },
+            ignore: "If this wasn’t you, you can ignore this email. Nothing changes.",
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        emailTakenMail: EmailTakenMailText(
+            subject: { product in "Someone tried to move a \(product) account to your address" },
+            greeting: "Hello,",
+            attempted: { product in "Someone asked to move a \(product) account to this email address." },
+            nothingChanged: "This address already has an account, so nothing was changed.",
+            ifYou: "If it was you, sign in with this address instead, or choose another address for the other account.",
+            ifNotYou: "If it wasn’t you, you can ignore this email. Your account stays as it is."),
+        emailChangedMail: EmailChangedMailText(
+            subject: { product in "The email address of your \(product) account was changed" },
+            greeting: "Hello,",
+            changed: { product, address, date, time in
+                "The email address of your \(product) account was changed to \(address) on \(date) at \(time) UTC."
+            },
+            ifYou: "If this was you, there is nothing else to do.",
+            ifNotYou: "If it wasn’t you, undo the change now: your account gets this address back and every device is signed out. Then choose a new password.",
+            button: "Undo the change",
+            validity: { days in "The link works for \(days == 1 ? "1 day" : "\(days) days")." },
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        accountDeletedMail: AccountDeletedMailText(
+            subject: { product in "Your \(product) account was deleted" },
+            greeting: "Hello,",
+            deleted: { product, date, time in "Your \(product) account was deleted on \(date) at \(time) UTC." },
+            everythingRemoved: "Everything it held was removed, and every device was signed out.",
+            registerAgain: { product in "You can create a new \(product) account with this address at any time." },
+            ifNotYou: "If you didn’t delete it, someone else knew your password. Change it wherever else you use the same password."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "The email address of your \(product) account was changed" },
+            greeting: "Hello,",
+            changed: { product, address, date, time in
+                "The email address of your \(product) account was changed to \(address) on \(date) at \(time) UTC. Mail about the account now goes there."
+            },
+            signedOut: "Every device that was signed in to the account has been signed out; sign in again with the new address.",
+            ifNotYou: { product in "If you did not ask for this, contact \(product)’s support at once." }),
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirm your email address",
+            verifyIntro: "Your account will be created with this email address.",
+            verifyButton: "Confirm my email address",
+            verified: { product in "Your email address is confirmed and your \(product) account is ready. You can now sign in." },
+            continueTo: { product in "Continue to \(product)" },
+            confirmTitle: "Confirm your new email address",
+            confirmIntro: "Your account will use this email address to sign in and to get its mail.",
+            confirmButton: "Confirm this address",
+            confirmed: "Your email address has been changed. Use it to sign in from now on.",
+            undoTitle: "Undo the email address change",
+            undoIntro: "Your account gets its previous email address back, and every device is signed out.",
+            undoButton: "Undo the change",
+            undone: "Your account has its previous email address again, and every device was signed out.",
+            chooseNewPassword: "Whoever changed the address may know your password. Choose a new one now.",
+            chooseNewPasswordLink: "Choose a new password",
+            working: "One moment…",
+            invalidLink: "This link is no longer valid.",
+            failed: "Something went wrong. Please try again."))
 }

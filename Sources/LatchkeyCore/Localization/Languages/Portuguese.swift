@@ -19,14 +19,23 @@ extension TextCatalogue {
             ifNotYou: "Se não foi você, outra pessoa pode saber a sua senha. Redefina-a agora e altere-a também onde mais usar a mesma senha:",
             button: "Redefinir a minha senha",
             linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
-        addressChangedMail: AddressChangedMailText(
-            subject: { product in "O endereço de e-mail da sua conta do \(product) foi alterado" },
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "Confirme o seu e-mail no \(product)" },
             greeting: "Olá,",
-            changed: { product, address, date, time in
-                "O endereço de e-mail da sua conta do \(product) foi alterado para \(address) em \(date) às \(time) (UTC). As mensagens sobre a conta passam a ir para lá."
-            },
-            signedOut: "Todos os dispositivos com sessão iniciada na conta foram desconectados; entre novamente com o novo endereço.",
-            ifNotYou: { product in "Se não pediu esta alteração, contacte o suporte do \(product) imediatamente." }),
+            requested: { product in "Alguém criou uma conta no \(product) com este endereço de e-mail." },
+            instruction: "Para confirmar que este endereço é seu e terminar de criar a sua conta, abra este link:",
+            button: "Confirmar o meu e-mail",
+            validity: { hours in "O link funciona durante \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Se não foi você, pode ignorar este e-mail. Nenhuma conta será criada.",
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "Você já tem uma conta no \(product)" },
+            greeting: "Olá,",
+            attempted: { product in "Alguém tentou criar uma conta no \(product) com este endereço de e-mail, mas ele já tem uma conta." },
+            instruction: "Se foi você, entre como de costume. Se esqueceu a sua senha, pode escolher uma nova:",
+            button: "Redefinir a minha senha",
+            ignore: "Se não foi você, pode ignorar este e-mail. Nada foi alterado.",
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
         resetPage: ResetPageText(
             title: "Redefinir a sua senha",
             requestIntro: "Digite o e-mail da sua conta e enviaremos um link para escolher uma nova senha.",
@@ -73,6 +82,16 @@ extension TextCatalogue {
             invalidRequest: "O aplicativo enviou um pedido de acesso inválido. Volte ao aplicativo e tente novamente.",
             expiredForm: "Esta página expirou. Volte ao aplicativo e comece a entrar novamente.",
             tryAgainLater: "O acesso não está disponível agora por um problema do nosso lado. Tente novamente em alguns minutos."),
+        signOutPage: SignOutPageText(
+            confirmTitle: "Sair?",
+            confirmIntro: { product in "Você vai sair do \(product) neste navegador, e o próximo acesso aqui vai pedir a sua senha." },
+            signOut: "Sair",
+            signedOutTitle: "Você saiu",
+            signedOutBody: { product in "Você saiu do \(product) neste navegador. Pode fechar esta página." },
+            errorTitle: "Este link de saída não funciona",
+            invalidRequest: "O aplicativo enviou um pedido de saída inválido. Volte ao aplicativo e tente novamente.",
+            expiredForm: "Esta página expirou. Volte ao aplicativo e saia novamente.",
+            tryAgainLater: "Não é possível sair agora por um problema do nosso lado. Tente novamente em alguns minutos."),
         rateLimit: RateLimitText(
             tooMany: "Muitas tentativas.",
             tryAgainIn: { wait in
@@ -80,5 +99,66 @@ extension TextCatalogue {
                 case .minutes(let count): "Tente novamente em \(count == 1 ? "1 minuto" : "\(count) minutos")."
                 case .hours(let count): "Tente novamente em \(count == 1 ? "1 hora" : "\(count) horas")."
                 }
-            }))
+            }),
+        emailConfirmationMail: EmailConfirmationMailText(
+            subject: { product in "Confirme o seu novo e-mail do \(product)" },
+            greeting: "Olá,",
+            requested: { product in "Alguém pediu para usar este endereço de e-mail na sua conta do \(product)." },
+            instruction: "Para confirmar, abra este link. A conta passará a usar este endereço para entrar e para receber e-mails:",
+            button: "Confirmar este endereço",
+            validity: { hours in "O link vale por \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Se não foi você, pode ignorar este e-mail. Nada muda.",
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        emailTakenMail: EmailTakenMailText(
+            subject: { product in "Alguém tentou mover uma conta do \(product) para o seu endereço" },
+            greeting: "Olá,",
+            attempted: { product in "Alguém pediu para mover uma conta do \(product) para este endereço de e-mail." },
+            nothingChanged: "Este endereço já tem uma conta, por isso nada foi alterado.",
+            ifYou: "Se foi você, entre com este endereço ou escolha outro endereço para a outra conta.",
+            ifNotYou: "Se não foi você, pode ignorar este e-mail. A sua conta continua como está."),
+        emailChangedMail: EmailChangedMailText(
+            subject: { product in "O e-mail da sua conta do \(product) foi alterado" },
+            greeting: "Olá,",
+            changed: { product, address, date, time in
+                "O e-mail da sua conta do \(product) foi alterado para \(address) em \(date) às \(time) (UTC)."
+            },
+            ifYou: "Se foi você, não precisa fazer mais nada.",
+            ifNotYou: "Se não foi você, desfaça a alteração agora: a sua conta volta a ter este endereço e todos os dispositivos são desconectados. Depois escolha uma nova senha.",
+            button: "Desfazer a alteração",
+            validity: { days in "O link vale por \(days == 1 ? "1 dia" : "\(days) dias")." },
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        accountDeletedMail: AccountDeletedMailText(
+            subject: { product in "A sua conta do \(product) foi excluída" },
+            greeting: "Olá,",
+            deleted: { product, date, time in "A sua conta do \(product) foi excluída em \(date) às \(time) (UTC)." },
+            everythingRemoved: "Tudo o que ela guardava foi apagado, e todos os dispositivos foram desconectados.",
+            registerAgain: { product in "Você pode criar uma nova conta do \(product) com este endereço quando quiser." },
+            ifNotYou: "Se não foi você quem a excluiu, outra pessoa sabia a sua senha. Altere-a onde mais usar a mesma senha."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "O endereço de e-mail da sua conta do \(product) foi alterado" },
+            greeting: "Olá,",
+            changed: { product, address, date, time in
+                "O endereço de e-mail da sua conta do \(product) foi alterado para \(address) em \(date) às \(time) (UTC). As mensagens sobre a conta passam a ir para lá."
+            },
+            signedOut: "Todos os dispositivos com sessão iniciada na conta foram desconectados; entre novamente com o novo endereço.",
+            ifNotYou: { product in "Se não pediu esta alteração, contacte o suporte do \(product) imediatamente." }),
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirme o seu e-mail",
+            verifyIntro: "A sua conta será criada com este endereço de e-mail.",
+            verifyButton: "Confirmar o meu e-mail",
+            verified: { product in "O seu e-mail foi confirmado e a sua conta do \(product) está pronta. Já pode entrar." },
+            continueTo: { product in "Continuar para o \(product)" },
+            confirmTitle: "Confirme o seu novo e-mail",
+            confirmIntro: "A sua conta passará a usar este endereço de e-mail para entrar e para receber e-mails.",
+            confirmButton: "Confirmar este endereço",
+            confirmed: "O seu e-mail foi alterado. Use-o para entrar a partir de agora.",
+            undoTitle: "Desfazer a alteração de e-mail",
+            undoIntro: "A sua conta volta a ter o e-mail anterior, e todos os dispositivos são desconectados.",
+            undoButton: "Desfazer a alteração",
+            undone: "A sua conta voltou a ter o e-mail anterior, e todos os dispositivos foram desconectados.",
+            chooseNewPassword: "Quem alterou o endereço pode saber a sua senha. Escolha uma nova agora.",
+            chooseNewPasswordLink: "Escolher uma nova senha",
+            working: "Um momento…",
+            invalidLink: "Este link já não é válido.",
+            failed: "Algo deu errado. Tente novamente."))
 }

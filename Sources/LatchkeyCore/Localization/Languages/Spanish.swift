@@ -19,14 +19,23 @@ extension TextCatalogue {
             ifNotYou: "Si no fuiste tú, otra persona puede conocer tu contraseña. Restablécela ahora y cámbiala también donde uses la misma contraseña:",
             button: "Restablecer mi contraseña",
             linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
-        addressChangedMail: AddressChangedMailText(
-            subject: { product in "La dirección de correo de tu cuenta de \(product) ha cambiado" },
+        emailVerificationMail: EmailVerificationMailText(
+            subject: { product in "Confirma tu correo electrónico en \(product)" },
             greeting: "Hola:",
-            changed: { product, address, date, time in
-                "La dirección de correo de tu cuenta de \(product) se cambió a \(address) el \(date) a las \(time) (UTC). Los mensajes sobre la cuenta llegarán ahora allí."
-            },
-            signedOut: "Se ha cerrado la sesión en todos los dispositivos conectados a la cuenta; vuelve a iniciar sesión con la nueva dirección.",
-            ifNotYou: { product in "Si no pediste este cambio, contacta con el soporte de \(product) de inmediato." }),
+            requested: { product in "Alguien se registró en \(product) con esta dirección de correo electrónico." },
+            instruction: "Para confirmar que esta dirección es tuya y terminar de crear tu cuenta, abre este enlace:",
+            button: "Confirmar mi correo electrónico",
+            validity: { hours in "El enlace funciona durante \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Si no fuiste tú, puedes ignorar este correo. No se creará ninguna cuenta.",
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        accountExistsMail: AccountExistsMailText(
+            subject: { product in "Ya tienes una cuenta de \(product)" },
+            greeting: "Hola:",
+            attempted: { product in "Alguien intentó registrarse en \(product) con esta dirección de correo electrónico, pero ya tiene una cuenta." },
+            instruction: "Si fuiste tú, inicia sesión como siempre. Si olvidaste tu contraseña, puedes elegir una nueva:",
+            button: "Restablecer mi contraseña",
+            ignore: "Si no fuiste tú, puedes ignorar este correo. No ha cambiado nada.",
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
         resetPage: ResetPageText(
             title: "Restablecer tu contraseña",
             requestIntro: "Escribe el correo de tu cuenta y te enviaremos un enlace para elegir una contraseña nueva.",
@@ -73,6 +82,16 @@ extension TextCatalogue {
             invalidRequest: "La aplicación envió una solicitud de inicio de sesión no válida. Vuelve a la aplicación e inténtalo de nuevo.",
             expiredForm: "Esta página ha caducado. Vuelve a la aplicación y empieza de nuevo.",
             tryAgainLater: "El inicio de sesión no está disponible ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos."),
+        signOutPage: SignOutPageText(
+            confirmTitle: "¿Cerrar sesión?",
+            confirmIntro: { product in "Se cerrará tu sesión de \(product) en este navegador, y el próximo inicio de sesión aquí te pedirá la contraseña." },
+            signOut: "Cerrar sesión",
+            signedOutTitle: "Has cerrado sesión",
+            signedOutBody: { product in "Has cerrado tu sesión de \(product) en este navegador. Puedes cerrar esta página." },
+            errorTitle: "Este enlace de cierre de sesión no funciona",
+            invalidRequest: "La aplicación envió una solicitud de cierre de sesión no válida. Vuelve a la aplicación e inténtalo de nuevo.",
+            expiredForm: "Esta página ha caducado. Vuelve a la aplicación y cierra sesión de nuevo.",
+            tryAgainLater: "No es posible cerrar sesión ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos."),
         rateLimit: RateLimitText(
             tooMany: "Demasiados intentos.",
             tryAgainIn: { wait in
@@ -80,5 +99,66 @@ extension TextCatalogue {
                 case .minutes(let count): "Vuelve a intentarlo dentro de \(count == 1 ? "1 minuto" : "\(count) minutos")."
                 case .hours(let count): "Vuelve a intentarlo dentro de \(count == 1 ? "1 hora" : "\(count) horas")."
                 }
-            }))
+            }),
+        emailConfirmationMail: EmailConfirmationMailText(
+            subject: { product in "Confirma tu nuevo correo de \(product)" },
+            greeting: "Hola:",
+            requested: { product in "Alguien pidió usar esta dirección de correo electrónico en su cuenta de \(product)." },
+            instruction: "Para confirmarla, abre este enlace. La cuenta usará entonces esta dirección para iniciar sesión y recibir correos:",
+            button: "Confirmar esta dirección",
+            validity: { hours in "El enlace es válido durante \(hours == 1 ? "1 hora" : "\(hours) horas")." },
+            ignore: "Si no fuiste tú, puedes ignorar este correo. No cambiará nada.",
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        emailTakenMail: EmailTakenMailText(
+            subject: { product in "Alguien intentó mover una cuenta de \(product) a tu dirección" },
+            greeting: "Hola:",
+            attempted: { product in "Alguien pidió mover una cuenta de \(product) a esta dirección de correo electrónico." },
+            nothingChanged: "Esta dirección ya tiene una cuenta, así que no se cambió nada.",
+            ifYou: "Si fuiste tú, inicia sesión con esta dirección o elige otra dirección para la otra cuenta.",
+            ifNotYou: "Si no fuiste tú, puedes ignorar este correo. Tu cuenta sigue igual."),
+        emailChangedMail: EmailChangedMailText(
+            subject: { product in "Se cambió el correo de tu cuenta de \(product)" },
+            greeting: "Hola:",
+            changed: { product, address, date, time in
+                "El correo de tu cuenta de \(product) se cambió a \(address) el \(date) a las \(time) (UTC)."
+            },
+            ifYou: "Si fuiste tú, no tienes que hacer nada más.",
+            ifNotYou: "Si no fuiste tú, deshaz el cambio ahora: tu cuenta recupera esta dirección y se cierra la sesión en todos los dispositivos. Después elige una contraseña nueva.",
+            button: "Deshacer el cambio",
+            validity: { days in "El enlace es válido durante \(days == 1 ? "1 día" : "\(days) días")." },
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        accountDeletedMail: AccountDeletedMailText(
+            subject: { product in "Se eliminó tu cuenta de \(product)" },
+            greeting: "Hola:",
+            deleted: { product, date, time in "Tu cuenta de \(product) se eliminó el \(date) a las \(time) (UTC)." },
+            everythingRemoved: "Se borró todo lo que contenía y se cerró la sesión en todos los dispositivos.",
+            registerAgain: { product in "Puedes crear una cuenta nueva de \(product) con esta dirección cuando quieras." },
+            ifNotYou: "Si no la eliminaste tú, otra persona conocía tu contraseña. Cámbiala donde uses la misma contraseña."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "La dirección de correo de tu cuenta de \(product) ha cambiado" },
+            greeting: "Hola:",
+            changed: { product, address, date, time in
+                "La dirección de correo de tu cuenta de \(product) se cambió a \(address) el \(date) a las \(time) (UTC). Los mensajes sobre la cuenta llegarán ahora allí."
+            },
+            signedOut: "Se ha cerrado la sesión en todos los dispositivos conectados a la cuenta; vuelve a iniciar sesión con la nueva dirección.",
+            ifNotYou: { product in "Si no pediste este cambio, contacta con el soporte de \(product) de inmediato." }),
+        emailLinkPages: EmailLinkPageText(
+            verifyTitle: "Confirma tu correo electrónico",
+            verifyIntro: "Tu cuenta se creará con esta dirección de correo electrónico.",
+            verifyButton: "Confirmar mi correo electrónico",
+            verified: { product in "Tu correo electrónico está confirmado y tu cuenta de \(product) está lista. Ya puedes iniciar sesión." },
+            continueTo: { product in "Continuar a \(product)" },
+            confirmTitle: "Confirma tu nuevo correo",
+            confirmIntro: "Tu cuenta usará esta dirección de correo para iniciar sesión y recibir correos.",
+            confirmButton: "Confirmar esta dirección",
+            confirmed: "Se cambió tu correo. Úsalo para iniciar sesión a partir de ahora.",
+            undoTitle: "Deshacer el cambio de correo",
+            undoIntro: "Tu cuenta recupera su correo anterior y se cierra la sesión en todos los dispositivos.",
+            undoButton: "Deshacer el cambio",
+            undone: "Tu cuenta tiene de nuevo su correo anterior y se cerró la sesión en todos los dispositivos.",
+            chooseNewPassword: "Quien cambió la dirección puede conocer tu contraseña. Elige una nueva ahora.",
+            chooseNewPasswordLink: "Elegir una contraseña nueva",
+            working: "Un momento…",
+            invalidLink: "Este enlace ya no es válido.",
+            failed: "Algo salió mal. Vuelve a intentarlo."))
 }

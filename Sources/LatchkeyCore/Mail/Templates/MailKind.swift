@@ -9,8 +9,27 @@ package enum MailKind: Sendable {
     /// "Your password was changed on … at … UTC": says when, and points to the page where the
     /// owner can reset it if the change was not theirs.
     case passwordChanged(resetPageURL: String, changedAt: Date)
-    /// "The address of your account was changed on … at … UTC", sent to the old address:
-    /// says to which address (as a hint, `n***@example.com`), when, and what to do if the
-    /// reader did not ask for it.
-    case addressChanged(newAddressHint: String, changedAt: Date)
+    /// "Confirm your address": a sign-up's secret confirmation `link` (in the body and nowhere
+    /// else) and how many hours it stays valid.
+    case emailVerification(link: Redacted<String>, validHours: Int)
+    /// "You already have an account": a sign-up for an address that has one; points to the
+    /// reset page.
+    case accountExists(resetPageURL: String)
+    /// "Confirm your new address", to the new address of an account: carries the secret
+    /// confirmation `link` and how many hours it stays valid.
+    case emailConfirmation(link: Redacted<String>, validHours: Int)
+    /// "Someone tried to move an account to your address", to an address that has an
+    /// account already: nothing changed; no link.
+    case emailTaken
+    /// "Your address was changed to …", to the account's old address once the change is made:
+    /// the new address's hint (`j***@example.com`), when, and the secret `undoLink` with how
+    /// many days it stays valid.
+    case emailChanged(newAddressHint: String, changedAt: Date, undoLink: Redacted<String>, validDays: Int)
+    /// "Your account was deleted on … at … UTC".
+    case accountDeleted(deletedAt: Date)
+    /// "The address of your account was changed on … at … UTC", to the old address when an
+    /// operator moved the account (`latchkey users set-email`): the new address's hint
+    /// (`n***@example.com`), when, and what to do if the reader did not ask for it. No undo
+    /// link: the change was the operator's.
+    case operatorEmailChange(newAddressHint: String, changedAt: Date)
 }

@@ -23,8 +23,8 @@ package struct MailTemplates: Sendable {
     /// row id).
     ///
     /// Throws ``LatchkeyError`` `invalid_configuration` when a link is not an absolute
-    /// `scheme://` URL (or uses `javascript:`, `data:`, `vbscript:` or `file:`) or the
-    /// validity is under one minute, and `invalid_mail_header` when `to` is not a plain
+    /// `scheme://` URL (or uses `javascript:`, `data:`, `vbscript:` or `file:`) or a
+    /// validity is under one unit (minute, hour, day), and `invalid_mail_header` when `to` is not a plain
     /// `local@domain` address or `id` is not a token of letters, digits, `.`, `_` and `-`.
     /// The errors never contain the link.
     package func render(_ kind: MailKind, to: String, language: SupportedLanguage, id: String) throws -> MailMessage {
@@ -64,8 +64,91 @@ package struct MailTemplates: Sendable {
                 .button(label: text.button, url: resetPageURL),
                 .linkFallback(label: text.linkFallback, url: resetPageURL),
             ])
-        case .addressChanged(let newAddressHint, let changedAt):
-            let text = language.catalogue.addressChangedMail
+        case .emailVerification(let link, let validHours):
+            guard validHours >= 1 else {
+                throw LatchkeyError(.invalidConfiguration, "A confirmation link must stay valid for at least one hour.")
+            }
+            try Self.checkLink(link.exposed, name: "confirmation link")
+            let text = language.catalogue.emailVerificationMail
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.requested(product)),
+                .paragraph(text.instruction),
+                .button(label: text.button, url: link.exposed),
+                .paragraph(text.validity(validHours)),
+                .paragraph(text.ignore),
+                .linkFallback(label: text.linkFallback, url: link.exposed),
+            ])
+        case .accountExists(let resetPageURL):
+            try Self.checkLink(resetPageURL, name: "reset page URL")
+            let text = language.catalogue.accountExistsMail
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.attempted(product)),
+                .paragraph(text.instruction),
+                .button(label: text.button, url: resetPageURL),
+                .paragraph(text.ignore),
+                .linkFallback(label: text.linkFallback, url: resetPageURL),
+            ])
+        case .emailConfirmation(let link, let validHours):
+            guard validHours >= 1 else {
+                throw LatchkeyError(.invalidConfiguration, "A confirmation link must stay valid for at least one hour.")
+            }
+            try Self.checkLink(link.exposed, name: "confirmation link")
+            let text = language.catalogue.emailConfirmationMail
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.requested(product)),
+                .paragraph(text.instruction),
+                .button(label: text.button, url: link.exposed),
+                .paragraph(text.validity(validHours)),
+                .paragraph(text.ignore),
+                .linkFallback(label: text.linkFallback, url: link.exposed),
+            ])
+        case .emailTaken:
+            let text = language.catalogue.emailTakenMail
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.attempted(product)),
+                .paragraph(text.nothingChanged),
+                .paragraph(text.ifYou),
+                .paragraph(text.ifNotYou),
+            ])
+        case .emailChanged(let newAddressHint, let changedAt, let undoLink, let validDays):
+            guard validDays >= 1 else {
+                throw LatchkeyError(.invalidConfiguration, "An undo link must stay valid for at least one day.")
+            }
+            try Self.checkLink(undoLink.exposed, name: "undo link")
+            let text = language.catalogue.emailChangedMail
+            let (date, time) = Self.utcDateAndTime(changedAt)
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.changed(
+                    product, language.isolated(newAddressHint), language.isolated(date), language.isolated(time))),
+                .paragraph(text.ifYou),
+                .paragraph(text.ifNotYou),
+                .button(label: text.button, url: undoLink.exposed),
+                .paragraph(text.validity(validDays)),
+                .linkFallback(label: text.linkFallback, url: undoLink.exposed),
+            ])
+        case .accountDeleted(let deletedAt):
+            let text = language.catalogue.accountDeletedMail
+            let (date, time) = Self.utcDateAndTime(deletedAt)
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.deleted(product, language.isolated(date), language.isolated(time))),
+                .paragraph(text.everythingRemoved),
+                .paragraph(text.registerAgain(product)),
+                .paragraph(text.ifNotYou),
+            ])
+        case .operatorEmailChange(let newAddressHint, let changedAt):
+            let text = language.catalogue.operatorEmailChangeMail
             let (date, time) = Self.utcDateAndTime(changedAt)
             layout = MailLayout(language: language, title: text.subject(product), blocks: [
                 .brand(productName),

@@ -15,10 +15,10 @@ package struct AuthorizationCodeGrant: TokenGrant {
         [.init("code", required: true), .init("redirect_uri", required: true), .init("code_verifier", required: true)]
     }
 
-    package func issue(_ form: FormParameters, client: OAuthClient) throws -> TokenService.IssuedTokens {
+    package func issue(_ form: FormParameters, client: OAuthClient, origin: LoginOrigin) throws -> TokenService.IssuedTokens {
         try tokens.redeem(
             code: try form.secret("code", maxLength: TokenService.maximumOpaqueTokenLength), client: client,
             redirectURI: try form.required("redirect_uri", maxLength: RedirectURI.maximumLength),
-            codeVerifier: try form.secret("code_verifier", maxLength: 128))
+            codeVerifier: try form.secret("code_verifier", maxLength: 128), origin: origin)
     }
 }

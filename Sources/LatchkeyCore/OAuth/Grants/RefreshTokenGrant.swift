@@ -14,7 +14,8 @@ package struct RefreshTokenGrant: TokenGrant {
         [.init("refresh_token", required: true), .init("scope", required: false)]
     }
 
-    package func issue(_ form: FormParameters, client: OAuthClient) throws -> TokenService.IssuedTokens {
+    /// A rotation keeps the origin its login started from; `origin` is not used.
+    package func issue(_ form: FormParameters, client: OAuthClient, origin: LoginOrigin) throws -> TokenService.IssuedTokens {
         let requestedScope = try form.optional("scope", maxLength: 1024).map { $0.split(separator: " ").map(String.init) }
         return try tokens.refresh(
             try form.secret("refresh_token", maxLength: TokenService.maximumOpaqueTokenLength), clientID: client.id,

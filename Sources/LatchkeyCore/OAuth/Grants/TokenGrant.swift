@@ -9,8 +9,9 @@ package protocol TokenGrant: Sendable {
     /// name and whether it is required, for the OpenAPI document.
     var parameters: [TokenGrantParameter] { get }
     /// Issues tokens for the request `form` from `client`, which has already authenticated when
-    /// it is confidential. Throws the grant's OAuth error (`invalid_grant`, `invalid_request`, …).
-    func issue(_ form: FormParameters, client: OAuthClient) throws -> TokenService.IssuedTokens
+    /// it is confidential, sent from `origin` (which a grant that starts a login keeps). Throws
+    /// the grant's OAuth error (`invalid_grant`, `invalid_request`, …).
+    func issue(_ form: FormParameters, client: OAuthClient, origin: LoginOrigin) throws -> TokenService.IssuedTokens
 }
 
 /// A parameter of a token request for one grant.

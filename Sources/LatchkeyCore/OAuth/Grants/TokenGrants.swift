@@ -21,12 +21,15 @@ package struct TokenGrants: Sendable {
         grants.map(\.grantType)
     }
 
-    /// Issues tokens with the grant named `grantType`; `unsupported_grant_type` when there is none.
-    package func issue(grantType: String, _ form: FormParameters, client: OAuthClient) throws -> TokenService.IssuedTokens {
+    /// Issues tokens with the grant named `grantType` for a request from `origin`;
+    /// `unsupported_grant_type` when there is none.
+    package func issue(
+        grantType: String, _ form: FormParameters, client: OAuthClient, origin: LoginOrigin
+    ) throws -> TokenService.IssuedTokens {
         guard let grant = grants.first(where: { $0.grantType == grantType }) else {
             throw LatchkeyError(
                 .unsupportedGrantType, "Supported grant types: " + grantTypes.joined(separator: ", ") + ".")
         }
-        return try grant.issue(form, client: client)
+        return try grant.issue(form, client: client, origin: origin)
     }
 }

@@ -1,9 +1,10 @@
 /// The words of the "the address of your account was changed" mail, sent to the old address
-/// when an operator moves an account to another one (`latchkey users set-email`).
+/// when an operator moves an account to another one (`latchkey users set-email`; a change the
+/// owner makes sends ``EmailChangedMailText``'s, with an undo link).
 ///
 /// Texts that name the product, an address or a time take them as arguments, already isolated
 /// for the language's direction (``SupportedLanguage/isolated(_:)``).
-package struct AddressChangedMailText: Sendable {
+package struct OperatorEmailChangeMailText: Sendable {
     /// The subject, also the HTML title, naming the product.
     package let subject: @Sendable (_ product: String) -> String
     /// The opening line.
