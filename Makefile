@@ -35,7 +35,8 @@ build:
 release:
 	scripts/build-release.sh $(SWIFT_FLAGS)
 
-## make dist: the binary with the Swift runtime linked in, the systemd unit and the list of Debian
+## make dist: the binary with the Swift runtime linked in, stripped, its debug information beside
+## it (latchkey.debug, found through its .gnu_debuglink), the systemd unit and the list of Debian
 ## runtime packages, as dist/latchkey-VERSION-linux-ARCH.tar.gz (install: docs/deploy.md).
 dist: bootstrap
 	scripts/dist.sh

@@ -14,7 +14,7 @@ reset request's processing, the idle-time ES256 nonces that tokens use): callgri
 thread at a time, so that work keeps up, as it does on a server with idle time. Not the
 throughput under load: the database's group commit gathers nothing, one request at a time.
 
-Usage: python3 bench/instructions.py [--routes validate,request,refresh,grant] [--requests 1000];
+Usage: python3 bench/instructions.py [--routes validate,request,refresh,grant,healthz] [--requests 1000];
 LATCHKEY_BENCH_BINARY compares another build. The four routes take about two minutes.
 """
 import argparse

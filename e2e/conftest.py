@@ -12,6 +12,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.parse
 
@@ -294,3 +295,58 @@ def make_cluster(tmp_path, make_server, fresh_database):
         return servers
 
     yield start
+
+
+class SMTPServer:
+    """A running e2e/smtp_server.py (aiosmtpd): its port, its CA file and the mail it received."""
+
+    USER = "latchkey"
+    PASSWORD = "smtp password for the tests"
+
+    def __init__(self, outdir, mode):
+        self.outdir = pathlib.Path(outdir)
+        self.outdir.mkdir(parents=True, exist_ok=True)
+        # The password is this test server's own, on its command line; Latchkey's is never there.
+        self.process = subprocess.Popen(
+            [sys.executable, str(ROOT / "e2e" / "smtp_server.py"), "--outdir", str(self.outdir), "--mode", mode,
+             "--user", self.USER, "--password", self.PASSWORD],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        assert line.startswith("READY "), line
+        self.port = int(line.split()[1])
+        self.ca_file = self.outdir / "cert.pem"
+
+    def received(self):
+        return [json.loads(path.read_text()) for path in sorted(self.outdir.glob("*.json"), key=lambda p: int(p.stem))]
+
+    def settings(self, password=None, scheme="smtp"):
+        """The LATCHKEY_* settings that send through this server."""
+        settings = {"LATCHKEY_MAIL_TRANSPORT": "smtp", "LATCHKEY_SMTP_URL": f"{scheme}://127.0.0.1:{self.port}",
+                    "LATCHKEY_SMTP_USERNAME": self.USER, "LATCHKEY_SMTP_PASSWORD": password or self.PASSWORD,
+                    "LATCHKEY_SMTP_TIMEOUT": "10"}
+        if self.ca_file.exists():  # the plain mode has no certificate
+            settings["LATCHKEY_SMTP_CA_FILE"] = str(self.ca_file)
+        return settings
+
+    def stop(self):
+        self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+@pytest.fixture
+def smtp_server(tmp_path):
+    """Starts e2e/smtp_server.py in a mode (`starttls`, `implicit-tls`, `plain`); stopped after the test."""
+    started = []
+
+    def start(mode="starttls"):
+        server = SMTPServer(tmp_path / f"smtp{len(started)}", mode)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

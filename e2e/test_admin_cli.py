@@ -54,8 +54,10 @@ def test_admin_commands_never_quietly_use_an_empty_database(tmp_path):
         assert expected in result.stderr and "--data-dir" in result.stderr, (args, result.stderr)
     keys = latchkey("keys", "list", cwd=elsewhere)
     assert keys.returncode == 1 and str(elsewhere / "data" / "signing-keys.json") in keys.stderr
-    mail = latchkey("outbox", "list", cwd=elsewhere)
+    mail = latchkey("outbox", "show", "m-1", cwd=elsewhere)
     assert mail.returncode == 1 and str(elsewhere / "data" / "outbox") in mail.stderr
+    listed = latchkey("outbox", "list", cwd=elsewhere)
+    assert listed.returncode == 1 and str(elsewhere / "data" / "latchkey.sqlite3") in listed.stderr
     assert list(elsewhere.iterdir()) == [], "a command created files where it looked"
 
     # migrate creates the database and the key files, in the directory --data-dir names.
@@ -125,13 +127,13 @@ def test_an_unusable_data_directory_is_named_with_its_permission_problem(tmp_pat
             (data / "outbox").mkdir(exist_ok=True)
             os.chown(data / "outbox", 0, 0)
             os.chmod(data / "outbox", 0o700)
-            hidden_outbox = latchkey("outbox", "list", "--data-dir", str(data), user=nobody)
+            hidden_outbox = latchkey("outbox", "show", "m-1", "--data-dir", str(data), user=nobody)
             assert hidden_outbox.returncode == 1
             assert f"The outbox {data / 'outbox'} is not usable by nobody" in hidden_outbox.stderr, hidden_outbox.stderr
             os.chown(data / "outbox", nobody, nobody)
             (data / "outbox" / "m-1.eml").write_text("To: pat@example.com\r\nSubject: Hi\r\n\r\nHello\r\n")
             os.chmod(data / "outbox" / "m-1.eml", 0o600)
-            unreadable = latchkey("outbox", "list", "--data-dir", str(data), user=nobody)
+            unreadable = latchkey("outbox", "show", "m-1", "--data-dir", str(data), user=nobody)
             assert unreadable.returncode == 1
             assert f"The mail file {data / 'outbox' / 'm-1.eml'} is not usable by nobody" in unreadable.stderr, unreadable.stderr
             # A directory above the data that the user cannot search.
@@ -157,6 +159,10 @@ def test_users_set_password_enable_and_delete(server):
     assert server.password_matches("pat@example.com", GOOD_PASSWORD)
     missing = server.cli("users", "set-password", "ghost@example.com", "--password-stdin", stdin=NEW_PASSWORD, check=False)
     assert missing.returncode == 1 and "ghost@example.com" in missing.stderr
+    # A mistyped address is said before anything about the password.
+    weak_for_nobody = server.cli("users", "set-password", "ghost@example.com", "--password-stdin", stdin="password\n", check=False)
+    assert weak_for_nobody.returncode == 1
+    assert weak_for_nobody.stderr == "latchkey: No such account: ghost@example.com.\n", weak_for_nobody.stderr
 
     changed = server.cli("users", "set-password", "pat@example.com", "--password-stdin", stdin=NEW_PASSWORD + "\n")
     assert NEW_PASSWORD not in changed.stdout + changed.stderr
@@ -184,13 +190,63 @@ def test_users_set_password_enable_and_delete(server):
     assert again.returncode == 1 and "pat@example.com" in again.stderr
 
 
-def test_clients_list_shows_scopes(server):
+def test_clients_list_shows_the_scopes_a_client_may_request(server):
     server.cli("clients", "create", "ios.app", "--redirect-uri", "com.example.app:/oauth", "--scope", "openid",
                "--scope", "profile")
     server.cli("clients", "create", "bare.app", "--redirect-uri", "com.example.bare:/oauth")
     rows = {line.split("\t")[0]: line.split("\t") for line in server.cli("clients", "list").stdout.splitlines()}
-    assert rows["ios.app"][6] == "openid profile"
-    assert rows["bare.app"][6] == "-"
+    # openid and email, which every client may request, then the registered ones.
+    assert rows["ios.app"][6] == "openid email profile"
+    assert rows["bare.app"][6] == "openid email"
+    # What the list says is what the server grants: a client registered without scopes may ask for email.
+    query = {"response_type": "code", "client_id": "bare.app", "redirect_uri": "com.example.bare:/oauth",
+             "code_challenge": "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", "code_challenge_method": "S256"}
+    for scope, allowed in [("openid email", True), ("profile", False)]:
+        answer = requests.get(server.base + "/oauth/authorize", params={**query, "scope": scope}, allow_redirects=False, timeout=30)
+        assert (answer.status_code == 200) == allowed, (scope, answer.status_code)
+
+
+def test_options_before_the_command_and_misspelt_commands(tmp_path):
+    data = tmp_path / "data"
+    assert latchkey("migrate", "--data-dir", str(data)).returncode == 0
+    assert latchkey("users", "create", "pat@example.com", "--password-stdin", "--data-dir", str(data),
+                    stdin=GOOD_PASSWORD).returncode == 0
+    # Global options before the command, as `latchkey --data-dir ./data users list`.
+    for args in [("--data-dir", str(data), "users", "list"), (f"--data-dir={data}", "users", "list"),
+                 ("users", "list", f"--data-dir={data}")]:
+        listed = latchkey(*args, cwd=tmp_path)
+        assert listed.returncode == 0 and "pat@example.com\tactive" in listed.stdout, (args, listed.stderr)
+    relative = latchkey("--data-dir", "./data", "users", "list", cwd=tmp_path)
+    assert relative.returncode == 0 and "pat@example.com" in relative.stdout, relative.stderr
+    not_for_clients = latchkey("--data-dir", str(data), "token", cwd=tmp_path)
+    assert not_for_clients.returncode == 2 and "--data-dir is an option of the server commands" in not_for_clients.stderr
+
+    # A misspelt command or subcommand is named with what was likely meant.
+    for args, meant in [(("user", "list"), "did you mean `users`?"), (("users", "lsit"), "did you mean `users list`?"),
+                        (("client", "list"), "did you mean `clients`?"), (("key", "--help"), "did you mean `keys`?"),
+                        (("outbox", "shwo", "x"), "did you mean `outbox show`?")]:
+        result = latchkey(*args, "--data-dir", str(data), cwd=tmp_path)
+        assert result.returncode == 2 and meant in result.stderr and result.stderr.count("\n") == 1, (args, result.stderr)
+    unrelated = latchkey("frobnicate", cwd=tmp_path)
+    assert unrelated.returncode == 2 and "did you mean" not in unrelated.stderr and "latchkey --help" in unrelated.stderr
+
+    # A password given as an argument is refused without being repeated, pointing to --password-stdin.
+    for args in [("users", "create", "sam@example.com", "--password", "hunter2-tractor"),
+                 ("users", "set-password", "pat@example.com", "--password=hunter2-tractor"),
+                 ("login", "--email", "pat@example.com", "--password", "hunter2-tractor")]:
+        result = latchkey(*args, "--data-dir", str(data), cwd=tmp_path) if args[0] != "login" else latchkey(*args, cwd=tmp_path)
+        assert result.returncode == 2, (args, result.stderr)
+        assert "--password-stdin" in result.stderr and "hunter2" not in result.stderr, (args, result.stderr)
+    assert "sam@example.com" not in latchkey("users", "list", "--data-dir", str(data)).stdout
+
+
+def test_a_broken_configuration_file_is_named_with_line_and_column(tmp_path):
+    config = tmp_path / "latchkey.json"
+    config.write_text('{\n  "LATCHKEY_LISTEN": "127.0.0.1:8080",\n  "LATCHKEY_DATA_DIR": /var/lib/latchkey\n}\n')
+    for args in [("users", "list"), ("serve",)]:
+        result = latchkey(*args, env={"LATCHKEY_CONFIG_FILE": str(config)}, cwd=tmp_path)
+        assert result.returncode == 1, args
+        assert f"LATCHKEY_CONFIG_FILE '{config}' is not valid JSON: invalid value at line 3, column 24" in result.stderr, result.stderr
 
 
 def test_a_misspelt_variable_is_warned_about_when_the_server_starts(make_server):
@@ -208,10 +264,11 @@ def test_the_outbox_commands_show_the_reset_mail_with_its_link_whole(server, tmp
     server.wait_for_mails("sam@example.com", 1)
 
     rows = [line.split("\t") for line in server.cli("outbox", "list").stdout.splitlines()]
-    assert len(rows) == 2 and all(len(row) == 4 for row in rows)
-    [row] = [row for row in rows if row[2] == "pat@example.com"]
-    mail_id, written, _, subject = row
-    assert subject == mail["Subject"] and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", written)
+    assert len(rows) == 2 and all(len(row) == 7 for row in rows)
+    [row] = [row for row in rows if row[4] == "pat@example.com"]
+    mail_id, status, queued, attempts, _, subject, last_error = row
+    assert subject == mail["Subject"] and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", queued)
+    assert (status, attempts, last_error) in [("sent", "0", "-"), ("pending", "0", "-")]
 
     shown = server.cli("outbox", "show", mail_id).stdout
     assert "To: pat@example.com" in shown and f"Subject: {subject}" in shown

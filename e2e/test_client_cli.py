@@ -324,3 +324,27 @@ def test_a_limited_client_command_says_how_long_to_wait(make_server, tmp_path):
     again = client(env, *login, stdin=GOOD_PASSWORD + "\n")
     assert again.returncode == 1
     assert again.stderr == "latchkey: Too many attempts. Please try again in 1 hour. (rate_limited)\n"
+
+
+def test_login_with_a_client_the_server_refuses_fails_at_once(server, tmp_path):
+    """`latchkey login --client-id` asks the authorization endpoint first: an unknown client, a
+    redirect URI not registered for it or a scope it may not request fails within seconds with
+    the server's reason, instead of waiting for a callback that never comes (300 s)."""
+    server.cli("clients", "create", "cli.tool", "--redirect-uri", "http://127.0.0.1/callback")
+    env = client_env(server, tmp_path)
+    cases = [
+        (("--client-id", "nope"), ["The client is not registered",
+                                   "latchkey clients create nope --redirect-uri http://127.0.0.1/callback"]),
+        (("--client-id", "cli.tool", "--redirect-uri", "http://127.0.0.1/elsewhere"),
+         ["The redirect URI is not registered for this client", "--redirect-uri http://127.0.0.1/elsewhere"]),
+        (("--client-id", "cli.tool", "--scope", "openid", "--scope", "calendar"), ["invalid_scope"]),
+    ]
+    for args, expected in cases:
+        started = time.monotonic()
+        result = client(env, "login", *args, "--no-browser")
+        assert result.returncode == 1, (args, result.stderr)
+        assert time.monotonic() - started < 20, args
+        for text in expected:
+            assert text in result.stderr, (args, result.stderr)
+        assert "Open this URL" not in result.stderr and result.stdout == "", (args, result.stderr)
+    assert not (tmp_path / "state" / "latchkey" / "tokens.json").exists()

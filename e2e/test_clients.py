@@ -20,8 +20,8 @@ def test_public_and_confidential_clients_are_created_listed_and_deleted(server):
     listing = server.cli("clients", "list").stdout
     rows = [line.split("\t") for line in listing.splitlines()]
     assert rows == [
-        ["ios.app", "public", "first-party", "-", "RS256", "com.example.app:/oauth http://127.0.0.1/callback", "openid profile", "-"],
-        ["backend", "confidential", "third-party", "-", "RS256", "https://app.example.com/cb", "-", "-"],
+        ["ios.app", "public", "first-party", "-", "RS256", "com.example.app:/oauth http://127.0.0.1/callback", "openid email profile", "-"],
+        ["backend", "confidential", "third-party", "-", "RS256", "https://app.example.com/cb", "openid email", "-"],
     ]
     assert secret not in listing
     stored = [path for path in server.data_dir.rglob("*") if path.is_file()]

@@ -10,6 +10,7 @@ import subprocess
 import tarfile
 import tempfile
 import time
+import zlib
 
 import pytest
 import requests
@@ -38,7 +39,8 @@ def unpacked(tmp_path):
         archive.extractall(target)  # our own tarball
     [top] = {name.split("/")[0] for name in names}
     assert re.fullmatch(r"latchkey-\d+\.\d+\.\d+-linux-[a-z0-9]+", top)
-    assert sorted(names) == sorted([top] + [f"{top}/{n}" for n in ("latchkey", "latchkey.service", "debian-packages.txt")])
+    assert sorted(names) == sorted([top] + [f"{top}/{n}" for n in ("latchkey", "latchkey.debug", "latchkey.service",
+                                                                      "debian-packages.txt")])
     return target / top
 
 
@@ -102,6 +104,39 @@ def test_the_binary_runs_without_the_swift_toolchain(unpacked, tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def sections(path):
+    """The names of the ELF sections of the file at `path` (that hold something)."""
+    listing = subprocess.run(["readelf", "-S", "-W", str(path)], capture_output=True, text=True, check=True).stdout
+    return {match.group(1) for match in re.finditer(r"\]\s+(\S+)\s+(?!NOBITS)\S+", listing)}
+
+
+def build_id(path):
+    notes = subprocess.run(["readelf", "-n", str(path)], capture_output=True, text=True, check=True).stdout
+    return re.search(r"Build ID: ([0-9a-f]+)", notes).group(1)
+
+
+def test_the_binary_is_stripped_and_its_debug_information_is_beside_it(unpacked):
+    binary, debug = unpacked / "latchkey", unpacked / "latchkey.debug"
+    shipped = sections(binary)
+    assert ".symtab" not in shipped and not any(name.startswith(".debug") for name in shipped), shipped
+    assert ".gnu_debuglink" in shipped
+    kept = sections(debug)
+    assert {".symtab", ".debug_info", ".debug_line"} <= kept, kept
+    # The link names the file beside it and carries its CRC-32, as gdb checks it.
+    link = subprocess.run(["objcopy", "--dump-section", ".gnu_debuglink=/dev/stdout", str(binary)],
+                          capture_output=True, check=True).stdout
+    name, _, rest = link.partition(b"\0")
+    crc = int.from_bytes(link[(len(name) + 4) // 4 * 4:][:4], "little")
+    assert name == b"latchkey.debug" and crc == zlib.crc32(debug.read_bytes())
+    assert build_id(binary) == build_id(debug)
+    assert binary.stat().st_size < debug.stat().st_size * 4 and binary.stat().st_mode & 0o777 == 0o755
+    assert debug.stat().st_mode & 0o777 == 0o644
+    # It still says who it is, and every symbol the debug file holds has a name.
+    assert subprocess.run([str(binary), "--version"], capture_output=True, text=True).stdout.startswith("latchkey ")
+    symbols = subprocess.run(["readelf", "-s", "-W", str(debug)], capture_output=True, text=True, check=True).stdout
+    assert "14LatchkeyServer" in symbols and "14LatchkeyCrypto" in symbols
 
 
 def test_the_systemd_unit_passes_systemd_analyze_verify(unpacked, tmp_path):

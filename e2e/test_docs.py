@@ -51,6 +51,28 @@ def test_markdown_links_stay_inside_the_repository_and_resolve():
     assert broken == []
 
 
+def test_version_is_the_one_the_changelog_names_last():
+    """One version: `latchkey --version` prints the version of CHANGELOG.md's latest release
+    heading (`## [X.Y.Z] - YYYY-MM-DD`, the first one after `## [Unreleased]`)."""
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    headings = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d\d-\d\d))?$", changelog, re.M)
+    assert headings and headings[0] == ("Unreleased", ""), headings
+    released = [(version, date) for version, date in headings[1:]]
+    assert released and all(re.fullmatch(r"\d+\.\d+\.\d+", version) and date for version, date in released), released
+    binary = pathlib.Path(os.environ.get("LATCHKEY_BINARY", ROOT / ".build" / "release" / "latchkey"))
+    printed = subprocess.run([str(binary), "--version"], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert printed == f"latchkey {released[0][0]}\n"
+
+
+def test_the_readme_opens_with_the_two_commands():
+    """The README's first code block is `make run` and `make test`, and nothing else."""
+    readme = (ROOT / "README.md").read_text()
+    first_block = re.search(r"```[a-z]*\n(.*?)```", readme, re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in first_block.strip().splitlines()]
+    assert commands == ["make run", "make test"]
+    assert readme.index("```") < readme.index("\n## ")
+
+
 def test_every_language_list_in_the_documents_is_the_servers():
     """A list of language codes in a document (`en|pt|es|ar`, `en/pt/es/ar`) names exactly the
     languages the server speaks, in its order: the CLI's help, made from the code's list, says which."""

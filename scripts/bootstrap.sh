@@ -6,9 +6,10 @@
 # Idempotent: installs nothing (and runs no apt-get update) when everything is present.
 set -euo pipefail
 
+# binutils: objcopy, which `make dist` splits the binary's debug information off with.
 packages=(pkg-config libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev
           libcurl4-openssl-dev libzxcvbn-dev
-          libhiredis-dev libpq-dev)
+          libhiredis-dev libpq-dev binutils)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(chromium chromium-driver python3-venv openssl redis-server postgresql libmagic1)
 fi

@@ -2,7 +2,11 @@
 # make dist: builds latchkey with the Swift standard library and Foundation linked in
 # (--static-swift-stdlib, so the host needs no Swift toolchain) and packs
 #   dist/latchkey-VERSION-linux-ARCH.tar.gz
-#     latchkey-VERSION-linux-ARCH/latchkey              the binary
+#     latchkey-VERSION-linux-ARCH/latchkey              the binary, stripped (no symbol table, no
+#                                                       debug information), with a .gnu_debuglink to:
+#     latchkey-VERSION-linux-ARCH/latchkey.debug        its debug information and symbols, for gdb and
+#                                                       for reading a crash's addresses (objcopy
+#                                                       --only-keep-debug)
 #     latchkey-VERSION-linux-ARCH/latchkey.service      the systemd unit (dist/latchkey.service)
 #     latchkey-VERSION-linux-ARCH/debian-packages.txt   the Debian packages of the shared libraries it links
 # The binary is the one `make release` builds (scripts/build-release.sh, so after it this build
@@ -22,6 +26,12 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir "$stage/$name"
 install -m 0755 "$binary" "$stage/$name/latchkey"
+# The debug information goes beside the binary, which keeps only a link to it (its name and
+# CRC): gdb finds it there, in a .debug directory beside the binary, or under /usr/lib/debug.
+objcopy --only-keep-debug "$stage/$name/latchkey" "$stage/$name/latchkey.debug"
+chmod 0644 "$stage/$name/latchkey.debug"
+objcopy --strip-all "$stage/$name/latchkey"
+(cd "$stage/$name" && objcopy --add-gnu-debuglink=latchkey.debug latchkey)
 install -m 0644 dist/latchkey.service "$stage/$name/latchkey.service"
 
 # The package of each shared library the binary links directly (apt brings what those need).

@@ -19,6 +19,6 @@ In another terminal:
   printf 'correct horse battery staple\n' | ./.build/release/latchkey users create you@example.com --password-stdin$option
   curl -s -X POST -H 'Content-Type: application/json' \\
        -d '{"email":"you@example.com"}' $base/auth/password/request
-  ./.build/release/latchkey outbox list$option       # the reset mail: id, date, recipient, subject
+  ./.build/release/latchkey outbox list$option       # the reset mail: id, status, queued, attempts, recipient, subject
   ./.build/release/latchkey outbox show ID$option    # its text; open the link: $base/reset-password#token=...
 HINT

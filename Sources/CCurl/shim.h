@@ -24,6 +24,10 @@ static inline CURLcode latchkey_curl_setopt_read_callback(CURL *handle, curl_rea
     return curl_easy_setopt(handle, CURLOPT_READFUNCTION, callback);
 }
 
+static inline CURLcode latchkey_curl_setopt_debug_callback(CURL *handle, curl_debug_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_DEBUGFUNCTION, callback);
+}
+
 static inline CURLcode latchkey_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

@@ -40,3 +40,9 @@ static inline const char *latchkey_redis_error_text(const redisContext *context)
 {
     return context->errstr;
 }
+
+/// The reader's error message (valid while the reader lives).
+static inline const char *latchkey_redis_reader_error(const redisReader *reader)
+{
+    return reader->errstr;
+}

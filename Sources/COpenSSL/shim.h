@@ -11,6 +11,8 @@
 #include <openssl/param_build.h>
 #include <openssl/rsa.h>
 #include <string.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 /// EVP_PKEY_PUBLIC_KEY and EVP_PKEY_KEYPAIR are nested macros Swift cannot import.
 static inline int latchkey_selection_public_key(void) { return EVP_PKEY_PUBLIC_KEY; }
@@ -89,3 +91,23 @@ static inline void latchkey_hmac_sha256(
 }
 
 #pragma clang diagnostic pop
+
+/* TLS client calls for LibTLS. SSL_CTX_set_min_proto_version and SSL_set_tlsext_host_name are
+   macros over SSL_CTX_ctrl and SSL_ctrl, which Swift cannot import. */
+static inline int latchkey_ssl_ctx_min_tls12(SSL_CTX *context) {
+    return (int)SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+}
+
+static inline int latchkey_ssl_set_server_name(SSL *ssl, const char *name) {
+    return (int)SSL_set_tlsext_host_name(ssl, name);
+}
+
+/* SSL_connect, SSL_write or SSL_read by `operation` (0, 1, 2), so Swift has one call to wrap
+   (LibTLS blocks SIGPIPE around it). */
+static inline int latchkey_ssl_call(SSL *ssl, int operation, void *buffer, int length) {
+    switch (operation) {
+    case 0: return SSL_connect(ssl);
+    case 1: return SSL_write(ssl, buffer, length);
+    default: return SSL_read(ssl, buffer, length);
+    }
+}

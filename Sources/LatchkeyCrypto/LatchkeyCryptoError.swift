@@ -20,6 +20,8 @@ package struct LatchkeyCryptoError: Error, Sendable, CustomStringConvertible {
         /// Key material has the wrong length, is not on the curve, or does not match its
         /// public part.
         package static let invalidKey = Code("invalid_key")
+        /// A TLS connection could not be made, or failed (``TLSClientStream``).
+        package static let tlsFailure = Code("tls_failure")
     }
 
     /// What went wrong, as a stable code.

@@ -1,5 +1,6 @@
 #if os(Linux)
 import CLinux
+import COpenSSL
 import Glibc
 import Synchronization
 #endif

@@ -5,7 +5,8 @@ import Synchronization
 /// Dispatches requests to a route table and applies what every response needs: errors in
 /// the route's shape (Latchkey, OAuth or Directus; replayed tokens logged as warnings),
 /// 404/405/415, security headers, `no-store` on everything not cacheable, metrics
-/// and an access log line (with a truncated client IP, never the query string).
+/// and an access log line (with a truncated client IP; for a 404 the path, never the query
+/// string).
 ///
 /// A route answered on the event thread mostly gives the same answer again (a constant, a
 /// document until it changes), and so does a route that answers every request alike
@@ -19,6 +20,8 @@ package final class Router: HTTPHandler {
     private let positionsByPath: [String: [Int]]
     /// For each route, its last finished answer when it runs on the event thread or answers alike.
     private let lastAnswers: [LastAnswer?]
+    /// For each route, what the metrics count of it; then, last, of requests no route answers.
+    private let routeMetrics: [RouteMetrics]
     private let metrics: ServerMetrics
     private let logger: Logger
     private let clock: any WallClock
@@ -28,6 +31,7 @@ package final class Router: HTTPHandler {
         self.routes = routes
         positionsByPath = Dictionary(grouping: routes.indices, by: { routes[$0].path })
         lastAnswers = routes.map { $0.lane == .eventThread || $0.answersAlike ? LastAnswer() : nil }
+        routeMetrics = routes.map { metrics.route($0.name) } + [metrics.route(Self.notFoundName)]
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
@@ -78,17 +82,33 @@ package final class Router: HTTPHandler {
         } else {
             response = Self.finished(answer.response, cacheable: answer.cacheable)
         }
-        metrics.recordRequest(route: answer.name, status: response.status)
+        let seconds = clock.now().timeIntervalSince(started)
+        // A 405 has no position but its path's route name; a 404, the last entry.
+        let counted = answer.position.map { routeMetrics[$0] }
+            ?? (answer.name == Self.notFoundName ? routeMetrics[routes.count] : metrics.route(answer.name))
+        counted.record(status: response.status, seconds: seconds)
         if response.status == 429 { metrics.limitedRequests.increment() }
         // Answered on the event thread, which a blocked log write must never hold up.
         if answer.lane == .eventThread { return response }
-        logger.info("http_request", [
-            "method": .string(String(request.method.prefix(16))), "route": .string(answer.name),
-            "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
-            "ms": .double((clock.now().timeIntervalSince(started) * 1000).rounded()),
-        ])
+        logger.info("http_request", {
+            var fields: [String: Logger.Value] = [
+                "method": .string(String(request.method.prefix(16))), "route": .string(answer.name),
+                "status": .int(response.status), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+                "ms": .double((seconds * 1000).rounded()),
+            ]
+            // What was asked for, so a broken link can be found; the path only, never the
+            // query (it may hold a state, a code or a token), and bounded.
+            if response.status == 404 { fields["path"] = .string(String(request.path.prefix(Self.loggedPathLength))) }
+            return fields
+        }())
         return response
     }
+
+    /// The name requests no route answers are counted and logged under.
+    static let notFoundName = "not_found"
+
+    /// The most characters of a path an access log line holds.
+    static let loggedPathLength = 256
 
     /// `raw` with the security headers.
     private static func finished(_ raw: HTTPResponse, cacheable: Bool) -> HTTPResponse {
@@ -101,7 +121,7 @@ package final class Router: HTTPHandler {
     private func dispatch(_ request: HTTPRequest) -> RouteAnswer {
         guard let candidates = positionsByPath[request.path] else {
             let response = LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers)
-            return RouteAnswer(position: nil, name: "not_found", cacheable: false, lane: .standard, response: response)
+            return RouteAnswer(position: nil, name: Self.notFoundName, cacheable: false, lane: .standard, response: response)
         }
         guard let position = position(method: request.method, among: candidates) else {
             var response = LatchkeyError(.methodNotAllowed, "This method is not allowed here.")

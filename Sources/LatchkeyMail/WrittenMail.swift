@@ -2,7 +2,7 @@ package import Foundation
 import LatchkeyCore
 
 /// A mail the ``FileMailTransport`` wrote, read back from its `.eml` file for
-/// `latchkey outbox list` and `latchkey outbox show`: the headers a person looks for and
+/// `latchkey outbox show`: the headers a person looks for and
 /// the plain-text body decoded, so a link in it reads — and copies — whole.
 ///
 /// Reads what ``MIMEMessageWriter`` writes and any other single-part or

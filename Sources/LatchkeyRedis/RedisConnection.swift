@@ -11,7 +11,9 @@ import Glibc
 /// hiredis.
 ///
 /// Connects on first use, with a connect timeout, a timeout on every command, and `AUTH` /
-/// `SELECT` as the endpoint asks. A connection that fails is dropped, and the next command
+/// `SELECT` as the endpoint asks. Over TLS (`rediss://`; hiredis 0.14, Debian 12's, has no
+/// TLS) the bytes travel through a ``TLSClientStream`` and hiredis formats the commands and
+/// parses the replies (`redisFormatCommandArgv`, a `redisReader`). A connection that fails is dropped, and the next command
 /// connects afresh; a command that finds the server gone from a connection that was idle
 /// (Redis restarted) is retried once on a new connection. Commands on one connection run
 /// one at a time; ``RedisConnectionPool`` spreads concurrent callers over several.
@@ -22,7 +24,17 @@ final class RedisConnection: Sendable {
     private let endpoint: RedisEndpoint
     private let connectTimeout: TimeInterval
     private let commandTimeout: TimeInterval
-    private let context = Mutex<UnsafeMutablePointer<redisContext>?>(nil)
+    private let context = Mutex<Session?>(nil)
+
+    /// A live connection: hiredis's own over TCP, or TLS with a reader of hiredis's.
+    private enum Session {
+        case plain(UnsafeMutablePointer<redisContext>)
+        case tls(TLSSession)
+
+        func close() {
+            if case .plain(let context) = self { redisFree(context) }
+        }
+    }
 
     /// Creates an unconnected connection to `endpoint`.
     init(endpoint: RedisEndpoint, connectTimeout: TimeInterval, commandTimeout: TimeInterval) {
@@ -32,9 +44,7 @@ final class RedisConnection: Sendable {
     }
 
     deinit {
-        context.withLock { context in
-            if let context { redisFree(context) }
-        }
+        context.withLock { $0?.close() }
     }
 
     /// Sends one command (binary-safe arguments) and returns its reply. A Redis error reply
@@ -60,9 +70,9 @@ final class RedisConnection: Sendable {
     }
 
     private func perform(
-        _ arguments: [String], on context: inout UnsafeMutablePointer<redisContext>?
+        _ arguments: [String], on context: inout Session?
     ) -> Result<RedisReply, ConnectionFailure> {
-        let connected: UnsafeMutablePointer<redisContext>
+        let connected: Session
         if let context {
             connected = context
         } else {
@@ -74,32 +84,48 @@ final class RedisConnection: Sendable {
         }
         let result = Self.send(arguments, on: connected)
         if let reply = result.reply { return .success(reply) }
-        redisFree(connected)
+        connected.close()
         context = nil
         return .failure(ConnectionFailure(error: unavailable("Redis stopped answering", result.failure), serverHungUp: result.serverHungUp))
     }
 
-    private func connect() throws(LatchkeyError) -> UnsafeMutablePointer<redisContext> {
-        let connection = endpoint.host.withCString { redisConnectWithTimeout($0, Int32(endpoint.port), Self.timeValue(connectTimeout)) }
-        guard let connection else { throw unavailable("Cannot connect to Redis", "out of memory") }
-        guard connection.pointee.err == 0 else {
-            let failure = String(cString: latchkey_redis_error_text(connection))
-            redisFree(connection)
-            throw unavailable("Cannot connect to Redis", failure)
+    private func connect() throws(LatchkeyError) -> Session {
+        let connection: Session
+        if endpoint.tls {
+            do {
+                connection = .tls(
+                    try TLSSession(
+                        stream: try TLSClientStream(
+                            host: endpoint.host, port: endpoint.port, caFile: endpoint.caFile, connectTimeout: connectTimeout,
+                            ioTimeout: commandTimeout)))
+            } catch let error as LatchkeyCryptoError {
+                throw unavailable("Cannot connect to Redis over TLS", "\(error.message): \(error.detail ?? "")")
+            } catch {
+                throw unavailable("Cannot connect to Redis over TLS", "\(type(of: error))")
+            }
+        } else {
+            let context = endpoint.host.withCString { redisConnectWithTimeout($0, Int32(endpoint.port), Self.timeValue(connectTimeout)) }
+            guard let context else { throw unavailable("Cannot connect to Redis", "out of memory") }
+            guard context.pointee.err == 0 else {
+                let failure = String(cString: latchkey_redis_error_text(context))
+                redisFree(context)
+                throw unavailable("Cannot connect to Redis", failure)
+            }
+            guard redisSetTimeout(context, Self.timeValue(commandTimeout)) == REDIS_OK else {
+                redisFree(context)
+                throw unavailable("Cannot set the Redis command timeout", nil)
+            }
+            connection = .plain(context)
         }
         var setup: [(name: String, arguments: [String])] = []
         if let password = endpoint.password {
             setup.append(("AUTH", ["AUTH"] + (endpoint.username.map { [$0] } ?? []) + [password.exposed]))
         }
         if endpoint.database != 0 { setup.append(("SELECT", ["SELECT", String(endpoint.database)])) }
-        guard redisSetTimeout(connection, Self.timeValue(commandTimeout)) == REDIS_OK else {
-            redisFree(connection)
-            throw unavailable("Cannot set the Redis command timeout", nil)
-        }
         for (name, arguments) in setup {
             let result = Self.send(arguments, on: connection)
             guard case .status = result.reply else {
-                redisFree(connection)
+                connection.close()
                 // An error reply names the problem (e.g. WRONGPASS) and never echoes the password.
                 if case .error(let message) = result.reply { throw unavailable("Redis refused \(name)", message) }
                 throw unavailable("Redis did not answer \(name)", result.failure)
@@ -117,6 +143,13 @@ final class RedisConnection: Sendable {
         var reply: RedisReply?
         var failure: String?
         var serverHungUp = false
+    }
+
+    private static func send(_ arguments: [String], on session: Session) -> SendResult {
+        switch session {
+        case .plain(let context): send(arguments, on: context)
+        case .tls(let session): session.send(arguments)
+        }
     }
 
     private static func send(_ arguments: [String], on connection: UnsafeMutablePointer<redisContext>) -> SendResult {
@@ -143,6 +176,64 @@ final class RedisConnection: Sendable {
         }
         defer { freeReplyObject(reply) }
         return SendResult(reply: Self.reply(reply.pointee))
+    }
+
+    /// A connection over TLS: commands formatted by hiredis and written to the stream, replies
+    /// read from it into a hiredis reader until one is whole.
+    private final class TLSSession {
+        /// The most bytes read at once.
+        private static let readSize = 16 * 1024
+        private let stream: TLSClientStream
+        private let reader: UnsafeMutablePointer<redisReader>
+
+        init(stream: TLSClientStream) throws {
+            guard let reader = redisReaderCreate() else {
+                throw LatchkeyCryptoError(.tlsFailure, "The Redis reply reader could not be made", detail: "out of memory")
+            }
+            self.stream = stream
+            self.reader = reader
+        }
+
+        deinit { redisReaderFree(reader) }
+
+        func send(_ arguments: [String]) -> SendResult {
+            let cStrings = arguments.map { strdup($0) }
+            defer { cStrings.forEach { free($0) } }
+            var argv = cStrings.map { UnsafePointer($0) }
+            let lengths = arguments.map { $0.utf8.count }
+            var formatted: UnsafeMutablePointer<CChar>?
+            let length = argv.withUnsafeMutableBufferPointer { argv in
+                lengths.withUnsafeBufferPointer { lengths in
+                    redisFormatCommandArgv(&formatted, Int32(arguments.count), argv.baseAddress, lengths.baseAddress)
+                }
+            }
+            guard length > 0, let formatted else { return SendResult(failure: "the command could not be formatted") }
+            defer { redisFreeCommand(formatted) }
+            do {
+                try stream.write(Array(UnsafeRawBufferPointer(start: formatted, count: Int(length))))
+                var received = false
+                while true {
+                    var reply: UnsafeMutableRawPointer?
+                    guard redisReaderGetReply(reader, &reply) == REDIS_OK else {
+                        return SendResult(failure: "the reply could not be read (\(String(cString: latchkey_redis_reader_error(reader))))")
+                    }
+                    if let reply {
+                        defer { freeReplyObject(reply) }
+                        return SendResult(reply: RedisConnection.reply(reply.assumingMemoryBound(to: redisReply.self).pointee))
+                    }
+                    let bytes = try stream.read(maximum: Self.readSize)
+                    guard !bytes.isEmpty else { return SendResult(failure: "the server closed the connection", serverHungUp: !received) }
+                    received = true
+                    _ = bytes.withUnsafeBufferPointer { buffer in
+                        buffer.withMemoryRebound(to: CChar.self) { redisReaderFeed(reader, $0.baseAddress, $0.count) }
+                    }
+                }
+            } catch let error as LatchkeyCryptoError {
+                return SendResult(failure: "\(error.message): \(error.detail ?? "")", serverHungUp: TLSClientStream.isClosedByPeer(error))
+            } catch {
+                return SendResult(failure: "\(type(of: error))")
+            }
+        }
     }
 
     private static func reply(_ reply: redisReply) -> RedisReply {

@@ -2,7 +2,7 @@ package import LatchkeyCore
 package import LatchkeyHTTP
 import LatchkeyStorage
 import LatchkeyRedis
-import LatchkeyMail
+package import LatchkeyMail
 import LatchkeyWeb
 import LatchkeyPasswordStrength
 package import Foundation
@@ -55,7 +55,7 @@ package final class ServerApplication: Sendable {
         let store = try Self.openStore(configuration)
         self.store = store
 
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(version: LatchkeyVersion.current)
         self.metrics = metrics
         let keyRing = try Self.openKeyRing(configuration, now: clock.now())
         self.keyRing = keyRing
@@ -63,9 +63,11 @@ package final class ServerApplication: Sendable {
         let policy = try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore)
         let sharedLimiter = configuration.redis.map { RedisRateLimiter(endpoint: $0) }
         self.sharedLimiter = sharedLimiter
-        let limiter: any RateLimiter = sharedLimiter.map {
-            MonitoredRateLimiter(limiter: $0, failOpen: configuration.rateLimitFailOpen, logger: logger, metrics: metrics)
-        } ?? LocalRateLimiter()
+        let limiter = MeteredRateLimiter(
+            limiter: sharedLimiter.map {
+                MonitoredRateLimiter(limiter: $0, failOpen: configuration.rateLimitFailOpen, logger: logger, metrics: metrics)
+            } ?? LocalRateLimiter(),
+            metrics: metrics)
         let templates = MailTemplates(productName: configuration.productName)
         let addressKey = try Self.loadOrCreateKey(at: configuration.addressKeyFile)
 
@@ -78,7 +80,7 @@ package final class ServerApplication: Sendable {
                 validationPolicy: PasswordRecoveryService.Settings.clientPolicy(configuration.resetValidateIPLimit),
                 abuseWarningThreshold: configuration.abuseWarningThreshold, inboxLimit: configuration.resetInboxLimit),
             logger: logger, metrics: metrics)
-        accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, clock: clock)
+        accounts = AccountAdministration(store: store, hasher: hasher, policy: policy, templates: templates, clock: clock)
 
         let resetRoutes = PasswordResetRoutes(service: recovery)
         let registration = RegistrationService(
@@ -106,7 +108,7 @@ package final class ServerApplication: Sendable {
                 PasswordSignIn(
                     store: store, hasher: hasher, limiter: limiter,
                     limits: PasswordSignIn.Limits(attemptsPerIP: configuration.loginIPLimit), costs: verificationCosts,
-                    addressKey: addressKey, logger: logger)
+                    addressKey: addressKey, logger: logger, metrics: metrics)
             ],
             clock: clock)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
@@ -282,16 +284,49 @@ package final class ServerApplication: Sendable {
         return store
     }
 
+    /// Copies the configured SQLite database to a new file at `path` (mode 0600) while servers
+    /// keep using it (``SQLiteBackup``), for `latchkey backup`; returns the pages and bytes
+    /// copied and the schema version. Throws `invalid_configuration` for a PostgreSQL database
+    /// (pg_dump backs that up) or one that is missing or not migrated, `storage_error` when
+    /// the copy cannot be made.
+    package static func backUpDatabase(_ configuration: Configuration, to path: String) throws -> (pages: Int, bytes: Int, schema: Int) {
+        guard configuration.databaseURL == nil else {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "The database is PostgreSQL (\(Setting.databaseURL.name)): back it up with pg_dump (docs/deploy.md#backups).")
+        }
+        let schema = try openExistingStore(configuration).schemaVersions().applied
+        let summary = try SQLiteBackup.copy(databaseAt: configuration.databasePath, to: path)
+        return (summary.pages, summary.bytes, schema)
+    }
+
     /// Account administration over the configured, existing database, for the `users` commands.
     package static func openAccounts(_ configuration: Configuration, clock: any WallClock = SystemClock()) throws -> AccountAdministration {
         AccountAdministration(
             store: try openExistingStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
-            policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore), clock: clock)
+            policy: try PasswordPolicy(minimumLength: 8, maximumLength: 128, minimumScore: configuration.passwordMinimumScore),
+            templates: MailTemplates(productName: configuration.productName), clock: clock)
     }
 
     /// The OAuth client registry over the configured, existing database, for the `clients` commands.
     package static func openClients(_ configuration: Configuration) throws -> ClientRegistry {
         ClientRegistry(store: try openExistingStore(configuration))
+    }
+
+    /// The keyed hash the server's log lines give for `email` (their `address` field) and its
+    /// rate-limit keys use, made with the configured address key file, which must exist (this
+    /// never creates one: a new key would give hashes no log line has). Throws `invalid_email`,
+    /// or `invalid_configuration` naming the missing file.
+    package static func addressLogKey(for email: String, _ configuration: Configuration) throws -> String {
+        let address = try EmailAddress(email)
+        let file = configuration.addressKeyFile
+        guard try FileAccess.exists(file.path, what: "The address key file", code: .invalidConfiguration) else {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "There is no address key at \(file.path) (\(Setting.addressKeyFile.name)). Point the command at the server's "
+                    + "data with --data-dir, \(Setting.dataDirectory.name) or \(Setting.configFile.name).")
+        }
+        return AddressKey(try loadOrCreateKey(at: file)).hash(address.normalized)
     }
 
     /// The signing keys in the configured key file. With `creating` (`serve`, `migrate`) the
@@ -325,19 +360,72 @@ package final class ServerApplication: Sendable {
         return missing.map(\.path)
     }
 
+    /// What came of `latchkey mail test`'s message.
+    package enum MailTestOutcome: Sendable {
+        /// The file transport wrote it to this file (nothing left the machine).
+        case written(path: String)
+        /// The SMTP server named (`smtp://host:port`) was asked to take it: what was said, and
+        /// the error when it did not take it.
+        case smtp(server: String, security: SMTPConfiguration.Security, conversation: SMTPConversation, failure: LatchkeyError?)
+    }
+
+    /// Sends one test message to `email` at once through the configured transport (never
+    /// through the outbox, so the outcome is known when this returns), for an operator checking
+    /// the mail settings. Throws `invalid_email`, `invalid_configuration` (the settings, or an
+    /// outbox folder the file transport has not created yet); a delivery failure is part of
+    /// the outcome.
+    package static func sendTestMail(to email: String, _ configuration: Configuration, now: Date = Date()) throws -> MailTestOutcome {
+        let address = try EmailAddress(email)
+        let product = configuration.productName
+        let text = """
+            This message was sent by `latchkey mail test` to check that \(product) can send mail to \(address.normalized).
+
+            Nothing needs to be done. Sent \(Timestamp.iso8601(now)).
+            """
+        let html = "<p>This message was sent by <code>latchkey mail test</code> to check that \(product.htmlEscaped) can send mail to "
+            + "\(address.normalized.htmlEscaped).</p><p>Nothing needs to be done. Sent \(Timestamp.iso8601(now)).</p>"
+        let message = try MailMessage(
+            id: SecureRandom.identifier(), to: address.normalized, subject: "\(product): test mail", textBody: text, htmlBody: html,
+            locale: SupportedLanguage.en.rawValue)
+        let sender = try MailSender(address: configuration.mailFromAddress, displayName: configuration.mailFromName)
+        switch configuration.mailTransport {
+        case .file:
+            let directory = configuration.outboxDirectory
+            guard try FileAccess.exists(directory.path, what: "The outbox", code: .invalidConfiguration) else {
+                throw LatchkeyError(
+                    .invalidConfiguration,
+                    "There is no outbox at \(directory.path) (\(Setting.dataDirectory.name) is \(configuration.dataDirectory.path)); "
+                        + "`latchkey serve` creates it.")
+            }
+            try FileMailTransport(directory: directory, sender: sender).send(message)
+            return .written(path: directory.appendingPathComponent("\(message.id).eml").path)
+        case .smtp:
+            let transport = try smtpTransport(configuration, sender: sender)
+            let (conversation, failure) = transport.sendRecordingConversation(message)
+            return .smtp(
+                server: transport.configuration.url, security: transport.configuration.security, conversation: conversation,
+                failure: failure)
+        }
+    }
+
     private static func makeTransport(_ configuration: Configuration, logger: Logger) throws -> any MailTransport {
         let sender = try MailSender(address: configuration.mailFromAddress, displayName: configuration.mailFromName)
         switch configuration.mailTransport {
         case .file:
             return try FileMailTransport(directory: configuration.outboxDirectory, sender: sender, logger: logger)
         case .smtp:
-            guard let smtp = configuration.smtp else {
-                throw LatchkeyError(.invalidConfiguration, "\(Setting.smtpURL.name) is required when \(Setting.mailTransport.name)=smtp")
-            }
-            return SMTPMailTransport(configuration: try SMTPConfiguration(
-                url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
-                allowInsecureLoopback: smtp.allowInsecureLoopback, timeout: TimeInterval(smtp.timeout), caFile: smtp.caFile))
+            return try smtpTransport(configuration, sender: sender)
         }
+    }
+
+    /// The SMTP transport the configuration names.
+    private static func smtpTransport(_ configuration: Configuration, sender: MailSender) throws -> SMTPMailTransport {
+        guard let smtp = configuration.smtp else {
+            throw LatchkeyError(.invalidConfiguration, "\(Setting.smtpURL.name) is required when \(Setting.mailTransport.name)=smtp")
+        }
+        return SMTPMailTransport(configuration: try SMTPConfiguration(
+            url: smtp.url.absoluteString, username: smtp.username, password: smtp.password, sender: sender,
+            allowInsecureLoopback: smtp.allowInsecureLoopback, timeout: TimeInterval(smtp.timeout), caFile: smtp.caFile))
     }
 
     static func createPrivateDirectory(_ url: URL, setting: String = Setting.dataDirectory.name) throws {

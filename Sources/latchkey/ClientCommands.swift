@@ -44,6 +44,7 @@ enum ClientCommands {
         let client = OAuthClient(issuer: issuer, clientID: clientID, scopes: parsed.repeated["--scope"] ?? ["openid"])
         let metadata = try runAsync { try await client.discover() }
         let request = try client.makeAuthorizationRequest(metadata: metadata, redirectURI: redirectURI)
+        try AuthorizationPreflight.check(request.url, clientID: clientID, redirectURI: redirectURI)
         FileHandle.standardError.write(Data("Open this URL in a browser to sign in:\n".utf8))
         FileHandle.standardOutput.write(Data((request.url.absoluteString + "\n").utf8))
         if !parsed.flags.contains("--no-browser") { openBrowser(request.url) }

@@ -8,6 +8,9 @@ struct CommandFailure: Error {
     /// 2 for usage errors, 1 for everything else.
     let exitCode: Int32
     let message: String
+    /// Whether the command has said what failed already (`serve`, in its JSON log), so only
+    /// the exit code is left to give.
+    var reported = false
 
     static func usage(_ message: String) -> CommandFailure { CommandFailure(exitCode: 2, message: message) }
     static func failure(_ message: String) -> CommandFailure { CommandFailure(exitCode: 1, message: message) }
@@ -38,6 +41,13 @@ struct ParsedArguments {
                 } else if allowedRepeatable.contains(argument) {
                     guard let value = iterator.next() else { throw CommandFailure.usage("\(argument) needs a value") }
                     repeated[argument, default: []].append(value)
+                } else if argument == "--password" || argument.hasPrefix("--password=") {
+                    // Not echoed: the value is a password, and it is in argv already.
+                    throw CommandFailure.usage(
+                        allowedFlags.contains("--password-stdin")
+                            ? "a password is never an argument, where other users (ps) and the shell history see it: "
+                                + "use --password-stdin and write it to standard input"
+                            : "unknown option --password")
                 } else {
                     throw CommandFailure.usage("unknown option \(argument)")
                 }
@@ -56,7 +66,8 @@ enum Help {
            latchkey --version
 
     Commands (each reads the server's settings: LATCHKEY_* variables and LATCHKEY_CONFIG_FILE;
-    --data-dir DIR is LATCHKEY_DATA_DIR=DIR. Only serve and migrate create a database):
+    --data-dir DIR, before or after the command, is LATCHKEY_DATA_DIR=DIR. Only serve and
+    migrate create a database):
       serve                                 Run the server (configuration from LATCHKEY_* variables)
       migrate                               Create or upgrade the database and create missing key files, then exit
       users create EMAIL --password-stdin   Create an account; the password is read from standard input
@@ -68,15 +79,26 @@ enum Help {
       users set-password EMAIL --password-stdin
                                             Set a new password (policy checked); every session of the account ends
       users delete EMAIL                    Delete an account with its tokens, sessions and unsent mail
+      users set-email OLD NEW               Move an account to another address; its sessions end, the old address is told
+      users log-key EMAIL                   Print the keyed hash the server's logs give for the address
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
+      keys revoke KID                       Remove a signing key now: unpublished, the tokens it signed refused
       clients create ID --redirect-uri URI  Register an OAuth client (repeat --redirect-uri; --confidential, --first-party, --scope S,
                                             --name NAME, --id-token-alg RS256|ES256|EdDSA, --post-logout-redirect-uri URI)
       clients list                          List OAuth clients (id, type, first-party, introspects, ID token algorithm, redirect URIs, scopes,
                                             post-logout redirect URIs)
+      clients update ID                     Change a client's redirect URIs, scopes, name or post-logout redirect URIs, or give it
+                                            a new secret
       clients delete ID                     Remove an OAuth client
-      outbox list                           The mail the file transport wrote (id, written, recipient, subject)
-      outbox show ID                        One of those mails: headers and text, its link whole
+      outbox list [--pending|--failed|--sent]
+                                            The mail outbox, any transport (id, status, queued, attempts, recipient,
+                                            subject, last error)
+      outbox retry ID                       Send a pending or given-up mail now
+      outbox drop ID                        Remove a pending or given-up mail unsent
+      outbox show ID                        A mail the file transport wrote: headers and text, its link whole
+      mail test ADDRESS                     Send one test mail now and show what the mail server said
+      backup PATH                           Copy the SQLite database to a new file while the server runs
       settings [--markdown]                 List every LATCHKEY_* setting: default, values, meaning
 
     Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
@@ -100,14 +122,49 @@ enum Help {
 
     static let outbox = """
     Usage:
-      latchkey outbox list [--data-dir DIR]
-          Prints one mail per line, oldest first: id, when it was written (ISO 8601),
-          recipient, subject. Reads the .eml files the file transport
-          (LATCHKEY_MAIL_TRANSPORT=file, the default) writes to LATCHKEY_DATA_DIR/outbox.
-      latchkey outbox show ID [--data-dir DIR]
-          Prints the mail ID (or the one mail whose id starts with ID): From, To, Subject,
-          Date and the plain-text body, decoded, so a reset link in it is whole and can be
-          copied as it is.
+      latchkey outbox list [--pending | --failed | --sent] [--limit N]
+          Prints the mail in the outbox, whatever the transport, one per line, oldest first:
+          id, status (pending: waiting, also between attempts; sent; failed: given up after
+          10 attempts), when it was queued (ISO 8601), failed attempts, recipient, subject,
+          and why the last attempt failed (`-` when none did). At most N mails (default
+          1000). Sent and failed mail is purged a week after.
+      latchkey outbox retry ID
+          Makes a pending mail (waiting for its next attempt) or a failed one due now; a
+          running server sends it within a second, and one more failure gives it up again.
+          ID may be the start of an id that only one pending or failed mail has.
+      latchkey outbox drop ID
+          Removes a pending or failed mail from the outbox; it is never sent. A mail being
+          sent at that moment is left alone.
+      latchkey outbox show ID
+          With the file transport (LATCHKEY_MAIL_TRANSPORT=file, the default): prints the
+          mail ID (or the one mail whose id starts with ID) as written to
+          LATCHKEY_DATA_DIR/outbox: From, To, Subject, Date and the plain-text body,
+          decoded, so a reset link in it is whole and can be copied as it is.
+      Every outbox command takes --data-dir DIR and works on the server's database.
+    """
+
+    static let backup = """
+    Usage: latchkey backup PATH
+          Copies the SQLite database (LATCHKEY_DATA_DIR/latchkey.sqlite3) to the new file PATH
+          with SQLite's online backup API: safe while the server runs (the copy is the database
+          as of one moment, and servers keep answering meanwhile). PATH is written as a
+          temporary file of mode 0600 beside it, checked, synced and renamed; an existing file
+          is never replaced. Back up the key files (LATCHKEY_SIGNING_KEYS_FILE,
+          LATCHKEY_ADDRESS_KEY_FILE) with it. For PostgreSQL use pg_dump. How to restore:
+          docs/deploy.md#backups.
+    """
+
+    static let mail = """
+    Usage:
+      latchkey mail test ADDRESS
+          Sends one test message to ADDRESS at once through the configured transport (not
+          through the outbox) and prints what happened. With SMTP: the conversation with
+          the mail server (its replies, the commands sent, the TLS version and whether the
+          certificate was verified; credentials and the message are never shown), then the
+          TLS in use, the answer to authentication and the server's last reply. Exits 0
+          when the server accepted the message, 1 with the reason otherwise (no STARTTLS,
+          wrong username or password, an untrusted certificate, an unreachable server).
+          With the file transport: the file written.
     """
 
     static let serve = """
@@ -150,6 +207,14 @@ enum Help {
           keys stay in /.well-known/jwks.json until every token they signed has expired.
           Running servers on the same key file pick the new keys up within a second. Keys live
           in LATCHKEY_SIGNING_KEYS_FILE (default LATCHKEY_DATA_DIR/signing-keys.json, mode 0600).
+      latchkey keys revoke KID
+          Removes the key KID from the key file at once, for a key that may have leaked: it is
+          no longer in /.well-known/jwks.json, and the tokens it signed are refused (access
+          tokens at once here, and by every server sharing the key file at its next reload,
+          within a second; relying parties stop accepting its ID tokens when they fetch the
+          JWKS again). When KID is the active key of its algorithm, a new one replaces it
+          first and `active ALG key: KID` names it. Refresh tokens are not signed: apps refresh
+          and carry on.
     """
 
     static let clients = """
@@ -187,8 +252,19 @@ enum Help {
       latchkey clients list
           Prints one client per line: id, public or confidential, first-party or
           third-party, `introspects` or `-`, ID token algorithm, redirect URIs
-          (space-separated), scopes (space-separated, `-` for none), post-logout redirect
-          URIs (space-separated, `-` for none). Never prints secrets.
+          (space-separated), the scopes it may request (space-separated: openid and email,
+          which every client may request, then those given with --scope), post-logout
+          redirect URIs (space-separated, `-` for none). Never prints secrets.
+      latchkey clients update ID [--redirect-uri URI ...] [--scope S ... | --clear-scopes]
+                              [--name NAME | --clear-name] [--new-secret]
+                              [--post-logout-redirect-uri URI ... | --clear-post-logout-redirect-uris]
+          Changes the client: --redirect-uri (repeat) replaces every registered redirect URI,
+          --scope (repeat) or --clear-scopes the scopes it may request besides openid and
+          email, --name the name the pages show, --post-logout-redirect-uri (repeat) where
+          /oauth/logout may send the browser. --new-secret gives a confidential client a new
+          secret, printed once as `client_secret: ...`; the old one is refused at once.
+          Takes effect on every server at once; tokens already issued stay valid. Prints what
+          the client is now.
       latchkey clients delete ID
           Removes the client; its redirect URIs stop working at once.
     """
@@ -318,6 +394,16 @@ enum Help {
           tokens stop working.
       latchkey users delete EMAIL
           Deletes the account with its reset links, sessions and the mail not yet sent to it.
+      latchkey users set-email OLD NEW
+          Gives the account with the address OLD the address NEW (which no account may have).
+          Every session and reset link of the account ends at once (it signs in again with
+          NEW), and a mail to OLD says that the address changed, to which (as a hint,
+          n***@example.com) and when, in the account's language.
+      latchkey users log-key EMAIL
+          Prints the keyed hash the server's log lines give for the address (their `address`
+          field; logs never hold an address), made with the address key file
+          (LATCHKEY_ADDRESS_KEY_FILE), so the lines about one person can be found with grep.
+          Works whether or not the address has an account.
       Every users command takes --data-dir DIR (LATCHKEY_DATA_DIR=DIR) and works on an
       existing, migrated database only.
     """

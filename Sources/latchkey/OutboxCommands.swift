@@ -3,22 +3,55 @@ import LatchkeyCore
 import LatchkeyMail
 import LatchkeyServer
 
-/// `latchkey outbox list | show ID`: the mail the file transport wrote under
-/// `DATA_DIR/outbox`, for trying Latchkey without a mail server.
+/// `latchkey outbox …`: the mail outbox in the database, whatever the transport (`list`,
+/// `retry ID`, `drop ID`), and the `.eml` files the file transport wrote (`show ID`).
 func outbox(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey outbox --help`") }
-    let parsed = try ParsedArguments(arguments.dropFirst())
-    let directory = try outboxDirectory(try loadConfiguration())
+    let statusFlags = OutboxListing.Status.allCases.map { "--\($0.rawValue)" }
+    let parsed = try ParsedArguments(
+        arguments.dropFirst(), flags: subcommand == "list" ? Set(statusFlags) : [], options: subcommand == "list" ? ["--limit"] : [])
     switch subcommand {
     case "list":
         guard parsed.positional.isEmpty else { throw CommandFailure.usage("outbox list takes no arguments") }
+        let chosen = OutboxListing.Status.allCases.filter { parsed.flags.contains("--\($0.rawValue)") }
+        guard chosen.count <= 1 else { throw CommandFailure.usage("give at most one of \(statusFlags.joined(separator: ", "))") }
+        let limit = try parsed.options["--limit"].map { text in
+            guard let limit = Int(text), (1...outboxListLimit).contains(limit) else {
+                throw CommandFailure.usage("--limit must be a number from 1 to \(outboxListLimit)")
+            }
+            return limit
+        } ?? 1000
+        let store = try ServerApplication.openExistingStore(try loadConfiguration())
+        let listing = try store.outboxListing(status: chosen.first, limit: limit)
         let formatter = ISO8601DateFormatter()
-        for mail in try WrittenMail.all(in: directory) {
-            print([mail.id, formatter.string(from: mail.writtenAt), mail.recipient, mail.subject].joined(separator: "\t"))
+        for mail in listing {
+            print(
+                [
+                    mail.id, mail.status.rawValue, formatter.string(from: mail.createdAt), String(mail.attempts), mail.recipient,
+                    mail.subject, mail.lastError.map(oneLine) ?? "-",
+                ].joined(separator: "\t"))
+        }
+        if listing.count == limit {
+            FileHandle.standardError.write(Data("latchkey: the oldest \(limit) mails are shown; --limit N shows more\n".utf8))
+        }
+    case "retry", "drop":
+        let id = try onePositional(parsed, "ID")
+        let store = try ServerApplication.openExistingStore(try loadConfiguration())
+        let mail = try undeliveredMail(id, in: store)
+        let change = subcommand == "retry" ? try store.retryMail(id: mail.id, now: Date()) : try store.dropMail(id: mail.id, now: Date())
+        switch change {
+        case .done where subcommand == "retry":
+            print("\(mail.id) to \(mail.recipient) is due now: a running server sends it within a second (`latchkey outbox list` shows how it went)")
+        case .done:
+            print("dropped \(mail.id) to \(mail.recipient): it will not be sent")
+        case .noSuchMail: throw CommandFailure.failure("no mail \(mail.id) in the outbox any more")
+        case .alreadySent: throw CommandFailure.failure("\(mail.id) has been sent meanwhile")
+        case .beingSent: throw CommandFailure.failure("\(mail.id) is being sent right now; try again in a minute if it fails")
+        case .textErased: throw CommandFailure.failure("\(mail.id) was given up by an older version, which erased its text: nothing left to send")
         }
     case "show":
         let id = try onePositional(parsed, "ID")
-        let mail = try writtenMail(id, in: directory)
+        let mail = try writtenMail(id, in: try outboxDirectory(try loadConfiguration()))
         print("""
             From: \(mail.sender)
             To: \(mail.recipient)
@@ -28,17 +61,41 @@ func outbox(_ arguments: ArraySlice<String>) throws {
             \(mail.textBody)
             """)
     default:
-        throw CommandFailure.usage("unknown subcommand 'outbox \(subcommand)'; run `latchkey outbox --help`")
+        throw unknownSubcommand("outbox", subcommand, known: ["list", "show", "retry", "drop"])
     }
 }
 
-/// The file transport's folder, which must exist: the outbox commands read the server's
-/// mail and never start a folder of their own.
+/// The most rows `outbox list --limit` shows, and looks through for an id's prefix.
+private let outboxListLimit = 100_000
+
+/// `text` on one line (a last error may hold curl's text with line breaks).
+private func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline).joined(separator: " ").replacingOccurrences(of: "\t", with: " ")
+}
+
+/// The pending or failed mail whose id is `id`, or starts with it when only one does.
+private func undeliveredMail(_ id: String, in store: any Store) throws -> OutboxListing {
+    guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+        throw CommandFailure.usage("ID must be a mail id as `latchkey outbox list` prints it")
+    }
+    let candidates = try store.outboxListing(status: .pending, limit: outboxListLimit)
+        + store.outboxListing(status: .failed, limit: outboxListLimit)
+    let matches = candidates.filter { $0.id.hasPrefix(id) }
+    if let exact = matches.first(where: { $0.id == id }) { return exact }
+    guard !matches.isEmpty else {
+        throw CommandFailure.failure("no pending or failed mail \(id); `latchkey outbox list --pending` and `--failed` show them")
+    }
+    guard matches.count == 1 else { throw CommandFailure.failure("\(matches.count) mails start with \(id); give more of the id") }
+    return matches[0]
+}
+
+/// The file transport's folder, which must exist: `outbox show` reads the server's mail and
+/// never starts a folder of its own.
 private func outboxDirectory(_ configuration: Configuration) throws -> URL {
     guard configuration.mailTransport == .file else {
         throw CommandFailure.failure(
-            "the outbox commands read the mail files of LATCHKEY_MAIL_TRANSPORT=file, but this configuration sends mail by "
-                + configuration.mailTransport.rawValue)
+            "outbox show reads the mail files of LATCHKEY_MAIL_TRANSPORT=file; under \(configuration.mailTransport.rawValue) a mail's "
+                + "text is not kept once sent. `latchkey outbox list` shows every mail's status")
     }
     let directory = configuration.outboxDirectory
     guard try FileAccess.exists(directory.path, what: "The outbox", code: .invalidConfiguration) else {

@@ -11,7 +11,7 @@ func run(_ arguments: [String]) -> Int32 {
         try dispatch(arguments.dropFirst())
         return 0
     } catch let failure as CommandFailure {
-        FileHandle.standardError.write(Data("latchkey: \(failure.message)\n".utf8))
+        if !failure.reported { FileHandle.standardError.write(Data("latchkey: \(failure.message)\n".utf8)) }
         return failure.exitCode
     } catch let error as LatchkeyError {
         // The operator's own terminal: the detail (a library's error text) helps, as in the logs.
@@ -29,14 +29,30 @@ func run(_ arguments: [String]) -> Int32 {
 }
 
 /// The commands that work on the server's data, and so take `--data-dir`.
-let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox"]
+let serverCommands: Set<String> = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail", "backup"]
+/// Every command name ``dispatch(_:)`` knows, for "did you mean …?".
+let commandNames = ["serve", "migrate", "users", "keys", "clients", "outbox", "mail", "backup", "settings", "login", "token", "logout", "reset", "register", "account", "help"]
 
 func dispatch(_ arguments: ArraySlice<String>) throws {
+    // `--data-dir DIR` before the command (`latchkey --data-dir ./data users list`) is the
+    // command's, as after it.
+    var arguments = arguments
+    var leading: [String] = []
+    while let first = arguments.first, first == "--data-dir" || first.hasPrefix("--data-dir=") {
+        let count = first == "--data-dir" ? 2 : 1
+        guard arguments.count > count else { throw CommandFailure.usage("\(first) needs a directory, then the command") }
+        leading += arguments.prefix(count)
+        arguments = arguments.dropFirst(count)
+    }
     guard let command = arguments.first else {
         throw CommandFailure(exitCode: 2, message: "missing command\n\n" + Help.main)
     }
     var rest = arguments.dropFirst()
-    if serverCommands.contains(command) { rest = try applyDataDirectoryOption(rest) }
+    if serverCommands.contains(command) {
+        rest = try applyDataDirectoryOption(ArraySlice(leading + rest))
+    } else if !leading.isEmpty {
+        throw CommandFailure.usage("--data-dir is an option of the server commands (\(serverCommands.sorted().joined(separator: ", "))), not of \(command)")
+    }
     if rest.contains("--help") || rest.contains("-h") {
         switch command {
         case "serve": print(Help.serve)
@@ -51,7 +67,9 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
         case "account": print(Help.account)
         case "settings": print(Help.settings)
         case "outbox": print(Help.outbox)
-        default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
+        case "mail": print(Help.mail)
+        case "backup": print(Help.backup)
+        default: throw unknownCommand(command)
         }
         return
     }
@@ -65,14 +83,30 @@ func dispatch(_ arguments: ArraySlice<String>) throws {
     case "clients": try clients(rest)
     case "settings": try settings(rest)
     case "outbox": try outbox(rest)
+    case "mail": try mail(rest)
+    case "backup": try backup(rest)
     case "login": try ClientCommands.login(rest)
     case "token": try ClientCommands.token(rest)
     case "logout": try ClientCommands.logout(rest)
     case "reset": try ClientCommands.reset(rest)
     case "register": try AccountCommands.register(rest)
     case "account": try AccountCommands.account(rest)
-    default: throw CommandFailure.usage("unknown command '\(command)'; run `latchkey --help`")
+    default: throw unknownCommand(command)
     }
+}
+
+/// The usage error for a command `dispatch` does not know, suggesting the closest one
+/// (`latchkey user list`: did you mean `users`?).
+func unknownCommand(_ command: String) -> CommandFailure {
+    let hint = Spelling.closest(to: command, among: commandNames).map { "did you mean `\($0)`?" } ?? "run `latchkey --help`"
+    return CommandFailure.usage("unknown command '\(command)'; \(hint)")
+}
+
+/// The usage error for a subcommand `command` does not know, suggesting the closest of `known`.
+func unknownSubcommand(_ command: String, _ subcommand: String, known: [String]) -> CommandFailure {
+    let hint = Spelling.closest(to: subcommand, among: known).map { "did you mean `\(command) \($0)`?" }
+        ?? "run `latchkey \(command) --help`"
+    return CommandFailure.usage("unknown subcommand '\(command) \(subcommand)'; \(hint)")
 }
 
 /// Takes `--data-dir DIR` out of `arguments` and sets `LATCHKEY_DATA_DIR` to it for this
@@ -82,11 +116,16 @@ func applyDataDirectoryOption(_ arguments: ArraySlice<String>) throws -> ArraySl
     var iterator = arguments.makeIterator()
     var directory: String?
     while let argument = iterator.next() {
-        guard argument == "--data-dir" else {
+        let value: String?
+        if argument.hasPrefix("--data-dir=") {
+            value = String(argument.dropFirst("--data-dir=".count))
+        } else if argument == "--data-dir" {
+            value = iterator.next()
+        } else {
             remaining.append(argument)
             continue
         }
-        guard let value = iterator.next(), !value.isEmpty else { throw CommandFailure.usage("--data-dir needs a directory") }
+        guard let value, !value.isEmpty else { throw CommandFailure.usage("--data-dir needs a directory") }
         guard directory == nil else { throw CommandFailure.usage("--data-dir may be given only once") }
         directory = value
     }
@@ -111,22 +150,54 @@ func settings(_ arguments: ArraySlice<String>) throws {
     print(parsed.flags.contains("--markdown") ? Setting.markdownTable : Setting.textList)
 }
 
+/// `latchkey serve`. Its standard error is the server's log: one JSON object a line, also when
+/// the server cannot start (`server_start_failed`) and for what to set before production
+/// (`production_advice` warnings), which a terminal also gets as plain text.
 func serve(_ arguments: ArraySlice<String>) throws {
     // Before any thread starts: a SIGTERM from here on waits for the wait below, even one
     // that arrives while the server starts.
     ShutdownSignal.hold()
-    _ = try ParsedArguments(arguments)
-    let configuration = try loadConfiguration()
-    let logger = Logger(minimumLevel: configuration.logLevel)
-    let application = try ServerApplication(configuration: configuration, logger: logger)
-    try application.start()
-    let advice = configuration.productionAdvice
-    if !advice.isEmpty {
-        FileHandle.standardError.write(Data(("Before production, set:\n" + advice.map { "  - \($0)" }.joined(separator: "\n") + "\n").utf8))
+    var logger = Logger()
+    do {
+        _ = try ParsedArguments(arguments)
+        let configuration = try Configuration.load(environment: ProcessInfo.processInfo.environment)
+        logger = Logger(minimumLevel: configuration.logLevel)
+        for warning in configuration.warnings { logger.warning("unknown_setting", ["message": .string(warning)]) }
+        let application = try ServerApplication(configuration: configuration, logger: logger)
+        try application.start()
+        reportProductionAdvice(configuration.productionAdvice, logger: logger)
+        let signal = ShutdownSignal.wait()
+        logger.info("shutdown_requested", ["signal": .string(signal.name)])
+        application.stop()
+    } catch {
+        var fields: [String: Logger.Value]
+        var exitCode: Int32 = 1
+        switch error {
+        case let failure as CommandFailure:
+            fields = ["message": .string(failure.message)]
+            exitCode = failure.exitCode
+        case let failure as LatchkeyError:
+            fields = ["code": .string(failure.code.rawValue), "message": .string(failure.message)]
+            if let detail = failure.detail { fields["detail"] = .string(detail) }
+        default:
+            fields = ["message": .string("\(error)")]
+        }
+        logger.error("server_start_failed", fields)
+        throw CommandFailure(exitCode: exitCode, message: "", reported: true)
     }
-    let signal = ShutdownSignal.wait()
-    logger.info("shutdown_requested", ["signal": .string(signal.name)])
-    application.stop()
+}
+
+/// Logs each hint as a `production_advice` warning; when standard error is a terminal (a
+/// person trying the server), also as the plain-text list people read.
+func reportProductionAdvice(_ hints: [Setting.ProductionHint], logger: Logger) {
+    for hint in hints {
+        var fields: [String: Logger.Value] = ["setting": .string(hint.setting), "advice": .string(hint.recommendation)]
+        if let current = hint.current { fields["now"] = .string(current) }
+        logger.warning("production_advice", fields)
+    }
+    guard !hints.isEmpty, isatty(STDERR_FILENO) == 1 else { return }
+    let lines = hints.map { "  - \($0.line)" }.joined(separator: "\n")
+    FileHandle.standardError.write(Data("Before production, set:\n\(lines)\n".utf8))
 }
 
 func migrate(_ arguments: ArraySlice<String>) throws {
@@ -135,6 +206,15 @@ func migrate(_ arguments: ArraySlice<String>) throws {
     let applied = try ServerApplication.openStore(configuration, migrating: false).migrate()
     print(applied.isEmpty ? "database is up to date" : "applied migrations: \(applied.map(String.init).joined(separator: ", "))")
     for file in try ServerApplication.createKeyFiles(configuration) { print("created \(file)") }
+}
+
+/// `latchkey backup PATH`: the SQLite database copied while the server runs.
+func backup(_ arguments: ArraySlice<String>) throws {
+    let path = try onePositional(try ParsedArguments(arguments), "PATH")
+    let configuration = try loadConfiguration()
+    let copied = try ServerApplication.backUpDatabase(configuration, to: path)
+    print("backed up \(configuration.databasePath) to \(path): \(copied.pages) pages, \(copied.bytes) bytes, schema version \(copied.schema)")
+    print("keep \(configuration.signingKeysFile.path) and \(configuration.addressKeyFile.path) with it (restore: docs/deploy.md#backups)")
 }
 
 func users(_ arguments: ArraySlice<String>) throws {
@@ -175,6 +255,12 @@ func users(_ arguments: ArraySlice<String>) throws {
         print("unlocked \(email): its sign-in failure counts start again from zero")
     case "sessions":
         try userSessions(parsed, ServerApplication.openAccounts(configuration))
+    case "set-email":
+        guard parsed.positional.count == 2 else { throw CommandFailure.usage("users set-email takes OLD and NEW addresses") }
+        let moved = try ServerApplication.openAccounts(configuration).setEmail(current: parsed.positional[0], new: parsed.positional[1])
+        print("moved \(parsed.positional[0]) to \(moved): every session of the account has ended; the old address was told")
+    case "log-key":
+        print(try ServerApplication.addressLogKey(for: try onePositional(parsed, "EMAIL"), configuration))
     case "verify":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users verify needs --password-stdin") }
@@ -183,7 +269,8 @@ func users(_ arguments: ArraySlice<String>) throws {
         }
         print("the password matches")
     default:
-        throw CommandFailure.usage("unknown subcommand 'users \(subcommand)'; run `latchkey users --help`")
+        throw unknownSubcommand(
+            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key", "set-email", "sessions"])
     }
 }
 
@@ -220,9 +307,15 @@ private func userSessions(_ parsed: ParsedArguments, _ accounts: AccountAdminist
 func keys(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey keys --help`") }
     let parsed = try ParsedArguments(arguments.dropFirst())
-    guard parsed.positional.isEmpty else { throw CommandFailure.usage("keys \(subcommand) takes no arguments") }
+    guard parsed.positional.isEmpty || subcommand == "revoke" else { throw CommandFailure.usage("keys \(subcommand) takes no arguments") }
     let ring = try ServerApplication.openKeyRing(try loadConfiguration(), creating: false)
     switch subcommand {
+    case "revoke":
+        let kid = try onePositional(parsed, "KID")
+        let (algorithm, replacement) = try ring.revoke(kid: kid, now: Date())
+        print("revoked \(algorithm) key \(kid): no longer published; tokens it signed are refused now, and by every server "
+            + "sharing the key file within a second")
+        if let replacement { print("active \(replacement.algorithm.rawValue) key: \(replacement.kid)") }
     case "rotate":
         for key in try ring.rotate(now: Date()) {
             print("active \(key.algorithm.rawValue) key: \(key.kid)")
@@ -237,16 +330,19 @@ func keys(_ arguments: ArraySlice<String>) throws {
                 ].joined(separator: "\t"))
         }
     default:
-        throw CommandFailure.usage("unknown subcommand 'keys \(subcommand)'; run `latchkey keys --help`")
+        throw unknownSubcommand("keys", subcommand, known: ["rotate", "list", "revoke"])
     }
 }
 
 func clients(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey clients --help`") }
     let parsed = try ParsedArguments(
-        arguments.dropFirst(), flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"] : [],
-        options: subcommand == "create" ? ["--id-token-alg", "--name"] : [],
-        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description", "--post-logout-redirect-uri"] : [])
+        arguments.dropFirst(),
+        flags: subcommand == "create" ? ["--confidential", "--first-party", "--introspect"]
+            : subcommand == "update" ? ["--new-secret", "--clear-scopes", "--clear-name", "--clear-post-logout-redirect-uris"] : [],
+        options: subcommand == "create" ? ["--id-token-alg", "--name"] : subcommand == "update" ? ["--name"] : [],
+        repeatable: subcommand == "create" ? ["--redirect-uri", "--scope", "--scope-description", "--post-logout-redirect-uri"]
+            : subcommand == "update" ? ["--redirect-uri", "--scope", "--post-logout-redirect-uri"] : [])
     switch subcommand {
     case "create":
         let id = try onePositional(parsed, "ID")
@@ -283,16 +379,45 @@ func clients(_ arguments: ArraySlice<String>) throws {
                     client.id, client.isConfidential ? "confidential" : "public", client.isFirstParty ? "first-party" : "third-party",
                     client.mayIntrospect ? "introspects" : "-", client.idTokenAlgorithm.rawValue,
                     client.redirectURIs.map(\.value).joined(separator: " "),
-                    client.scopes.isEmpty ? "-" : client.scopes.joined(separator: " "),
+                    client.requestableScopes.joined(separator: " "),
                     client.postLogoutRedirectURIs.isEmpty ? "-" : client.postLogoutRedirectURIs.map(\.value).joined(separator: " "),
                 ].joined(separator: "\t"))
         }
+    case "update":
+        let id = try onePositional(parsed, "ID")
+        var changes = ClientRegistry.Changes()
+        changes.redirectURIs = parsed.repeated["--redirect-uri"]
+        if parsed.flags.contains("--clear-scopes") {
+            guard parsed.repeated["--scope"] == nil else { throw CommandFailure.usage("give --scope or --clear-scopes, not both") }
+            changes.scopes = []
+        } else {
+            changes.scopes = parsed.repeated["--scope"]
+        }
+        if parsed.flags.contains("--clear-name") {
+            guard parsed.options["--name"] == nil else { throw CommandFailure.usage("give --name or --clear-name, not both") }
+            changes.displayName = .some(nil)
+        } else if let name = parsed.options["--name"] {
+            changes.displayName = .some(name)
+        }
+        if parsed.flags.contains("--clear-post-logout-redirect-uris") {
+            guard parsed.repeated["--post-logout-redirect-uri"] == nil else {
+                throw CommandFailure.usage("give --post-logout-redirect-uri or --clear-post-logout-redirect-uris, not both")
+            }
+            changes.postLogoutRedirectURIs = []
+        } else {
+            changes.postLogoutRedirectURIs = parsed.repeated["--post-logout-redirect-uri"]
+        }
+        changes.newSecret = parsed.flags.contains("--new-secret")
+        let (client, secret) = try ServerApplication.openClients(try loadConfiguration()).update(id: id, changes: changes)
+        print("updated \(client.id): redirect URIs \(client.redirectURIs.map(\.value).joined(separator: " ")); "
+            + "scopes \(client.requestableScopes.joined(separator: " ")); name \(client.displayName ?? "-")")
+        if let secret { print("client_secret: \(secret.exposed)") }
     case "delete":
         let id = try onePositional(parsed, "ID")
         try ServerApplication.openClients(try loadConfiguration()).delete(id: id)
         print("deleted \(id)")
     default:
-        throw CommandFailure.usage("unknown subcommand 'clients \(subcommand)'; run `latchkey clients --help`")
+        throw unknownSubcommand("clients", subcommand, known: ["create", "list", "update", "delete"])
     }
 }
 

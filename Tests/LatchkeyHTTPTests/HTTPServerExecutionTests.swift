@@ -16,7 +16,7 @@ private final class BlockingRoutes: Sendable {
     let release = DispatchSemaphore(value: 0)
     let completed = DispatchSemaphore(value: 0)
     let logs = MemoryLogSink()
-    let metrics = ServerMetrics()
+    let metrics = ServerMetrics(version: "test")
 
     func router() -> Router {
         let ok: @Sendable (HTTPRequest) -> HTTPResponse = { _ in HTTPResponse(status: 200, body: Data("done".utf8)) }
@@ -151,7 +151,7 @@ private final class DeferredWriteRoutes: LogSink {
                 response.onCompletion = { [completed] in completed.signal() }
                 return response
             },
-        ], metrics: ServerMetrics(), logger: Logger(sink: self))
+        ], metrics: ServerMetrics(version: "test"), logger: Logger(sink: self))
     }
 
     /// The `count` writes, once that many requests were handled.

@@ -121,7 +121,7 @@ final class FlakyFileTransport: MailTransport {
         #expect(transport.attemptCount("m1") == 4)
         #expect(transport.deliveredIDs == ["m1"])
         #expect(try store.pendingMailCount() == 0)
-        #expect(metrics.sent == 1 && metrics.failed == 3 && metrics.gaveUp == 0)
+        #expect(metrics.sent == 1 && metrics.failed == 3 && metrics.gaveUp == 0 && metrics.retried == 3)
 
         let failures = logs.lines.filter { $0.contains("\"event\":\"mail_failed\"") }
         #expect(failures.count == 3)

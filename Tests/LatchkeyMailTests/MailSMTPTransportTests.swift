@@ -135,6 +135,35 @@ struct MailSMTPTransportTests {
         #expect(try server.received().isEmpty)
     }
 
+    @Test("the recorded conversation shows TLS, the AUTH verdict and the replies, never a credential or the message")
+    func recordedConversation() throws {
+        let server = try TestSMTPServer(mode: .startTLS)
+        let message = try makeResetMail(link: longResetLink)
+        let (accepted, noFailure) = try transport(server).sendRecordingConversation(message)
+        #expect(noFailure == nil)
+        #expect(accepted.tls?.hasPrefix("TLSv1.3") == true)
+        #expect(accepted.authentication?.hasPrefix("235") == true)
+        #expect(accepted.lastReply?.hasPrefix("221") == true || accepted.lastReply?.hasPrefix("250") == true)
+        #expect(accepted.lines.contains("> STARTTLS"))
+        #expect(accepted.lines.contains("> MAIL FROM:<no-reply@latchkey.example>"))
+        #expect(accepted.lines.contains { $0.hasPrefix("> AUTH ") })
+        let wrong = "not-the-right-password"
+        let (refused, failure) = try transport(server, password: wrong).sendRecordingConversation(message)
+        #expect(failure?.code == .mailDelivery)
+        #expect(refused.authentication?.hasPrefix("535") == true)
+        for conversation in [accepted, refused] {
+            let text = conversation.lines.joined(separator: "\n")
+            let plain = Data("\0\(TestSMTPServer.user)\0".utf8)
+            for secret in [TestSMTPServer.password, wrong, Data(TestSMTPServer.password.utf8).base64EncodedString(),
+                           (plain + Data(TestSMTPServer.password.utf8)).base64EncodedString(),
+                           (plain + Data(wrong.utf8)).base64EncodedString(), "token=", "Subject:"] {
+                #expect(!text.contains(secret), "\(secret)")
+            }
+            #expect(conversation.lines.count <= 200 && conversation.lines.allSatisfy { $0.count <= 300 })
+        }
+        #expect(try server.received().count == 1)
+    }
+
     @Test("a server without STARTTLS gets nothing: no plain-text send")
     func noStartTLSRefused() throws {
         let server = try TestSMTPServer(mode: .plain)

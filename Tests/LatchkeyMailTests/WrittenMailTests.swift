@@ -4,7 +4,7 @@ import LatchkeyMail
 import Testing
 import LatchkeyTestSupport
 
-/// `latchkey outbox list` and `show` read back what the file transport wrote.
+/// `latchkey outbox show` reads back what the file transport wrote.
 @Suite struct WrittenMailTests {
     let clock = ManualClock()
 

@@ -157,6 +157,19 @@ import Testing
         #expect(error?.message.hasSuffix("did you mean LATCHKEY_RESET_TOKEN_TTL?") == true)
     }
 
+    @Test("a JSON file that does not parse is named with the line and column of its mistake", arguments: [
+        ("{\n  \"LATCHKEY_LISTEN\": \"127.0.0.1:8080\",\n  \"LATCHKEY_DATA_DIR\": /var/lib/latchkey\n}\n", "invalid value at line 3, column 24"),
+        ("{\"LATCHKEY_PRODUCT_NAME\": \"Caf\u{E9}\" \"LATCHKEY_LOG_LEVEL\": \"info\"}", "invalid value at line 1, column 34"),
+        ("{\n  \"LATCHKEY_LOG_LEVEL\": \"info\"\n", "unexpected end of file at line 3, column 1"),
+    ])
+    func brokenFileNamesLineAndColumn(text: String, expected: String) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-\(UUID()).json")
+        try Data(text.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let error = #expect(throws: LatchkeyError.self) { try Configuration.load(environment: ["LATCHKEY_CONFIG_FILE": file.path]) }
+        #expect(error?.message == "LATCHKEY_CONFIG_FILE '\(file.path)' is not valid JSON: \(expected)")
+    }
+
     @Test("the product's name, the app URL and the link-check budget have defaults a first try works with")
     func productAndLinkChecks() throws {
         let defaults = try Configuration.load(environment: [:])
@@ -187,11 +200,13 @@ import Testing
     @Test("the production hints come from the table and disappear once followed")
     func productionHints() throws {
         let development = try Configuration.load(environment: [:])
-        #expect(development.productionAdvice.map { String($0.prefix { $0 != ":" }) } == [
+        #expect(development.productionAdvice.map(\.setting) == [
             "LATCHKEY_PUBLIC_URL", "LATCHKEY_MAIL_TRANSPORT", "LATCHKEY_PRODUCT_NAME", "LATCHKEY_RESET_URL_ALLOW_LIST",
             "LATCHKEY_APPLE_APP_IDS",
         ])
-        #expect(development.productionAdvice.first == "LATCHKEY_PUBLIC_URL: the https URL users reach (now http://127.0.0.1:8080)")
+        #expect(development.productionAdvice.first?.line == "LATCHKEY_PUBLIC_URL: the https URL users reach (now http://127.0.0.1:8080)")
+        #expect(development.productionAdvice[1].recommendation == "smtp, with LATCHKEY_SMTP_URL, LATCHKEY_SMTP_USERNAME and LATCHKEY_SMTP_PASSWORD")
+        #expect(development.productionAdvice[2].current == nil)
         let production = try Configuration.load(environment: [
             "LATCHKEY_PUBLIC_URL": "https://id.example.com", "LATCHKEY_MAIL_TRANSPORT": "smtp",
             "LATCHKEY_SMTP_URL": "smtps://mail.example.com:465", "LATCHKEY_APPLE_APP_IDS": "ABCDE12345.com.example.app",

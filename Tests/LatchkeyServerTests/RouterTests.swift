@@ -101,7 +101,7 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
                     ("cross-origin-resource-policy", "cross-origin"), ("Content-Type", "text/plain"),
                 ]), body: Data("own".utf8))
             },
-        ], metrics: ServerMetrics(), logger: Logger(sink: MemoryLogSink()))
+        ], metrics: ServerMetrics(version: "test"), logger: Logger(sink: MemoryLogSink()))
         let response = router.handle(HTTPRequest(method: "GET", path: "/own"))
         #expect(response.headers.values("X-Frame-Options") == ["DENY"])
         #expect(response.headers.values("Cache-Control") == ["no-store"])
@@ -117,7 +117,7 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
     func answersAwaitTheirWrite() throws {
         let writes = Mutex<[DeferredWrite]>([])
         let completions = Atomic<Int>(0)
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(version: "test")
         let router = Router(routes: [
             Route("POST", "/stored", name: "stored", body: .json, errorShape: .latchkeyAndDirectus, answersAlike: true) { _ in
                 let write = DeferredWrite()
@@ -174,7 +174,7 @@ func jsonRequest(_ path: String, _ body: String, contentType: String = "applicat
     func eventThreadAnswersAreReused() throws {
         let document = Mutex("one")
         let completions = Mutex<[String]>([])
-        let metrics = ServerMetrics()
+        let metrics = ServerMetrics(version: "test")
         let router = Router(routes: [
             Route("GET", "/document", name: "document", cacheable: true, lane: .eventThread) { _ in
                 HTTPResponse(status: 200, headers: HTTPHeaders([("Content-Type", "text/plain")]), body: Data(document.withLock { $0 }.utf8))

@@ -27,7 +27,8 @@ struct RecoveryHarness {
             tokenTTL: ttl, defaultResetURL: "https://id.example.com/reset-password", resetURLAllowList: allowList,
             addressKey: Redacted(Data(repeating: 7, count: 32)), inboxLimit: inboxLimit)
         service = Self.service(store: store, clock: clock, limiter: limiter, settings: settings, logs: logs)
-        accounts = AccountAdministration(store: store, hasher: PasswordHasher(parameters: .owaspMinimum), policy: PasswordPolicy(), clock: clock)
+        accounts = AccountAdministration(
+            store: store, hasher: PasswordHasher(parameters: .owaspMinimum), policy: PasswordPolicy(), templates: MailTemplates(), clock: clock)
     }
 
     /// Another instance on the same store, with its own limiter and logs `logs`.
@@ -40,7 +41,7 @@ struct RecoveryHarness {
     ) -> PasswordRecoveryService {
         PasswordRecoveryService(
             store: store, clock: clock, limiter: limiter, hasher: PasswordHasher(parameters: .owaspMinimum), policy: PasswordPolicy(),
-            templates: MailTemplates(), settings: settings, logger: Logger(sink: logs, minimumLevel: .debug), metrics: ServerMetrics())
+            templates: MailTemplates(), settings: settings, logger: Logger(sink: logs, minimumLevel: .debug), metrics: ServerMetrics(version: "test"))
     }
 
     /// Requests a reset for `email` from `clientIP`, processes the queue and returns the token mailed, if any.

@@ -44,12 +44,30 @@ import Testing
             "postgres://app:hunter2-secret@db/a/b",
             "postgres://app:hunter2-secret@db/latchkey?options=-c%20x",
             "postgres://app:hunter2-secret@db/latchkey?sslmode=",
+            "postgres://app:hunter2-secret@db/latchkey?sslmode=verify",
+            "postgres://app:hunter2-secret@db/latchkey?connect_timeout=1",
+            "postgres://app:hunter2-secret@db/latchkey?connect_timeout=301",
+            "postgres://app:hunter2-secret@db/latchkey?target_session_attrs=primary-only",
+            "postgres://app:hunter2-secret@db/latchkey?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem",
+            "postgres://app:hunter2-secret@db/latchkey?sslmode=require&sslrootcert=/etc/hostname",
         ])
     func malformed(text: String) throws {
         let error = try #require(throws: LatchkeyError.self) { try PostgresURL(text) }
         #expect(error.code == .invalidConfiguration)
         #expect(error.message.hasPrefix("LATCHKEY_DATABASE_URL "))
         #expect(!"\(error)".contains("hunter2-secret"))
+    }
+
+    @Test("the libpq parameters operators use are accepted with the values libpq takes")
+    func acceptedParameters() throws {
+        let url = try PostgresURL(
+            "postgres://app:pw@db/latchkey?sslmode=verify-full&sslrootcert=/etc/hostname&connect_timeout=3&target_session_attrs=read-write")
+        #expect(url.options == [
+            "sslmode": "verify-full", "sslrootcert": "/etc/hostname", "connect_timeout": "3", "target_session_attrs": "read-write",
+        ])
+        for mode in ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"] {
+            #expect(try PostgresURL("postgres://app:pw@db/latchkey?sslmode=\(mode)").options["sslmode"] == mode)
+        }
     }
 
     @Test("the configuration reads the URL, pool size and statement timeout")

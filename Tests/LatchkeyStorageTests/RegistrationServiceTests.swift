@@ -30,12 +30,13 @@ struct RegistrationHarness {
                 isOpen: open, defaultVerificationURL: "https://id.example.com/verify-email",
                 resetPageURL: "https://id.example.com/reset-password", verificationURLAllowList: allowList, addressKey: key),
             logger: Logger(sink: logs, minimumLevel: .debug))
-        accounts = AccountAdministration(store: store, hasher: hasher, policy: PasswordPolicy(), clock: clock)
+        accounts = AccountAdministration(store: store, hasher: hasher, policy: PasswordPolicy(), templates: MailTemplates(), clock: clock)
         signIn = SignInService(
             methods: [
                 PasswordSignIn(
                     store: store, hasher: hasher, limiter: LocalRateLimiter(), limits: .init(attemptsPerIP: .init(limit: 1000, seconds: 60)),
-                    costs: VerificationCostProfile(hasher: hasher, key: key), addressKey: key, logger: Logger(sink: logs))
+                    costs: VerificationCostProfile(hasher: hasher, key: key), addressKey: key, logger: Logger(sink: logs),
+                    metrics: ServerMetrics(version: "test"))
             ],
             clock: clock)
     }

@@ -97,6 +97,85 @@ extension StoreContractTests {
                 """) == 1)
     }
 
+    @Test("the listing shows where each message stands, oldest first, never a body", arguments: StoreFactory.all)
+    func outboxListing(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let queuedAt = fixture.clock.now()
+        let (waiting, sent, failed) = (try mail(subject: "waiting"), try mail(subject: "sent"), try mail(subject: "failed"))
+        for message in [waiting, sent, failed] {
+            try store.enqueue(message, now: fixture.clock.now())
+            fixture.clock.advance(by: 1)
+        }
+        _ = try store.leaseDueMail(now: fixture.clock.now(), lease: 60, limit: 10)
+        try store.markSent(id: sent.id, now: fixture.clock.now())
+        try store.markFailed(id: failed.id, error: "535 authentication failed", retryAt: nil, now: fixture.clock.now())
+        try store.markFailed(id: waiting.id, error: "timeout", retryAt: fixture.clock.now().addingTimeInterval(30), now: fixture.clock.now())
+
+        let all = try store.outboxListing(status: nil, limit: 10)
+        #expect(all.map(\.subject) == ["waiting", "sent", "failed"])
+        #expect(all.map(\.status) == [.pending, .sent, .failed])
+        #expect(all[0] == OutboxListing(
+            id: waiting.id, status: .pending, recipient: waiting.to, subject: "waiting", attempts: 1, createdAt: queuedAt,
+            nextAttemptAt: fixture.clock.now().addingTimeInterval(30), lastAttemptAt: fixture.clock.now(), lastError: "timeout"))
+        #expect(all[1].lastError == nil && all[1].attempts == 0)
+        #expect(try store.outboxListing(status: .failed, limit: 10).map(\.id) == [failed.id])
+        #expect(try store.outboxListing(status: .pending, limit: 10).map(\.id) == [waiting.id])
+        #expect(try store.outboxListing(status: nil, limit: 2).count == 2)
+    }
+
+    @Test("retry makes a waiting or given-up message due now and keeps its attempts", arguments: StoreFactory.all)
+    func retryOutboxMail(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let (waiting, givenUp, sent) = (try mail(subject: "waiting"), try mail(subject: "given up"), try mail(subject: "sent"))
+        for message in [waiting, givenUp, sent] { try store.enqueue(message, now: fixture.clock.now()) }
+        _ = try store.leaseDueMail(now: fixture.clock.now(), lease: 60, limit: 10)
+        try store.markFailed(id: waiting.id, error: "timeout", retryAt: fixture.clock.now().addingTimeInterval(3600), now: fixture.clock.now())
+        try store.markFailed(id: givenUp.id, error: "permanent", retryAt: nil, now: fixture.clock.now())
+        try store.markSent(id: sent.id, now: fixture.clock.now())
+        fixture.clock.advance(by: 5)
+        #expect(try store.leaseDueMail(now: fixture.clock.now(), lease: 60, limit: 10) == [])
+
+        #expect(try store.retryMail(id: waiting.id, now: fixture.clock.now()) == .done)
+        #expect(try store.retryMail(id: givenUp.id, now: fixture.clock.now()) == .done)
+        #expect(try store.retryMail(id: sent.id, now: fixture.clock.now()) == .alreadySent)
+        #expect(try store.retryMail(id: UUID().uuidString.lowercased(), now: fixture.clock.now()) == .noSuchMail)
+        let due = try store.leaseDueMail(now: fixture.clock.now(), lease: 60, limit: 10)
+        // The whole message comes back: a given-up message keeps its bodies for this.
+        #expect(due.map(\.message).sorted { $0.subject < $1.subject } == [givenUp, waiting])
+        #expect(due.map(\.attempts) == [1, 1])
+        #expect(try store.pendingMailCount() == 2)
+
+        // A message given up by a version that erased its bodies has nothing left to send.
+        try store.markFailed(id: givenUp.id, error: "permanent", retryAt: nil, now: fixture.clock.now())
+        try fixture.execute("UPDATE outbox SET text_body = '', html_body = '' WHERE id = '\(givenUp.id)'")
+        #expect(try store.retryMail(id: givenUp.id, now: fixture.clock.now()) == .textErased)
+        #expect(try store.outboxListing(status: .failed, limit: 10).map(\.id) == [givenUp.id])
+    }
+
+    @Test("drop deletes a waiting or given-up message, not one being sent or sent", arguments: StoreFactory.all)
+    func dropOutboxMail(factory: StoreFactory) throws {
+        let fixture = try factory.make()
+        let store = try fixture.migratedStore()
+        let (leased, givenUp, sent) = (try mail(subject: "leased"), try mail(subject: "given up"), try mail(subject: "sent"))
+        for message in [givenUp, sent] { try store.enqueue(message, now: fixture.clock.now()) }
+        _ = try store.leaseDueMail(now: fixture.clock.now(), lease: 60, limit: 10)
+        try store.markFailed(id: givenUp.id, error: "permanent", retryAt: nil, now: fixture.clock.now())
+        try store.markSent(id: sent.id, now: fixture.clock.now())
+        try store.enqueue(leased, now: fixture.clock.now())
+        _ = try store.leaseDueMail(now: fixture.clock.now(), lease: 60, limit: 10)
+
+        #expect(try store.dropMail(id: leased.id, now: fixture.clock.now()) == .beingSent)
+        #expect(try store.dropMail(id: sent.id, now: fixture.clock.now()) == .alreadySent)
+        #expect(try store.dropMail(id: givenUp.id, now: fixture.clock.now()) == .done)
+        #expect(try store.dropMail(id: givenUp.id, now: fixture.clock.now()) == .noSuchMail)
+        fixture.clock.advance(by: 60)
+        #expect(try store.dropMail(id: leased.id, now: fixture.clock.now()) == .done)
+        #expect(try store.outboxListing(status: nil, limit: 10).map(\.id) == [sent.id])
+        #expect(try store.pendingMailCount() == 0)
+    }
+
     @Test("marking a message that does not exist is an error", arguments: StoreFactory.all)
     func unknownMessage(factory: StoreFactory) throws {
         let fixture = try factory.make()

@@ -6,6 +6,7 @@ package final class MailDeliveryCounters: MailMetrics {
     private let sentCount = Atomic<Int>(0)
     private let failedCount = Atomic<Int>(0)
     private let gaveUpCount = Atomic<Int>(0)
+    private let retriedCount = Atomic<Int>(0)
 
     /// Creates counters at zero.
     package init() {}
@@ -16,6 +17,8 @@ package final class MailDeliveryCounters: MailMetrics {
     package var failed: Int { failedCount.load(ordering: .relaxed) }
     /// Messages given up after their last failed attempt.
     package var gaveUp: Int { gaveUpCount.load(ordering: .relaxed) }
+    /// Attempts at messages whose earlier attempt had failed.
+    package var retried: Int { retriedCount.load(ordering: .relaxed) }
 
     /// Counts a delivered message.
     package func mailSent() {
@@ -26,5 +29,10 @@ package final class MailDeliveryCounters: MailMetrics {
     package func mailFailed(gaveUp: Bool) {
         failedCount.add(1, ordering: .relaxed)
         if gaveUp { gaveUpCount.add(1, ordering: .relaxed) }
+    }
+
+    /// Counts an attempt at a message that failed before.
+    package func mailRetried() {
+        retriedCount.add(1, ordering: .relaxed)
     }
 }

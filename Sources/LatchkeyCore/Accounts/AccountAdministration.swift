@@ -2,19 +2,43 @@ import Foundation
 package import LatchkeyCrypto
 
 /// What an operator does to accounts from the command line: create, list, enable, disable,
-/// unlock, set a password, list and end signed-in devices, delete.
+/// unlock, set a password or an address, list and end signed-in devices, delete.
 package struct AccountAdministration: Sendable {
     private let store: any Store
     private let hasher: PasswordHasher
     private let policy: PasswordPolicy
+    private let templates: MailTemplates
     private let clock: any WallClock
 
-    /// Creates the service from its dependencies.
-    package init(store: any Store, hasher: PasswordHasher, policy: PasswordPolicy, clock: any WallClock) {
+    /// Creates the service from its dependencies; `templates` write the mail an address change sends.
+    package init(store: any Store, hasher: PasswordHasher, policy: PasswordPolicy, templates: MailTemplates, clock: any WallClock) {
         self.store = store
         self.hasher = hasher
         self.policy = policy
+        self.templates = templates
         self.clock = clock
+    }
+
+    /// Moves the account with the address `current` to the address `new`, as an operator does
+    /// it (the owner asked another way, or lost the old mailbox): every session of the account
+    /// ends and its reset links stop working, and a mail to the old address says so, in the
+    /// account's language, in the same transaction. Returns the new address, normalised.
+    /// Throws `invalid_email`, `account_not_found` or `account_exists`.
+    package func setEmail(current: String, new: String) throws -> String {
+        let old = try EmailAddress(current)
+        let moved = try EmailAddress(new)
+        guard old.normalized != moved.normalized else {
+            throw LatchkeyError(.invalidRequest, "The account has the address \(moved.normalized) already.")
+        }
+        let now = clock.now()
+        let changed = try store.replaceEmail(current: old.normalized, new: moved.normalized, now: now) { account in
+            try templates.render(
+                .operatorEmailChange(newAddressHint: moved.hint, changedAt: now), to: account.email,
+                language: SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: account.locale),
+                id: SecureRandom.identifier())
+        }
+        guard changed != nil else { throw LatchkeyError(.accountNotFound, "No such account: \(old.normalized).") }
+        return moved.normalized
     }
 
     /// Creates an active account after checking the address and the password policy.
@@ -53,12 +77,17 @@ package struct AccountAdministration: Sendable {
 
     /// Sets a new password for the account with this address after checking it against the
     /// password policy, and ends every session of the account, as a completed reset does.
-    /// Throws `invalid_email`, `weak_password` or `account_not_found`.
+    /// Throws `invalid_email`, `account_not_found` (decided first: an operator who mistyped
+    /// the address learns that, not what is wrong with a password that would go nowhere) or
+    /// `weak_password`.
     package func setPassword(email: String, password: Redacted<String>) throws {
         let address = try EmailAddress(email)
+        let noSuchAccount = LatchkeyError(.accountNotFound, "No such account: \(address.normalized).")
+        guard try store.account(email: address.normalized) != nil else { throw noSuchAccount }
         let normalized = try policy.check(password, email: address)
+        // Deleted meanwhile.
         guard try store.replacePassword(email: address.normalized, newPasswordHash: try hasher.hash(normalized), now: clock.now()) else {
-            throw LatchkeyError(.accountNotFound, "No account has the address \(address.normalized).")
+            throw noSuchAccount
         }
     }
 

@@ -31,6 +31,12 @@ package protocol AccountStore: Sendable {
     /// codes, pending reset requests and the mail not yet sent to it; false when there is
     /// no such account.
     func deleteAccount(email: String) throws -> Bool
+    /// Gives the account with the address `current` the address `new` and ends every session
+    /// and reset link of it (its credential version moves on, so its access tokens stop
+    /// verifying too), queuing the message `notice` makes from the account as it was (mail to
+    /// the old address) in the same transaction. Returns the account as it was; nil when no
+    /// account has `current`. Throws `account_exists` when an account has `new` already.
+    func replaceEmail(current: String, new: String, now: Date, notice: (Account) throws -> MailMessage) throws -> Account?
     /// The password hashes of up to `limit` active accounts chosen at random: what verifying
     /// a password costs across the accounts (see ``VerificationCostProfile``).
     func samplePasswordHashes(limit: Int) throws -> [String]

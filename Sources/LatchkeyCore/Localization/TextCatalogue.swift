@@ -44,6 +44,9 @@ package struct TextCatalogue: Sendable {
     package let emailChangedMail: EmailChangedMailText
     /// The mail that confirms an account was deleted.
     package let accountDeletedMail: AccountDeletedMailText
+    /// The mail to an account's old address when an operator moved the account to another
+    /// address (`latchkey users set-email`): no undo link, the operator decided.
+    package let operatorEmailChangeMail: OperatorEmailChangeMailText
     /// The pages mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`).
     package let emailLinkPages: EmailLinkPageText
 }

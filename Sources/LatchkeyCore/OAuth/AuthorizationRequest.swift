@@ -108,7 +108,7 @@ package struct AuthorizationRequest: Sendable {
                 return failure(.invalidRequest, "code_challenge must be a base64url SHA-256 (43 characters).")
             }
             let scope = (try parameters.optional("scope", maxLength: 1024) ?? "").split(separator: " ").map(String.init)
-            let allowed = Set(client.scopes + standardScopes)
+            let allowed = Set(client.requestableScopes)
             guard scope.allSatisfy(allowed.contains) else {
                 return failure(.invalidScope, "A requested scope is not allowed for this client.")
             }

@@ -67,6 +67,65 @@ package struct ClientRegistry: Sendable {
         return (client, secret)
     }
 
+    /// What ``update(id:changes:)`` changes: each field left nil stays as it is.
+    package struct Changes: Sendable {
+        /// The redirect URIs, replacing every registered one (at least one).
+        package var redirectURIs: [String]?
+        /// The scopes the client may request besides the standard ones, replacing the registered ones.
+        package var scopes: [String]?
+        /// The display name; `.some(nil)` removes it.
+        package var displayName: String??
+        /// Where `/oauth/logout` may send the browser afterwards, replacing the registered ones
+        /// (empty: nowhere).
+        package var postLogoutRedirectURIs: [String]?
+        /// Whether a confidential client gets a new secret (the old one stops working at once).
+        package var newSecret = false
+
+        /// Changes nothing until fields are set.
+        package init() {}
+    }
+
+    /// Changes the client `id` as `changes` says, with the checks of ``create``: takes effect
+    /// at once on every instance (the next authorization request or token call reads it);
+    /// tokens already issued stay valid. A new secret (confidential clients only) is returned
+    /// here once and stored as its digest; the old one is refused from now on. A scope
+    /// description of a scope the client may no longer request is dropped. Throws
+    /// `client_not_found`, `invalid_request` (no change asked for, no redirect URI, a bad
+    /// scope or name, a new secret for a public client) or `invalid_redirect_uri`.
+    package func update(id: String, changes: Changes) throws -> (client: OAuthClient, secret: Redacted<String>?) {
+        guard let current = try store.client(id: id) else {
+            throw LatchkeyError(.clientNotFound, "No client has the id \(id).")
+        }
+        guard changes.redirectURIs != nil || changes.scopes != nil || changes.displayName != nil || changes.newSecret
+            || changes.postLogoutRedirectURIs != nil
+        else {
+            throw LatchkeyError(.invalidRequest, "Say what to change: redirect URIs, scopes, the name, the secret or the post-logout redirect URIs.")
+        }
+        if let redirectURIs = changes.redirectURIs, redirectURIs.isEmpty {
+            throw LatchkeyError(.invalidRequest, "A client needs at least one redirect URI.")
+        }
+        for scope in changes.scopes ?? [] where !Self.isScopeToken(scope) {
+            throw LatchkeyError(.invalidRequest, "A scope must be 1 to 128 printable ASCII characters without spaces, quotes or backslashes.")
+        }
+        if case .some(.some(let name)) = changes.displayName { try Self.checkShownText(name, what: "A display name", maximumLength: 60) }
+        guard !changes.newSecret || current.isConfidential else {
+            throw LatchkeyError(.invalidRequest, "A public client has no secret; only a confidential client gets a new one.")
+        }
+        let scopes = changes.scopes.map(Self.unique) ?? current.scopes
+        let requestable = Set(scopes + AuthorizationRequest.standardScopes)
+        let secret = changes.newSecret ? SecureRandom.token() : nil
+        let client = OAuthClient(
+            id: id, redirectURIs: try changes.redirectURIs.map { Self.unique(try $0.map(Self.redirectURI)) } ?? current.redirectURIs,
+            isConfidential: current.isConfidential, secretDigest: secret.map { Self.digest($0.exposed) } ?? current.secretDigest,
+            isFirstParty: current.isFirstParty, scopes: scopes, mayIntrospect: current.mayIntrospect, createdAt: current.createdAt,
+            idTokenAlgorithm: current.idTokenAlgorithm, displayName: changes.displayName ?? current.displayName,
+            scopeDescriptions: current.scopeDescriptions.filter { requestable.contains($0.key) },
+            postLogoutRedirectURIs: try changes.postLogoutRedirectURIs.map { Self.unique(try $0.map(Self.redirectURI)) }
+                ?? current.postLogoutRedirectURIs)
+        guard try store.updateClient(client) else { throw LatchkeyError(.clientNotFound, "No client has the id \(id).") }
+        return (client, secret)
+    }
+
     /// The confidential client with this id if `secret` is its secret, else nil (also for
     /// an unknown id or a public client). The digests are compared in constant time.
     package func authenticate(id: String, secret: Redacted<String>) throws -> OAuthClient? {

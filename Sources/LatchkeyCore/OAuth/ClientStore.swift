@@ -10,4 +10,8 @@ package protocol ClientStore: Sendable {
     func allClients() throws -> [OAuthClient]
     /// Deletes the client with this id; false when there is none.
     func deleteClient(id: String) throws -> Bool
+    /// Stores `client`'s redirect URIs, scopes, secret digest, display name, scope
+    /// descriptions and post-logout redirect URIs over those of the client with its id; false
+    /// when there is none.
+    func updateClient(_ client: OAuthClient) throws -> Bool
 }

@@ -16,8 +16,13 @@ package struct OAuthClient: Sendable, Equatable {
     package let secretDigest: String?
     /// Whether the client belongs to the operator, so no consent page is shown.
     package let isFirstParty: Bool
-    /// The scopes the client may request.
+    /// The scopes the client was registered with (`--scope`).
     package let scopes: [String]
+    /// Every scope the client may request: the standard ones every client may ask for
+    /// (``AuthorizationRequest/standardScopes``), then its registered ones.
+    package var requestableScopes: [String] {
+        AuthorizationRequest.standardScopes + scopes.filter { !AuthorizationRequest.standardScopes.contains($0) }
+    }
     /// Whether the client is a resource server that may introspect tokens (RFC 7662 §4):
     /// only confidential clients registered with `--introspect`.
     package let mayIntrospect: Bool

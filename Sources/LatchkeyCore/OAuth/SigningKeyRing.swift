@@ -141,6 +141,32 @@ package final class SigningKeyRing: Sendable {
         return Self.algorithms.compactMap { keys.active[$0] }
     }
 
+    /// Removes the key `kid` from the file at once — for a key that may have leaked: it is no
+    /// longer published, and tokens it signed stop verifying here now and on every instance
+    /// sharing the file at its next ``reloadIfChanged()`` (``SigningKeyReload``: within a
+    /// second). When it is the active key of its algorithm, a new key of that algorithm takes
+    /// its place first, so signing goes on. Saved under the file's lock, as ``rotate(now:)``.
+    /// Returns the revoked key's algorithm and the new key, if one was made. Throws
+    /// `invalid_request` when no stored key has this kid.
+    @discardableResult
+    package func revoke(kid: String, now: Date) throws -> (algorithm: String, replacement: SigningKey?) {
+        let (keys, algorithm, wasActive) = try KeyFile.whileLocked(file) { () throws -> (Keys, String, Bool) in
+            var entries = try Self.keys(from: try Self.read(file), file: file).entries
+            guard let index = entries.firstIndex(where: { $0.jwk.kid == kid }) else {
+                throw LatchkeyError(.invalidRequest, "No signing key has the kid \(kid); `latchkey keys list` shows them.")
+            }
+            let entry = entries.remove(at: index)
+            let algorithm = entry.jwk.alg ?? ""
+            if entry.retiredAt == nil, let replaced = Self.algorithms.first(where: { $0.rawValue == algorithm }) {
+                entries.append(try Self.newEntry(replaced, now: now))
+            }
+            return (try Self.save(entries, to: file), algorithm, entry.retiredAt == nil)
+        }
+        state.withLock { $0 = keys }
+        let replacement = wasActive ? Self.algorithms.first { $0.rawValue == algorithm }.flatMap { keys.active[$0] } : nil
+        return (algorithm, replacement)
+    }
+
     /// Reads the file again and, when another process changed it (a rotation), uses its keys.
     /// Returns whether anything changed. Throws when the file became unreadable or damaged;
     /// the keys in use are then kept.

@@ -14,8 +14,8 @@ package struct ServerStatus: Sendable {
     package var isReady: Bool { store.isReady() }
 
     /// The Prometheus text exposition of every metric, with the outbox depth (left out when
-    /// the database does not answer).
+    /// the database does not answer) and the process's own metrics, read now.
     package func metricsExposition() -> String {
-        metrics.render(outboxDepth: try? store.pendingMailCount())
+        metrics.render(outboxDepth: try? store.pendingMailCount(), process: ProcessMetrics.sample())
     }
 }

@@ -36,8 +36,11 @@ final class CurlSMTPSession {
     }
 
     /// Sends `payload` (a complete RFC 5322 message) to `recipient` through the server in
-    /// `configuration`. A session delivers once; create a new one per message.
-    func deliver(_ payload: Data, to recipient: String, configuration: SMTPConfiguration) throws {
+    /// `configuration`. A session delivers once; create a new one per message. With
+    /// `conversation`, what client and server said is recorded in it (credentials left out).
+    func deliver(
+        _ payload: Data, to recipient: String, configuration: SMTPConfiguration, conversation: SMTPConversation.Recorder? = nil
+    ) throws {
         try setOption(CURLOPT_ERRORBUFFER, pointer: UnsafeMutableRawPointer(errorBuffer))
         try setOption(CURLOPT_NOSIGNAL, 1)
         try setOption(CURLOPT_PROTOCOLS_STR, "smtp,smtps")
@@ -68,11 +71,16 @@ final class CurlSMTPSession {
         }
         try check(latchkey_curl_setopt_slist(handle, CURLOPT_MAIL_RCPT, recipients))
 
+        if let conversation {
+            try setOption(CURLOPT_VERBOSE, 1)
+            try check(latchkey_curl_setopt_debug_callback(handle, recordConversation))
+            try setOption(CURLOPT_DEBUGDATA, pointer: Unmanaged.passUnretained(conversation).toOpaque())
+        }
         let upload = UploadCursor(bytes: Array(payload))
         try setOption(CURLOPT_UPLOAD, 1)
         try check(latchkey_curl_setopt_read_callback(handle, readUploadChunk))
         try setOption(CURLOPT_READDATA, pointer: Unmanaged.passUnretained(upload).toOpaque())
-        let result = withExtendedLifetime(upload) { curl_easy_perform(handle) }
+        let result = withExtendedLifetime((upload, conversation)) { curl_easy_perform(handle) }
         try check(result)
     }
 
@@ -137,4 +145,23 @@ private func readUploadChunk(
     }
     upload.offset += length
     return length
+}
+
+/// curl's debug callback: hands what was said to the ``SMTPConversation/Recorder`` behind the
+/// debug-data pointer. Always 0 (go on).
+private func recordConversation(
+    _ handle: UnsafeMutableRawPointer?, _ type: curl_infotype, _ data: UnsafeMutablePointer<CChar>?, _ size: Int,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    guard let data, let userData else { return 0 }
+    let kind: SMTPConversation.Recorder.Kind
+    switch type {
+    case CURLINFO_TEXT: kind = .note
+    case CURLINFO_HEADER_IN: kind = .server
+    case CURLINFO_HEADER_OUT: kind = .client
+    default: return 0  // the message itself and raw TLS bytes
+    }
+    let bytes = UnsafeRawBufferPointer(start: data, count: size)
+    Unmanaged<SMTPConversation.Recorder>.fromOpaque(userData).takeUnretainedValue().record(kind, String(decoding: bytes, as: UTF8.self))
+    return 0
 }

@@ -1,4 +1,5 @@
 package import LatchkeyCore
+import LatchkeyCrypto
 /// Delivers mail to an SMTP server (through libcurl), with TLS or STARTTLS and AUTH as the
 /// ``SMTPConfiguration`` says.
 ///
@@ -24,5 +25,21 @@ package struct SMTPMailTransport: MailTransport {
     package func send(_ message: MailMessage) throws {
         let payload = try writer.render(message, date: clock.now())
         try CurlSMTPSession().deliver(payload, to: message.to, configuration: configuration)
+    }
+
+    /// Sends `message` as ``send(_:)`` does, recording what client and server said, for an
+    /// operator checking the settings (`latchkey mail test`). Returns the conversation and the
+    /// error the delivery failed with (nil: the server accepted the message).
+    package func sendRecordingConversation(_ message: MailMessage) -> (conversation: SMTPConversation, failure: LatchkeyError?) {
+        let recorder = SMTPConversation.Recorder(secrets: configuration.password.map { [$0.exposed] } ?? [])
+        do {
+            let payload = try writer.render(message, date: clock.now())
+            try CurlSMTPSession().deliver(payload, to: message.to, configuration: configuration, conversation: recorder)
+            return (recorder.conversation, nil)
+        } catch let error as LatchkeyError {
+            return (recorder.conversation, error)
+        } catch {
+            return (recorder.conversation, LatchkeyError(.mailDelivery, "The message was not sent.", detail: "\(type(of: error))"))
+        }
     }
 }

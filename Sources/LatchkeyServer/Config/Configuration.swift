@@ -217,7 +217,14 @@ package struct Configuration: Sendable {
         resetValidateIPLimit = try reader.rateWindow(.resetValidateIPLimit)
         loginIPLimit = try reader.rateWindow(.loginIPLimit)
         maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
-        redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name) }
+        let redisCAFile = reader.text(.redisCAFile)
+        redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name, caFile: redisCAFile) }
+        if let redisCAFile {
+            guard redis?.tls == true else { throw SettingsReader.invalid(.redisCAFile, "is only for a rediss:// \(Setting.redisURL.name)") }
+            guard FileManager.default.isReadableFile(atPath: redisCAFile) else {
+                throw SettingsReader.invalid(.redisCAFile, "'\(redisCAFile)' is not a readable file")
+            }
+        }
         rateLimitFailOpen = try reader.flag(.rateLimitFailOpen)
         maxBodyBytes = try reader.integer(.maxBodyBytes)
         connectionTimeout = try reader.integer(.connectionTimeout)
@@ -297,9 +304,9 @@ package struct Configuration: Sendable {
     /// The default reset link base: the public URL's `/reset-password` page.
     package var defaultResetURL: String { publicURL.absoluteString + "/reset-password" }
 
-    /// What an operator should set before production, given the current settings: one line
-    /// per setting whose table entry carries advice that still applies.
-    package var productionAdvice: [String] {
+    /// What an operator should set before production, given the current settings: one hint
+    /// per setting whose table entry carries advice that still applies, in the table's order.
+    package var productionAdvice: [Setting.ProductionHint] {
         Setting.all.compactMap { setting in setting.advice?.hint(for: setting, in: self) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 
 /// One `LATCHKEY_*` setting described as data: its name, the values it takes, its default,
 /// what it means and what to set before production. ``Setting/all`` is the table of every
@@ -129,12 +130,28 @@ package struct Setting: Sendable {
             self.currently = currently
         }
 
-        /// The hint for `setting` under `configuration` (one line, no Markdown), or nil when
-        /// the configuration already follows the advice.
-        func hint(for setting: Setting, in configuration: Configuration) -> String? {
+        /// The hint for `setting` under `configuration`, or nil when the configuration already
+        /// follows the advice.
+        func hint(for setting: Setting, in configuration: Configuration) -> ProductionHint? {
             guard applies(configuration) else { return nil }
-            let now = currently.map { " (now \($0(configuration)))" } ?? ""
-            return Setting.plain("\(setting.name): \(recommendation)\(now)")
+            return ProductionHint(
+                setting: setting.name, recommendation: Setting.plain(recommendation), current: currently.map { $0(configuration) })
+        }
+    }
+
+    /// One thing to set before production that the configuration does not follow yet, as
+    /// `latchkey serve` reports it: a `production_advice` log event, and a line for a terminal.
+    package struct ProductionHint: Sendable, Equatable {
+        /// The setting's name, e.g. `LATCHKEY_PUBLIC_URL`.
+        package let setting: String
+        /// What to set, without Markdown, e.g. "the https URL users reach".
+        package let recommendation: String
+        /// What is set now, when saying so helps.
+        package let current: String?
+
+        /// One line without Markdown: `NAME: recommendation (now …)`.
+        package var line: String {
+            "\(setting): \(recommendation)" + (current.map { " (now \($0))" } ?? "")
         }
     }
 
@@ -153,21 +170,7 @@ extension Setting {
     /// The setting whose name is closest to `name` (fewest single-character edits) among
     /// `candidates`: the likely intent behind a typo.
     package static func closest(to name: String, among candidates: [Setting] = all) -> Setting? {
-        candidates.min { editDistance(name, $0.name) < editDistance(name, $1.name) }
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions turning `a` into `b`.
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.utf8), b = Array(b.utf8)
-        var previous = Array(0...b.count)
-        for (i, byteA) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, byteB) in b.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (byteA == byteB ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        candidates.min { Spelling.distance(name, $0.name) < Spelling.distance(name, $1.name) }
     }
 
     /// Warnings for `LATCHKEY_*` variables in `environment` that are no setting (typos, or

@@ -20,7 +20,13 @@ struct SettingsReader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw Self.invalid(configFile, "cannot read '\(path)'")
         }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            throw Self.invalid(configFile, "'\(path)' is not valid JSON: \(Self.syntaxProblem(error, in: data))")
+        }
+        guard let object = parsed as? [String: Any] else {
             throw Self.invalid(configFile, "'\(path)' is not a JSON object")
         }
         var values: [String: String] = [:]
@@ -33,6 +39,33 @@ struct SettingsReader {
             }
         }
         file = values
+    }
+
+    /// What is wrong with the JSON `data` and where, as Foundation's parser found it: "invalid
+    /// value at line 3, column 24" (an operator editing the file over SSH needs the place, and
+    /// the parser says only "around character N", a byte offset from 0), or "unexpected end
+    /// of file at line 9, column 1".
+    static func syntaxProblem(_ error: any Error, in data: Data) -> String {
+        let description = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? ""
+        let offset: Int?
+        let what: Substring
+        if let range = description.range(of: " around character ") {
+            what = description[..<range.lowerBound]
+            offset = Int(description[range.upperBound...].prefix { $0.isNumber })
+        } else if description.hasPrefix("Unexpected end of file") {
+            what = "Unexpected end of file"
+            offset = data.count
+        } else {
+            what = description.isEmpty ? "not JSON" : Substring(description.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
+            offset = nil
+        }
+        let problem = what.prefix(1).lowercased() + what.dropFirst()
+        guard let offset, offset <= data.count else { return problem }
+        let before = data.prefix(offset)
+        let line = before.filter { $0 == UInt8(ascii: "\n") }.count + 1
+        let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? before.startIndex
+        let column = String(decoding: before[lineStart...], as: UTF8.self).count + 1
+        return "\(problem) at line \(line), column \(column)"
     }
 
     /// The error for a bad value of `setting`: `invalid_configuration`, the message starting with its name.

@@ -23,7 +23,7 @@ extension Setting {
         smtpTimeout, outboxLease, productName, appURL, registration,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
         authCookieOrigins,
-        resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, rateLimitFailOpen,
+        resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
         issuer,
@@ -190,9 +190,13 @@ extension Setting {
         meaning: "Live logins (refresh-token families) one account may hold; a new login beyond it ends the "
             + "least recently used one.")
     static let redisURL = Setting(
-        "LATCHKEY_REDIS_URL", .url(schemes: ["redis"]), default: .unset("limits in this process's memory"),
-        meaning: "Keep rate limits in Redis so every instance shares them: `redis://[:password@]host[:port][/db]` "
-            + "(`rediss://` is not supported; the password is never logged).")
+        "LATCHKEY_REDIS_URL", .url(schemes: ["redis", "rediss"]), default: .unset("limits in this process's memory"),
+        meaning: "Keep rate limits in Redis so every instance shares them: `redis://[[user]:password@]host[:port][/db]`, "
+            + "or `rediss://…` for TLS (1.2 or 1.3, the certificate verified for the host); `user` is a Redis 6 ACL user. "
+            + "The password is never logged.")
+    static let redisCAFile = Setting(
+        "LATCHKEY_REDIS_CA_FILE", .path("a PEM file"), default: .unset("the system's CAs"),
+        meaning: "The CAs to trust for the certificate of a `rediss://` Redis (a managed Redis's own CA, say).")
     static let rateLimitFailOpen = Setting(
         "LATCHKEY_RATE_LIMIT_FAIL_OPEN", .flag, default: "false",
         meaning: "When Redis is unreachable, `false` answers rate-limited routes `503` with `Retry-After: 5` and `true` "

@@ -1,7 +1,7 @@
 /// A JSON value built in code, for documents the server assembles from its own tables (the
 /// OpenAPI description). Written with object keys sorted, so the same value always gives the
 /// same bytes.
-indirect enum JSONValue: Equatable {
+indirect enum JSONValue: Equatable, Sendable {
     case object([String: JSONValue])
     case array([JSONValue])
     case string(String)

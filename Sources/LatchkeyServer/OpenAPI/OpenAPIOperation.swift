@@ -1,9 +1,9 @@
 /// What the OpenAPI document says of one route besides what the route table already knows
 /// (method, path, `operationId` = the route's name, its error shape): its summary, parameters,
 /// body and answers. Kept in ``OpenAPIOperations``, by route name.
-struct OpenAPIOperation {
+struct OpenAPIOperation: Sendable {
     /// One answer of the route.
-    enum Response {
+    enum Response: Sendable {
         /// An answer: what it means, its media type (nil: no body) with its schema if one is
         /// given, and its headers.
         case answer(String, mediaType: String? = nil, schema: JSONValue? = nil, headers: JSONValue? = nil)
@@ -19,7 +19,7 @@ struct OpenAPIOperation {
     /// The query parameters, as OpenAPI parameter objects.
     var parameters: [JSONValue] = []
     /// A request body.
-    struct RequestBody {
+    struct RequestBody: Sendable {
         /// Its media type.
         let mediaType: String
         /// Whether a request must have one.

@@ -732,6 +732,12 @@ enum OpenAPIOperations {
                 "200": .answer("CSS.", mediaType: "text/css"),
             ]
         ),
+        "favicon": OpenAPIOperation(
+            summary: "The site icon (a keyhole), cacheable for a day.",
+            responses: [
+                "200": .answer("ICO file.", mediaType: "image/x-icon"),
+            ]
+        ),
         "apple_app_site_association": OpenAPIOperation(
             summary: "Universal links for the configured iOS apps.",
             responses: [

@@ -4,8 +4,9 @@ import LatchkeyHTTP
 import LatchkeyWeb
 
 /// `GET /reset-password` (the page for people without the app), its script, the style sheet
-/// every page links, the reset-token script other sites' reset pages may include, and the pages
-/// mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`) with their script.
+/// every page links, the reset-token script other sites' reset pages may include, the pages
+/// mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`) with their script,
+/// and the site icon.
 struct WebPageRoutes {
     /// The reset page, with the product's name and where people go after a reset.
     let resetPage: ResetPage
@@ -13,7 +14,11 @@ struct WebPageRoutes {
     let emailLinkPage: EmailLinkPage
 
     var routes: [Route] {
-        [
+        let favicon = HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders([("Content-Type", Favicon.contentType), ("Cache-Control", "public, max-age=86400")]),
+            body: Favicon.data)
+        return [
             Route("GET", "/reset-password", name: "reset_page") { request in
                 HTTPResponse(resetPage.document(language: Self.language(of: request)))
             },
@@ -41,6 +46,8 @@ struct WebPageRoutes {
                 response.headers.set("Cross-Origin-Resource-Policy", "cross-origin")
                 return response
             },
+            // Every browser asks for it on its first visit to a page: answered from memory.
+            Route("GET", "/favicon.ico", name: "favicon", cacheable: true, lane: .eventThread) { _ in favicon },
         ]
     }
 

@@ -50,8 +50,7 @@ final class PostgresConnection: Sendable, SQLConnection {
     init(url: PostgresURL, statementTimeout: TimeInterval, connectTimeout: Int) throws {
         var parameters: [(String, String)] = [
             ("host", url.host), ("port", String(url.port)), ("dbname", url.database),
-            ("connect_timeout", String(max(2, connectTimeout))), ("client_encoding", "UTF8"),
-            ("application_name", "latchkey"),
+            ("client_encoding", "UTF8"),
             ("options", "-c statement_timeout=\(Int((statementTimeout * 1000).rounded(.up)))"),
             // statement_timeout is the server's: a database host that vanishes mid-query
             // (a failover) never answers, and without these the call would wait for the
@@ -60,6 +59,9 @@ final class PostgresConnection: Sendable, SQLConnection {
             ("keepalives", "1"), ("keepalives_idle", "5"), ("keepalives_interval", "2"), ("keepalives_count", "3"),
             ("tcp_user_timeout", "10000"),
         ]
+        // The URL's own connect_timeout and application_name win over these.
+        if url.options["connect_timeout"] == nil { parameters.append(("connect_timeout", String(max(2, connectTimeout)))) }
+        if url.options["application_name"] == nil { parameters.append(("application_name", "latchkey")) }
         if let user = url.user { parameters.append(("user", user)) }
         if let password = url.password { parameters.append(("password", password.exposed)) }
         parameters += url.options.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }

@@ -87,6 +87,29 @@ extension SQLStore {
         }
     }
 
+    package func replaceEmail(
+        current: String, new: String, now: Date, notice: (Account) throws -> MailMessage
+    ) throws -> Account? {
+        let stamp = SQLValue.integer(StorageEncoding.milliseconds(now))
+        return try database.transaction { connection -> Account? in
+            guard let accountID = try Self.accountID(email: current, using: connection) else { return nil }
+            // As a password change (``replacePassword``): the account first, then its tokens.
+            try lockAccount(accountID, using: connection)
+            guard let row = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(accountID)]).first
+            else { return nil }
+            let account = try Self.account(from: row)
+            guard try connection.query("SELECT 1 AS taken FROM accounts WHERE email = ?", [.text(new)]).isEmpty else {
+                throw LatchkeyError(.accountExists, "An account with this email already exists.")
+            }
+            try connection.execute(
+                "UPDATE accounts SET email = ?, credential_version = credential_version + 1, updated_at = ? WHERE id = ?",
+                [.text(new), stamp, .text(accountID)])
+            try Self.endTokens(ofAccount: accountID, now: stamp, using: connection)
+            try Self.insertMail(try notice(account), now: stamp, using: connection)
+            return account
+        }
+    }
+
     /// The id of the account with the normalised email `email`, if any.
     static func accountID(email: String, using connection: borrowing any SQLConnection & ~Copyable) throws -> String? {
         try connection.query("SELECT id FROM accounts WHERE email = ?", [.text(email)]).first?.text("id")

@@ -40,6 +40,27 @@ extension SQLStore {
         try clients(where: "TRUE", [])
     }
 
+    package func updateClient(_ client: OAuthClient) throws -> Bool {
+        let redirectURIs = String(decoding: try JSONEncoder().encode(client.redirectURIs.map(\.value)), as: UTF8.self)
+        let postLogoutRedirectURIs = String(
+            decoding: try JSONEncoder().encode(client.postLogoutRedirectURIs.map(\.value)), as: UTF8.self)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let scopeDescriptions = String(decoding: try encoder.encode(client.scopeDescriptions), as: UTF8.self)
+        return try database.transaction { connection in
+            try connection.execute(
+                """
+                UPDATE oauth_clients SET redirect_uris = ?, secret_digest = ?, scopes = ?, display_name = ?, scope_descriptions = ?,
+                                         post_logout_redirect_uris = ?
+                WHERE id = ?
+                """,
+                [
+                    .text(redirectURIs), .text(client.secretDigest), .text(client.scopes.joined(separator: " ")),
+                    .text(client.displayName), .text(scopeDescriptions), .text(postLogoutRedirectURIs), .text(client.id),
+                ])
+        } > 0
+    }
+
     package func deleteClient(id: String) throws -> Bool {
         try database.transaction { connection in
             try connection.execute("DELETE FROM oauth_clients WHERE id = ?", [.text(id)])

@@ -72,8 +72,7 @@ extension SQLStore {
                 id: id,
                 """
                 UPDATE outbox
-                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, status = 'failed', lease_until = NULL,
-                    text_body = '', html_body = ''
+                SET attempts = attempts + 1, last_error = ?, last_attempt_at = ?, status = 'failed', lease_until = NULL
                 WHERE id = ? AND status = 'pending'
                 """,
                 [lastError, now, .text(id)])
@@ -82,6 +81,61 @@ extension SQLStore {
 
     package func pendingMailCount() throws -> Int {
         try count("SELECT COUNT(*) AS counted FROM outbox WHERE status = 'pending'")
+    }
+
+    package func outboxListing(status: OutboxListing.Status?, limit: Int) throws -> [OutboxListing] {
+        guard limit > 0 else { return [] }
+        let filter = status == nil ? "" : "WHERE status = ?"
+        let values: [SQLValue] = (status.map { [SQLValue.text($0.rawValue)] } ?? []) + [.integer(Int64(limit))]
+        let rows = try database.read { connection in
+            try connection.query(
+                """
+                SELECT id, status, recipient, subject, attempts, created_at, next_attempt_at, last_attempt_at, last_error
+                FROM outbox \(filter) ORDER BY created_at, id \(database.dialect.byteOrder) LIMIT ?
+                """,
+                values)
+        }
+        return try rows.map { row in
+            OutboxListing(
+                id: try row.text("id"), status: OutboxListing.Status(rawValue: try row.text("status")) ?? .pending,
+                recipient: try row.text("recipient"), subject: try row.text("subject"), attempts: Int(try row.integer("attempts")),
+                createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
+                nextAttemptAt: StorageEncoding.date(milliseconds: try row.integer("next_attempt_at")),
+                lastAttemptAt: try row.optionalInteger("last_attempt_at").map(StorageEncoding.date(milliseconds:)),
+                lastError: try row.optionalText("last_error"))
+        }
+    }
+
+    package func retryMail(id: String, now: Date) throws -> OutboxChange {
+        try database.transaction { connection in
+            let changed = try connection.execute(
+                """
+                UPDATE outbox SET status = 'pending', next_attempt_at = ?
+                WHERE id = ? AND status IN ('pending', 'failed') AND text_body <> ''
+                """,
+                [.integer(StorageEncoding.milliseconds(now)), .text(id)])
+            return changed > 0 ? .done : try Self.whyUnchanged(id: id, now: now, using: connection)
+        }
+    }
+
+    package func dropMail(id: String, now: Date) throws -> OutboxChange {
+        try database.transaction { connection in
+            let changed = try connection.execute(
+                "DELETE FROM outbox WHERE id = ? AND status IN ('pending', 'failed') AND (lease_until IS NULL OR lease_until <= ?)",
+                [.text(id), .integer(StorageEncoding.milliseconds(now))])
+            return changed > 0 ? .done : try Self.whyUnchanged(id: id, now: now, using: connection)
+        }
+    }
+
+    /// Why the message `id` was not retried or dropped: it does not exist, was sent, is being
+    /// sent at `now`, or has no text left.
+    private static func whyUnchanged(id: String, now: Date, using connection: borrowing any SQLConnection & ~Copyable) throws -> OutboxChange {
+        guard let row = try connection.query(
+            "SELECT status, lease_until, text_body FROM outbox WHERE id = ?", [.text(id)]).first
+        else { return .noSuchMail }
+        if try row.text("status") == OutboxListing.Status.sent.rawValue { return .alreadySent }
+        if let lease = try row.optionalInteger("lease_until"), lease > StorageEncoding.milliseconds(now) { return .beingSent }
+        return try row.text("text_body").isEmpty ? .textErased : .beingSent
     }
 
     /// Runs `sql` (an UPDATE of the message `id`); throws when no message has that id.

@@ -138,6 +138,14 @@ extension TextCatalogue {
             everythingRemoved: "حُذف كل ما كان يحتويه، وسُجِّل الخروج من جميع الأجهزة.",
             registerAgain: { product in "يمكنك إنشاء حساب جديد في \(product) بهذا العنوان في أي وقت." },
             ifNotYou: "إذا لم تحذفه أنت، فقد كان شخص آخر يعرف كلمة المرور. غيّرها في أي مكان آخر تستخدم فيه كلمة المرور نفسها."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "تم تغيير عنوان البريد الإلكتروني لحسابك في \(product)" },
+            greeting: "مرحبًا،",
+            changed: { product, address, date, time in
+                "تم تغيير عنوان البريد الإلكتروني لحسابك في \(product) إلى \(address) بتاريخ \(date) الساعة \(time) بالتوقيت العالمي المنسَّق (UTC). ستصل الرسائل المتعلقة بالحساب إلى هذا العنوان من الآن."
+            },
+            signedOut: "تم تسجيل الخروج من جميع الأجهزة التي كانت مسجّلة الدخول إلى الحساب؛ سجّل الدخول مرة أخرى بالعنوان الجديد.",
+            ifNotYou: { product in "إذا لم تطلب هذا التغيير، فتواصل مع دعم \(product) فورًا." }),
         emailLinkPages: EmailLinkPageText(
             verifyTitle: "تأكيد عنوان بريدك الإلكتروني",
             verifyIntro: "سيُنشأ حسابك بعنوان البريد الإلكتروني هذا.",

@@ -134,6 +134,14 @@ extension TextCatalogue {
             everythingRemoved: "Everything it held was removed, and every device was signed out.",
             registerAgain: { product in "You can create a new \(product) account with this address at any time." },
             ifNotYou: "If you didn’t delete it, someone else knew your password. Change it wherever else you use the same password."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "The email address of your \(product) account was changed" },
+            greeting: "Hello,",
+            changed: { product, address, date, time in
+                "The email address of your \(product) account was changed to \(address) on \(date) at \(time) UTC. Mail about the account now goes there."
+            },
+            signedOut: "Every device that was signed in to the account has been signed out; sign in again with the new address.",
+            ifNotYou: { product in "If you did not ask for this, contact \(product)’s support at once." }),
         emailLinkPages: EmailLinkPageText(
             verifyTitle: "Confirm your email address",
             verifyIntro: "Your account will be created with this email address.",

@@ -134,6 +134,14 @@ extension TextCatalogue {
             everythingRemoved: "Tudo o que ela guardava foi apagado, e todos os dispositivos foram desconectados.",
             registerAgain: { product in "Você pode criar uma nova conta do \(product) com este endereço quando quiser." },
             ifNotYou: "Se não foi você quem a excluiu, outra pessoa sabia a sua senha. Altere-a onde mais usar a mesma senha."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "O endereço de e-mail da sua conta do \(product) foi alterado" },
+            greeting: "Olá,",
+            changed: { product, address, date, time in
+                "O endereço de e-mail da sua conta do \(product) foi alterado para \(address) em \(date) às \(time) (UTC). As mensagens sobre a conta passam a ir para lá."
+            },
+            signedOut: "Todos os dispositivos com sessão iniciada na conta foram desconectados; entre novamente com o novo endereço.",
+            ifNotYou: { product in "Se não pediu esta alteração, contacte o suporte do \(product) imediatamente." }),
         emailLinkPages: EmailLinkPageText(
             verifyTitle: "Confirme o seu e-mail",
             verifyIntro: "A sua conta será criada com este endereço de e-mail.",

@@ -134,6 +134,14 @@ extension TextCatalogue {
             everythingRemoved: "Se borró todo lo que contenía y se cerró la sesión en todos los dispositivos.",
             registerAgain: { product in "Puedes crear una cuenta nueva de \(product) con esta dirección cuando quieras." },
             ifNotYou: "Si no la eliminaste tú, otra persona conocía tu contraseña. Cámbiala donde uses la misma contraseña."),
+        operatorEmailChangeMail: OperatorEmailChangeMailText(
+            subject: { product in "La dirección de correo de tu cuenta de \(product) ha cambiado" },
+            greeting: "Hola:",
+            changed: { product, address, date, time in
+                "La dirección de correo de tu cuenta de \(product) se cambió a \(address) el \(date) a las \(time) (UTC). Los mensajes sobre la cuenta llegarán ahora allí."
+            },
+            signedOut: "Se ha cerrado la sesión en todos los dispositivos conectados a la cuenta; vuelve a iniciar sesión con la nueva dirección.",
+            ifNotYou: { product in "Si no pediste este cambio, contacta con el soporte de \(product) de inmediato." }),
         emailLinkPages: EmailLinkPageText(
             verifyTitle: "Confirma tu correo electrónico",
             verifyIntro: "Tu cuenta se creará con esta dirección de correo electrónico.",

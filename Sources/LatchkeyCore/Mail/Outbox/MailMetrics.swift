@@ -6,4 +6,6 @@ package protocol MailMetrics: Sendable {
     func mailSent()
     /// A delivery attempt failed; `gaveUp` when the message will not be tried again.
     func mailFailed(gaveUp: Bool)
+    /// A message whose earlier attempt failed is being tried again.
+    func mailRetried()
 }

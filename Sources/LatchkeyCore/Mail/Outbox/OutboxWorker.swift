@@ -27,7 +27,7 @@ package final class OutboxWorker: BackgroundJob {
     ///
     /// - Parameters:
     ///   - addressKey: turns a recipient address into the pseudonym that goes into logs.
-    ///   - metrics: counts sent and failed deliveries.
+    ///   - metrics: counts sent, failed and retried deliveries.
     ///   - lease: how long a leased batch is reserved for this worker, in seconds; it
     ///     should exceed `batchSize` times the transport's timeout. A message whose lease
     ///     ran out before its turn is left for the next lease rather than sent.
@@ -88,6 +88,7 @@ package final class OutboxWorker: BackgroundJob {
     private func deliver(_ entry: OutboxEntry) -> Bool {
         let message = entry.message
         let attempt = entry.attempts + 1
+        if entry.attempts > 0 { metrics.mailRetried() }
         do {
             try transport.send(message)
         } catch {

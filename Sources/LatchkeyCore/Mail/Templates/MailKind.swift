@@ -27,4 +27,9 @@ package enum MailKind: Sendable {
     case emailChanged(newAddressHint: String, changedAt: Date, undoLink: Redacted<String>, validDays: Int)
     /// "Your account was deleted on … at … UTC".
     case accountDeleted(deletedAt: Date)
+    /// "The address of your account was changed on … at … UTC", to the old address when an
+    /// operator moved the account (`latchkey users set-email`): the new address's hint
+    /// (`n***@example.com`), when, and what to do if the reader did not ask for it. No undo
+    /// link: the change was the operator's.
+    case operatorEmailChange(newAddressHint: String, changedAt: Date)
 }

@@ -147,6 +147,16 @@ package struct MailTemplates: Sendable {
                 .paragraph(text.registerAgain(product)),
                 .paragraph(text.ifNotYou),
             ])
+        case .operatorEmailChange(let newAddressHint, let changedAt):
+            let text = language.catalogue.operatorEmailChangeMail
+            let (date, time) = Self.utcDateAndTime(changedAt)
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.changed(product, language.isolated(newAddressHint), language.isolated(date), language.isolated(time))),
+                .paragraph(text.signedOut),
+                .paragraph(text.ifNotYou(product)),
+            ])
         }
         return try MailMessage(
             id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,

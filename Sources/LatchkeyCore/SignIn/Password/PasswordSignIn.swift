@@ -54,12 +54,16 @@ package struct PasswordSignIn: SignInMethod {
     private let costs: VerificationCostProfile
     private let addressKey: AddressKey
     private let logger: Logger
+    private let metrics: any SignInMetrics
+    /// The method's name in `latchkey_sign_ins_total`.
+    static let methodName = "password"
 
     /// Creates it from its dependencies; `addressKey` keys the hashes of addresses in limiter keys.
     package init(
         store: any AccountStore, hasher: PasswordHasher, limiter: any RateLimiter, limits: Limits,
-        costs: VerificationCostProfile, addressKey: Redacted<Data>, logger: Logger
+        costs: VerificationCostProfile, addressKey: Redacted<Data>, logger: Logger, metrics: any SignInMetrics
     ) {
+        self.metrics = metrics
         self.store = store
         self.hasher = hasher
         self.limiter = limiter
@@ -111,19 +115,30 @@ package struct PasswordSignIn: SignInMethod {
             throw error
         }
 
-        let verified: Bool
+        let passwordMatches: Bool
         if let account, let hash = account.passwordHash {
-            verified = hasher.verify(password, against: hash) && account.status == .active
+            passwordMatches = hasher.verify(password, against: hash)
         } else {
             _ = hasher.verifyAgainstDummy(password, cost: costs.cost(for: address?.normalized ?? email))
-            verified = false
+            passwordMatches = false
         }
-        guard let account, verified, let hash = account.passwordHash else {
+        guard let account, passwordMatches, account.status == .active, let hash = account.passwordHash else {
             _ = try limiter.consume("login-fail-account:" + subject, policy: limits.failuresBeforeThrottle, now: now)
             logger.info("login_failed", ["ip": .string(IPAddress.truncatedForLogs(clientIP))])
+            // For the operator's metrics only: every cause gets the same answer and the same work.
+            let outcome: SignInOutcome =
+                if account == nil {
+                    .unknownAccount
+                } else if passwordMatches || account?.passwordHash == nil {
+                    .disabledAccount
+                } else {
+                    .wrongPassword
+                }
+            metrics.signIn(method: Self.methodName, outcome: outcome)
             throw SignInService.invalidCredentials
         }
         try refund(counted, now: now)
+        metrics.signIn(method: Self.methodName, outcome: .success)
         if hasher.needsRehash(hash) {
             _ = try store.rehashPassword(accountID: account.id, currentHash: hash, newHash: try hasher.hash(password), now: now)
         }
@@ -133,6 +148,7 @@ package struct PasswordSignIn: SignInMethod {
     /// Counts one event for `key`; throws `rate_limited` when it is over `policy`.
     private func consume(_ key: String, _ policy: RateLimitPolicy, now: Date, clientIP: String) throws {
         if case .limited(let retryAfter) = try limiter.consume(key, policy: policy, now: now) {
+            metrics.signIn(method: Self.methodName, outcome: .rateLimited)
             logger.info("login_limited", [
                 "limit": .string(String(key.prefix { $0 != ":" })), "ip": .string(IPAddress.truncatedForLogs(clientIP)),
                 "retry_after": .int(retryAfter),
