@@ -308,6 +308,12 @@ package final class ServerApplication: Sendable {
             templates: MailTemplates(productName: configuration.productName), clock: clock)
     }
 
+    /// The Directus user import over the configured, existing database, for `users import`.
+    package static func openUserImport(_ configuration: Configuration) throws -> DirectusUserImport {
+        DirectusUserImport(
+            store: try openExistingStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2), clock: SystemClock())
+    }
+
     /// The OAuth client registry over the configured, existing database, for the `clients` commands.
     package static func openClients(_ configuration: Configuration) throws -> ClientRegistry {
         ClientRegistry(store: try openExistingStore(configuration))

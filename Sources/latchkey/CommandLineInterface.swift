@@ -81,6 +81,7 @@ enum Help {
       users delete EMAIL                    Delete an account with its tokens, sessions and unsent mail
       users set-email OLD NEW               Move an account to another address; its sessions end, the old address is told
       users log-key EMAIL                   Print the keyed hash the server's logs give for the address
+      users import FILE [--dry-run]         Create accounts from a Directus user export (JSON or CSV), keeping ids and hashes
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       keys revoke KID                       Remove a signing key now: unpublished, the tokens it signed refused
@@ -404,6 +405,17 @@ enum Help {
           field; logs never hold an address), made with the address key file
           (LATCHKEY_ADDRESS_KEY_FILE), so the lines about one person can be found with grep.
           Works whether or not the address has an account.
+      latchkey users import FILE [--dry-run]
+          Creates accounts from a Directus user export: JSON (an array of users, or
+          {"data": [...]}) or CSV with a header row, such as `COPY directus_users TO STDOUT
+          WITH CSV HEADER` (FILE `-` is standard input). Keeps each user's id and its Argon2
+          password hash (replaced at its next sign-in when weaker than the configured costs);
+          active stays active, suspended and archived become disabled, invited, unverified
+          and draft get no password until their owner completes a reset. A user whose id and
+          address are already an account is left as it is, so a rerun changes nothing. Prints
+          each user it refused and why (such as a hidden password: export from the database,
+          not through Directus's API), then the counts; exits 1 when any was refused.
+          --dry-run checks everything and changes nothing.
       Every users command takes --data-dir DIR (LATCHKEY_DATA_DIR=DIR) and works on an
       existing, migrated database only.
     """

@@ -219,9 +219,11 @@ func backup(_ arguments: ArraySlice<String>) throws {
 
 func users(_ arguments: ArraySlice<String>) throws {
     guard let subcommand = arguments.first else { throw CommandFailure.usage("missing subcommand; run `latchkey users --help`") }
-    let parsed = try ParsedArguments(arguments.dropFirst(), flags: ["--password-stdin", "--all"], options: ["--locale"])
+    let parsed = try ParsedArguments(arguments.dropFirst(), flags: ["--password-stdin", "--all", "--dry-run"], options: ["--locale"])
     let configuration = try loadConfiguration()
     switch subcommand {
+    case "import":
+        try importUsers(from: try onePositional(parsed, "FILE"), dryRun: parsed.flags.contains("--dry-run"), configuration)
     case "create":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users create needs --password-stdin") }
@@ -270,8 +272,42 @@ func users(_ arguments: ArraySlice<String>) throws {
         print("the password matches")
     default:
         throw unknownSubcommand(
-            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key", "set-email", "sessions"])
+            "users", subcommand, known: [
+                "create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key", "set-email", "sessions",
+                "import",
+            ])
     }
+}
+
+/// `users import FILE`: accounts from a Directus user export (JSON or CSV; `-` reads standard
+/// input). Prints a line for each user not imported and why, then the counts; exits 1 when any
+/// user was refused, after importing the others.
+private func importUsers(from path: String, dryRun: Bool, _ configuration: Configuration) throws {
+    let data: Data
+    if path == "-" {
+        data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+        guard let contents = FileManager.default.contents(atPath: path) else { throw CommandFailure.failure("cannot read \(path)") }
+        data = contents
+    }
+    let records = try DirectusUserExport.records(from: data)
+    let importer = try ServerApplication.openUserImport(configuration)
+    var imported: [DirectusUserImport.ImportedStatus: Int] = [:]
+    var already = 0
+    var refused = 0
+    for record in records {
+        switch try importer.run(record, dryRun: dryRun) {
+        case .imported(_, let status, _): imported[status, default: 0] += 1
+        case .alreadyImported: already += 1
+        case .refused(let reason):
+            refused += 1
+            print("\(record.location): refused: \(reason)")
+        }
+    }
+    let counts = [DirectusUserImport.ImportedStatus.active, .disabled, .unverified].map { "\(imported[$0, default: 0]) \($0.rawValue)" }
+    print("\(dryRun ? "would import" : "imported") \(imported.values.reduce(0, +)) (\(counts.joined(separator: ", "))), "
+        + "\(already) already imported, \(refused) refused, of \(records.count)")
+    if refused > 0 { throw CommandFailure(exitCode: 1, message: "", reported: true) }
 }
 
 /// `users sessions EMAIL` lists the account's signed-in devices; `users sessions end EMAIL ID`
