@@ -87,13 +87,14 @@ def test_a_flood_of_half_sent_bodies_holds_rss_under_the_budget(make_server):
 
 def hold_budget(server, path="/auth/password/request"):
     """One connection holding the whole budget (LATCHKEY_MAX_BODY_BYTES_IN_FLIGHT=1024) with
-    a half-sent body; returns it once the server has its head."""
-    holder = half_sent(server.port, "127.0.0.5", path=path, length=1024, sent=10)
-    for _ in range(100):
+    a half-sent body; returns it once the server has its head and refuses other bodies."""
+    for _ in range(20):
+        holder = half_sent(server.port, "127.0.0.5", path=path, length=1024, sent=10)
+        time.sleep(0.3)
         answer = requests.post(server.base + "/auth/login", json={"email": "a@example.com", "password": "x"}, timeout=5)
         if answer.status_code == 503:
             return holder
-        time.sleep(0.05)
+        holder.close()
     raise AssertionError("the budget was never taken")
 
 

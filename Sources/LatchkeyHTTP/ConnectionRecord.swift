@@ -146,9 +146,15 @@ final class ConnectionRecord: Sendable {
         return waited
     }
 
-    /// The response was sent (or the request failed); the connection is between requests.
+    /// The response was sent (or the request failed); the connection is between requests —
+    /// unless it was shut down meanwhile (cut off, evicted), and is closing.
     func requestCompleted() {
-        phase.withLock { $0 = .idle(since: .now) }
+        phase.withLock { phase in
+            switch phase {
+            case .cutOff, .closed: break
+            default: phase = .idle(since: .now)
+            }
+        }
     }
 
     /// The library is about to close the socket; nothing may touch it from now on.

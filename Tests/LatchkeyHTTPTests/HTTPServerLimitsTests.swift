@@ -29,6 +29,26 @@ private func fullPostSucceeds(port: Int, length: Int) -> Bool {
     return (try? connection.readResponse())?.status == 200
 }
 
+/// A connection holding `length` bytes of the body budget with a half-sent body, once a whole
+/// POST of `probeLength` bytes is refused beside it (a probe that came first could have taken
+/// the budget and had the holder refused: then both are tried again); with that refusal.
+private func holdBudget(port: Int, length: Int, probeLength: Int) throws -> (RawHTTPConnection, RawHTTPResponse)? {
+    for _ in 0..<20 {
+        let holder = try RawHTTPConnection(port: port)
+        try holder.send(postHead(length: length) + "partial")
+        Thread.sleep(forTimeInterval: 0.2)
+        let probe = try RawHTTPConnection(port: port, receiveTimeoutSeconds: 5)
+        try probe.send(postHead(length: probeLength) + String(repeating: "a", count: probeLength))
+        let response = try probe.readResponse()
+        if response.status == 503 {
+            #expect(probe.waitUntilClosed(milliseconds: 5000))
+            return (holder, response)
+        }
+        holder.hangUp()
+    }
+    return nil
+}
+
 @Suite struct HTTPServerLimitsTests {
     @Test("an ambiguous head gets 400 and a closed connection before its body is read; a fresh connection still works")
     func framingRefusal() throws {
@@ -60,20 +80,10 @@ private func fullPostSucceeds(port: Int, length: Int) -> Bool {
     func bodyBudgetReleasedOnHangUp() throws {
         let server = try startedServer(HTTPServerConfiguration(port: 0, maxBodyBytes: 1000, bodyBytesInFlight: 1500))
         defer { server.stop() }
-        let holder = try RawHTTPConnection(port: server.boundPort)
-        try holder.send(postHead(length: 1000) + "partial")
-        // The head is in once the next one is refused: retry until it is.
-        var refused: RawHTTPResponse?
-        #expect(eventually {
-            guard let connection = try? RawHTTPConnection(port: server.boundPort, receiveTimeoutSeconds: 5),
-                  (try? connection.send(postHead(length: 600))) != nil,
-                  let response = try? connection.readResponse(), response.status == 503 else { return false }
-            refused = response
-            return connection.waitUntilClosed(milliseconds: 5000)
-        })
-        #expect(refused?["Retry-After"] == "1")
-        #expect(refused?["Connection"]?.lowercased() == "close")
-        #expect(refused?.text.contains("server_busy") == true)
+        let (holder, refused) = try #require(try holdBudget(port: server.boundPort, length: 1000, probeLength: 600))
+        #expect(refused["Retry-After"] == "1")
+        #expect(refused["Connection"]?.lowercased() == "close")
+        #expect(refused.text.contains("server_busy"))
         // A body within what is left still fits.
         #expect(fullPostSucceeds(port: server.boundPort, length: 500))
         holder.hangUp()
@@ -94,9 +104,7 @@ private func fullPostSucceeds(port: Int, length: Int) -> Bool {
     func chunkedBodyBudget() throws {
         let server = try startedServer(HTTPServerConfiguration(port: 0, maxBodyBytes: 4000, bodyBytesInFlight: 4000))
         defer { server.stop() }
-        let holder = try RawHTTPConnection(port: server.boundPort)
-        try holder.send(postHead(length: 3000) + "partial")
-        #expect(eventually { !fullPostSucceeds(port: server.boundPort, length: 1500) })
+        let (holder, _) = try #require(try holdBudget(port: server.boundPort, length: 3000, probeLength: 1500))
         let chunked = try RawHTTPConnection(port: server.boundPort, receiveTimeoutSeconds: 5)
         let chunk = String(repeating: "b", count: 800)
         try chunked.send("POST /upload HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n")
