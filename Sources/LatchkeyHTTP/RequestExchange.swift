@@ -58,6 +58,9 @@ final class RequestExchange: Sendable {
     /// How much of an oversized upload is read and thrown away so the client still gets
     /// its 413; past this the connection is closed instead.
     private static let discardAllowance = 1 << 20
+    /// Bodies up to this size grow as they come instead of reserving their storage first (a
+    /// reservation costs an allocation most small bodies never need).
+    private static let smallBody = 4096
     /// How often the connections shed under load are logged (when there are any).
     private static let sheddingReportInterval = Duration.seconds(10)
 
@@ -296,7 +299,7 @@ final class RequestExchange: Sendable {
             request.headers = Self.headers(of: connection, checking: &request.framing)
             let framing: BodyFraming
             do {
-                framing = try request.framing.bodyFraming(version: version.map { String(cString: $0) } ?? "")
+                framing = try request.framing.bodyFraming(http11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false)
             } catch {
                 // Answered before any body is read, and closed: what follows the head cannot
                 // be told apart from a next request.
@@ -316,7 +319,11 @@ final class RequestExchange: Sendable {
                     return queue(rejectionResponse(.bodyBudgetExhausted, request, method: method), on: connection, closing: true)
                 }
                 request.reservedBodyBytes = length
-                request.body.reserveCapacity(length)
+                // A large body is given its whole storage at once (grown piece by piece, it
+                // could take twice its length); a small one grows as it comes, a few KiB at most.
+                if length > Self.smallBody {
+                    request.body.reserveCapacity(length)
+                }
             }
             return .YES
         }

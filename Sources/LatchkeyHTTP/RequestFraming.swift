@@ -73,7 +73,7 @@ package enum FramingViolation: Error, Equatable, Sendable {
 
 /// The checks RFC 9112 asks of a request head that the HTTP library (libmicrohttpd 0.9.75)
 /// does not make, gathered one field at a time as the library hands them over, then decided
-/// once by ``bodyFraming(version:)``.
+/// once by ``bodyFraming(http11:)``.
 ///
 /// What the library already refuses with its own `400` and a closed connection: a
 /// `Content-Length` that is not digits (or holds a comma list), a line without a colon, a
@@ -127,9 +127,16 @@ package struct RequestFraming: Sendable {
         if let valueOffset, valueOffset <= name.count || valueOffset > Self.lineSpan {
             return record(.foldedFieldLine)
         }
-        guard !name.isEmpty, name.allSatisfy(Self.isTokenByte) else { return record(.invalidFieldName) }
+        let tokens = Self.tokenBytes
+        for byte in name {
+            let inToken = byte < 64 ? tokens.0 >> UInt64(byte) & 1 == 1 : byte < 128 && tokens.1 >> UInt64(byte - 64) & 1 == 1
+            guard inToken else { return record(.invalidFieldName) }
+        }
+        guard !name.isEmpty else { return record(.invalidFieldName) }
         // HTAB is the only control character a field value may hold (RFC 9110 §5.5).
-        guard !value.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return record(.invalidFieldValue) }
+        for byte in value where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            return record(.invalidFieldValue)
+        }
         switch name.count {
         case 4 where Self.isName(name, "host"):
             hostCount += 1
@@ -156,11 +163,10 @@ package struct RequestFraming: Sendable {
         }
     }
 
-    /// How the body of a request in HTTP `version` (`HTTP/1.1`, `HTTP/1.0`) is delimited, or
-    /// the first violation noted.
-    package func bodyFraming(version: String) throws(FramingViolation) -> BodyFraming {
+    /// How the body of a request in HTTP/1.1 (`http11`, else HTTP/1.0) is delimited, or the
+    /// first violation noted.
+    package func bodyFraming(http11: Bool) throws(FramingViolation) -> BodyFraming {
         if let violation { throw violation }
-        let http11 = version == "HTTP/1.1"
         if hostCount > 1 { throw .repeatedHost }
         if http11, hostCount == 0 { throw .missingHost }
         if contentLengthCount > 1 { throw .repeatedContentLength }
@@ -186,17 +192,15 @@ package struct RequestFraming: Sendable {
         }
     }
 
-    /// RFC 9110 `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-            UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-            UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default: false
+    /// RFC 9110 `tchar` (letters, digits and ``!#$%&'*+-.^_`|~``), one bit per ASCII byte:
+    /// bytes 0–63 in the first word, 64–127 in the second.
+    private static let tokenBytes: (UInt64, UInt64) = {
+        var bits: (UInt64, UInt64) = (0, 0)
+        for byte in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~".utf8 {
+            if byte < 64 { bits.0 |= 1 << UInt64(byte) } else { bits.1 |= 1 << UInt64(byte - 64) }
         }
-    }
+        return bits
+    }()
 
     /// The bytes of RFC 3986 `host [ ":" port ]`: unreserved, percent signs, sub-delims, `:`
     /// and the brackets of an IPv6 literal.

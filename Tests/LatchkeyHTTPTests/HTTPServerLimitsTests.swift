@@ -119,13 +119,18 @@ private func holdBudget(port: Int, length: Int, probeLength: Int) throws -> (Raw
     func silentConnectionEvicted() throws {
         let server = try startedServer(HTTPServerConfiguration(port: 0, perIPConnectionLimit: 10, connectionLimit: 3))
         defer { server.stop() }
-        let silent = try (0..<3).map { _ in try RawHTTPConnection(port: server.boundPort) }
+        // Opened a moment apart, so that which is silent for longest is plain.
+        let silent = try (0..<3).map { _ in
+            defer { Thread.sleep(forTimeInterval: 0.05) }
+            return try RawHTTPConnection(port: server.boundPort)
+        }
         // The deadline sweep (every 0.5 s) lists the silent connections.
         Thread.sleep(forTimeInterval: 1.2)
         let fresh = try RawHTTPConnection(port: server.boundPort, receiveTimeoutSeconds: 5)
         try fresh.send("GET /x HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try fresh.readResponse().status == 200)
         #expect(silent[0].waitUntilClosed(milliseconds: 5000))
+        #expect(!silent[1].waitUntilClosed(milliseconds: 200) && !silent[2].waitUntilClosed(milliseconds: 200))
     }
 
     @Test("connections that have sent a request head are never closed to make room: the new one is")

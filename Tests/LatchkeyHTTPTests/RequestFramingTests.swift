@@ -22,7 +22,7 @@ private func framing(
             }
         }
     }
-    return try check.bodyFraming(version: version)
+    return try check.bodyFraming(http11: version == "HTTP/1.1")
 }
 
 private func violation(_ body: () throws(FramingViolation) -> BodyFraming) -> FramingViolation? {
@@ -103,7 +103,7 @@ private func violation(_ body: () throws(FramingViolation) -> BodyFraming) -> Fr
         #expect(violation { () throws(FramingViolation) in try framing([("Host", "x"), ("X-Long-Namefolded", "v")], folded: ["X-Long-Namefolded"]) } == .foldedFieldLine)
         var check = RequestFraming()
         check.field(name: UnsafeRawBufferPointer(start: nil, count: 0), value: UnsafeRawBufferPointer(start: nil, count: 0), valueOffset: 1 << 20)
-        #expect(violation { () throws(FramingViolation) in try check.bodyFraming(version: "HTTP/1.0") } == .foldedFieldLine)
+        #expect(violation { () throws(FramingViolation) in try check.bodyFraming(http11: false) } == .foldedFieldLine)
     }
 
     @Test("more than one space after the method, or whitespace inside the target, is refused; a far-off target is not judged")
