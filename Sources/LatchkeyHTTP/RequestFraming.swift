@@ -127,12 +127,7 @@ package struct RequestFraming: Sendable {
         if let valueOffset, valueOffset <= name.count || valueOffset > Self.lineSpan {
             return record(.foldedFieldLine)
         }
-        let tokens = Self.tokenBytes
-        for byte in name {
-            let inToken = byte < 64 ? tokens.0 >> UInt64(byte) & 1 == 1 : byte < 128 && tokens.1 >> UInt64(byte - 64) & 1 == 1
-            guard inToken else { return record(.invalidFieldName) }
-        }
-        guard !name.isEmpty else { return record(.invalidFieldName) }
+        guard !name.isEmpty, Self.allIn(Self.tokenBytes, name) else { return record(.invalidFieldName) }
         // HTAB is the only control character a field value may hold (RFC 9110 §5.5).
         for byte in value where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             return record(.invalidFieldValue)
@@ -141,8 +136,9 @@ package struct RequestFraming: Sendable {
         case 4 where Self.isName(name, "host"):
             hostCount += 1
             // The library keeps trailing whitespace in values (RFC 9110 OWS, not part of them).
-            let end = (value.lastIndex { $0 != 0x20 && $0 != 0x09 } ?? -1) + 1
-            if !value[..<end].allSatisfy(Self.isHostByte) { record(.invalidHost) }
+            var end = value.count
+            while end > 0, value[end - 1] == 0x20 || value[end - 1] == 0x09 { end -= 1 }
+            if !Self.allIn(Self.hostBytes, UnsafeRawBufferPointer(rebasing: value[..<end])) { record(.invalidHost) }
         case 14 where Self.isName(name, "content-length"):
             contentLengthCount += 1
             // The library refused anything but digits around optional whitespace already.
@@ -185,36 +181,41 @@ package struct RequestFraming: Sendable {
         if violation == nil { violation = found }
     }
 
-    /// Whether `name` is `lowercased` but for the case of ASCII letters.
+    /// Whether the token `name` is `lowercased` (as long) but for the case of ASCII letters:
+    /// setting bit 0x20 lowers a letter and changes no other token byte into a letter or `-`.
     private static func isName(_ name: UnsafeRawBufferPointer, _ lowercased: StaticString) -> Bool {
-        lowercased.withUTF8Buffer { expected in
-            zip(name, expected).allSatisfy { byte, wanted in byte == wanted || (byte | 0x20 == wanted && (0x61...0x7A).contains(wanted)) }
+        let expected = lowercased.utf8Start
+        for index in 0..<name.count where name[index] | 0x20 != expected[index] {
+            return false
         }
+        return true
     }
 
-    /// RFC 9110 `tchar` (letters, digits and ``!#$%&'*+-.^_`|~``), one bit per ASCII byte:
-    /// bytes 0–63 in the first word, 64–127 in the second.
-    private static let tokenBytes: (UInt64, UInt64) = {
+    /// Whether every byte of `bytes` is in `set` (one bit per ASCII byte: 0–63 in the first
+    /// word, 64–127 in the second).
+    private static func allIn(_ set: (UInt64, UInt64), _ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes {
+            let member = byte < 64 ? set.0 >> UInt64(byte) & 1 == 1 : byte < 128 && set.1 >> UInt64(byte - 64) & 1 == 1
+            if !member { return false }
+        }
+        return true
+    }
+
+    /// The bit set of `characters`, for ``allIn(_:_:)``.
+    private static func byteSet(_ characters: String) -> (UInt64, UInt64) {
         var bits: (UInt64, UInt64) = (0, 0)
-        for byte in "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~".utf8 {
+        for byte in characters.utf8 {
             if byte < 64 { bits.0 |= 1 << UInt64(byte) } else { bits.1 |= 1 << UInt64(byte - 64) }
         }
         return bits
-    }()
+    }
+
+    /// RFC 9110 `tchar`: letters, digits and ``!#$%&'*+-.^_`|~``.
+    private static let tokenBytes = byteSet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&'*+-.^_`|~")
 
     /// The bytes of RFC 3986 `host [ ":" port ]`: unreserved, percent signs, sub-delims, `:`
     /// and the brackets of an IPv6 literal.
-    private static func isHostByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "%"), UInt8(ascii: "!"),
-            UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"),
-            UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "["),
-            UInt8(ascii: "]"):
-            true
-        default: false
-        }
-    }
+    private static let hostBytes = byteSet("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-._~%!$&'()*+,;=:[]")
 }
 
 extension Substring {
