@@ -7,8 +7,9 @@ import Glibc
 
 /// One open connection as the server follows it from start to close: where its current
 /// request is (receiving, waiting for a worker, answered) and since when, so that a request
-/// that takes too long to arrive is cut off and a stop can hand back connections waiting
-/// for a worker.
+/// that takes too long to arrive is cut off, a stop can hand back connections waiting for a
+/// worker, and at the connection limit the one that has sent nothing for longest can be
+/// closed to make room (``evict()``).
 ///
 /// Every change happens under the record's lock, and so do the libmicrohttpd calls that must
 /// not race with it: suspending the connection (so a resume never overtakes its suspension)
@@ -16,9 +17,11 @@ import Glibc
 final class ConnectionRecord: Sendable {
     /// Where the connection is.
     private enum Phase {
-        /// A request (or the TLS handshake before it) is arriving; it must be complete by the
-        /// request deadline counted from `since`.
+        /// A request's head (or the TLS handshake before it) is arriving; it must be complete
+        /// by the request deadline counted from `since`.
         case receiving(since: ContinuousClock.Instant)
+        /// The request's head is in, its body arriving; the same deadline applies.
+        case receivingBody(since: ContinuousClock.Instant)
         /// The request is complete and being answered on the event thread, or its response
         /// is being sent.
         case answering
@@ -31,7 +34,7 @@ final class ConnectionRecord: Sendable {
         /// Between requests since the last response was sent; the idle timeout applies, not
         /// the request deadline.
         case idle(since: ContinuousClock.Instant)
-        /// Shut down at the request deadline; the library is closing it.
+        /// Shut down at the request deadline, or to make room; the library is closing it.
         case cutOff
         /// Closed by the library: the socket must not be touched any more.
         case closed
@@ -49,6 +52,8 @@ final class ConnectionRecord: Sendable {
     private let descriptor: Int32
     private nonisolated(unsafe) let connection: OpaquePointer
     private let phase: Mutex<Phase>
+    /// Whether the connection's place in the admission is still to be given back.
+    private let holdsPlace: Atomic<Bool>
 
     /// A record for `connection` (socket `descriptor`) from `peer`, starting now.
     init(connection: OpaquePointer, descriptor: Int32, peer: IPAddress?) {
@@ -57,6 +62,13 @@ final class ConnectionRecord: Sendable {
         self.peer = peer
         peerText = peer?.description
         phase = Mutex(.receiving(since: .now))
+        holdsPlace = Atomic(peer != nil)
+    }
+
+    /// The peer whose place in the admission this connection holds, the first time it is
+    /// asked (when it is evicted, or when it closes); nil after that, or when not counted.
+    func takePlace() -> IPAddress? {
+        holdsPlace.exchange(false, ordering: .acquiringAndReleasing) ? peer : nil
     }
 
     /// The request line of a new request arrived (on a connection that was between requests,
@@ -64,6 +76,14 @@ final class ConnectionRecord: Sendable {
     func requestStarted() {
         phase.withLock { phase in
             if case .idle = phase { phase = .receiving(since: .now) }
+        }
+    }
+
+    /// The request's head is complete (its body may follow): the connection has sent
+    /// something and is no longer one to ``evict()``.
+    func headReceived() {
+        phase.withLock { phase in
+            if case .receiving(let since) = phase { phase = .receivingBody(since: since) }
         }
     }
 
@@ -126,14 +146,48 @@ final class ConnectionRecord: Sendable {
         return waited
     }
 
-    /// The response was sent (or the request failed); the connection is between requests.
+    /// The response was sent (or the request failed); the connection is between requests —
+    /// unless it was shut down meanwhile (cut off, evicted), and is closing.
     func requestCompleted() {
-        phase.withLock { $0 = .idle(since: .now) }
+        phase.withLock { phase in
+            switch phase {
+            case .cutOff, .closed: break
+            default: phase = .idle(since: .now)
+            }
+        }
     }
 
     /// The library is about to close the socket; nothing may touch it from now on.
     func closed() {
         phase.withLock { $0 = .closed }
+    }
+
+    /// Since when the connection has sent no complete request head — a new connection since
+    /// it was accepted, a kept-alive one since its last response — or nil when it has (its
+    /// request is being received, answered or sent), or is closing.
+    var silentSince: ContinuousClock.Instant? {
+        phase.withLock { phase in
+            switch phase {
+            case .receiving(let since), .idle(let since): since
+            default: nil
+            }
+        }
+    }
+
+    /// Shuts the socket down if the connection has still sent no complete request head (the
+    /// library then closes it); returns whether it did. Accepting thread, at the connection
+    /// limit.
+    func evict() -> Bool {
+        phase.withLock { phase in
+            switch phase {
+            case .receiving, .idle:
+                shutdown(descriptor, Int32(SHUT_RDWR))
+                phase = .cutOff
+                return true
+            default:
+                return false
+            }
+        }
     }
 
     /// Shuts the socket down when a request has been arriving for longer than `deadline`
@@ -143,7 +197,7 @@ final class ConnectionRecord: Sendable {
     func enforce(deadline: Duration, now: ContinuousClock.Instant) -> Bool {
         phase.withLock { phase in
             switch phase {
-            case .receiving(let since) where now - since >= deadline:
+            case .receiving(let since) where now - since >= deadline, .receivingBody(let since) where now - since >= deadline:
                 shutdown(descriptor, Int32(SHUT_RDWR))
                 phase = .cutOff
                 return true

@@ -36,6 +36,7 @@ extension LatchkeyError {
         case .payloadTooLarge: 413
         case .unsupportedMediaType: 415
         case .tooManyRequests: 429
+        case .notImplemented: 501
         case .unavailable: 503
         case .internal: 500
         }
@@ -76,10 +77,12 @@ extension LatchkeyError {
         .json(LatchkeyBody(error: latchkeyDetail), status: httpStatus)
     }
 
-    /// The `error` object of Latchkey's shape; server-side failures are `internal_error`.
+    /// The `error` object of Latchkey's shape: server-side faults (500) are `internal_error`,
+    /// whatever failed; the rest keep their code — a `503` its own (`server_busy`,
+    /// `rate_limiter_unavailable`), which says to come back rather than that something broke.
     private var latchkeyDetail: LatchkeyBody.Detail {
         LatchkeyBody.Detail(
-            code: isClientError ? code.rawValue : LatchkeyError.Code.internalError.rawValue, message: publicMessage,
+            code: code.kind == .internal ? LatchkeyError.Code.internalError.rawValue : code.rawValue, message: publicMessage,
             reasons: reasons.isEmpty ? nil : reasons)
     }
 
@@ -92,6 +95,7 @@ extension LatchkeyError {
             case .rateLimited: 429
             case .payloadTooLarge: 413
             case _ where code.kind == .unavailable: 503
+            case _ where code.kind == .notImplemented: 501
             case _ where isClientError: 400
             default: 500
             }
@@ -120,6 +124,8 @@ extension LatchkeyError {
     }
 
     /// The OAuth error body (RFC 6749 §5.2) of the token, revocation and introspection endpoints.
+    /// §5.2 names no code for a server that cannot answer; a `503` says `temporarily_unavailable`
+    /// and a `500` `server_error`, the codes §4.1.2.1 registers for those two cases.
     private func oauthResponse(basicChallenge: Bool) -> HTTPResponse {
         let oauthCode: String =
             switch code {
@@ -129,6 +135,7 @@ extension LatchkeyError {
             case .invalidToken: LatchkeyError.Code.invalidGrant.rawValue
             case .clientNotAllowed: LatchkeyError.Code.unauthorizedClient.rawValue
             case _ where isClientError: LatchkeyError.Code.invalidRequest.rawValue
+            case _ where code.kind == .unavailable: "temporarily_unavailable"
             default: "server_error"
             }
         var response = OAuthErrorBody(error: oauthCode, error_description: publicMessage)
@@ -143,7 +150,7 @@ extension LatchkeyError {
     /// `insufficient_scope`, 400 `invalid_request`, each in `WWW-Authenticate: Bearer` too; a
     /// request without any credentials gets a bare `401` with `WWW-Authenticate: Bearer` and
     /// no error code or body. Failures that are not about the credentials keep their status
-    /// and carry no challenge: 413 and 429 `invalid_request`, 503 `temporarily_unavailable`
+    /// and carry no challenge: 413, 429 and 501 `invalid_request`, 503 `temporarily_unavailable`
     /// (both with `Retry-After`), 500 `server_error`.
     private var bearerResponse: HTTPResponse {
         if code == .authenticationRequired {
@@ -153,7 +160,8 @@ extension LatchkeyError {
             switch code {
             case .invalidToken: (401, "invalid_token", true)
             case .insufficientScope: (403, "insufficient_scope", true)
-            case _ where code.kind == .payloadTooLarge || code.kind == .tooManyRequests: (httpStatus, "invalid_request", false)
+            case _ where code.kind == .payloadTooLarge || code.kind == .tooManyRequests || code.kind == .notImplemented:
+                (httpStatus, "invalid_request", false)
             case _ where isClientError: (400, "invalid_request", true)
             case _ where code.kind == .unavailable: (503, "temporarily_unavailable", false)
             default: (500, "server_error", false)

@@ -11,7 +11,8 @@ import Glibc
 /// and answers it with the response of an ``HTTPHandler``.
 ///
 /// Execution model: connections are not threads. One thread accepts connections and admits
-/// them within the connection limits (in total, and per IPv4 address or IPv6 /64);
+/// them within the connection limits (in total — making room by closing the connection
+/// silent for longest — and per IPv4 address or IPv6 /64, /56 and /48);
 /// libmicrohttpd serves them event-driven (epoll) on as many event threads as the process
 /// may use processors, reading requests and writing responses without blocking. A complete
 /// request goes to a bounded pool of ``HTTPServerConfiguration/workerThreads`` that run the
@@ -19,7 +20,8 @@ import Glibc
 /// requests already wait, it is answered `503` with `Retry-After` (held for
 /// ``HTTPServerConfiguration/busyAnswerHold`` first, see ``HeldAnswers``). A request that has
 /// not arrived whole within ``HTTPServerConfiguration/requestTimeout`` is cut off, however
-/// steadily it trickles in. The handler is called from several threads at once.
+/// steadily it trickles in; its head must be unambiguous HTTP/1.1 (``RequestFraming``), its
+/// body fit the server-wide ``BodyBudget``. The handler is called from several threads at once.
 ///
 /// With ``HTTPServerConfiguration/tls`` set it speaks only HTTPS (libmicrohttpd over
 /// GnuTLS, TLS 1.2 and 1.3) and adds `Strict-Transport-Security` to every response it
@@ -81,11 +83,14 @@ package final class HTTPServer: Sendable {
             let heldAnswers = HeldAnswers(hold: configuration.busyAnswerHold, limit: configuration.connectionLimit)
             let exchange = RequestExchange(
                 handler: handler, maxBodyBytes: configuration.maxBodyBytes,
+                bodyBudget: BodyBudget(limit: configuration.effectiveBodyBytesInFlight),
                 clientIPResolver: ClientIPResolver(trustedProxies: configuration.trustedProxies),
                 strictTransportSecurity: configuration.tls != nil,
                 // A proxy carries many clients' connections: only its own address is exempt.
                 admission: ConnectionAdmission(
                     limit: configuration.connectionLimit, perNetworkLimit: configuration.perIPConnectionLimit,
+                    perSlash56Limit: configuration.perIPv6Slash56ConnectionLimit,
+                    perSlash48Limit: configuration.perIPv6Slash48ConnectionLimit,
                     unlimitedPeers: Set(configuration.trustedProxies.compactMap { IPAddress($0) })),
                 workers: workers, hashWorkers: hashWorkers, hashWaitLimit: configuration.hashWaitLimit,
                 heldAnswers: heldAnswers, logger: logger)
@@ -124,10 +129,11 @@ package final class HTTPServer: Sendable {
             }
             let handle = DaemonHandle(pointer: daemon)
             let deadline = Duration.seconds(configuration.requestTimeout)
+            let connectionLimit = configuration.connectionLimit
             let sweep = WorkerThread(
                 name: "latchkey-http-deadlines", schedule: JobSchedule(interval: min(0.5, Double(configuration.requestTimeout) / 4))
             ) { _ in
-                exchange.sweep(deadline: deadline)
+                exchange.sweep(deadline: deadline, connectionLimit: connectionLimit)
             }
             workers.start()
             hashWorkers.start()

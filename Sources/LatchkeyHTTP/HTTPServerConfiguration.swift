@@ -11,6 +11,10 @@ package struct HTTPServerConfiguration: Sendable {
     package var port: Int
     /// The largest request body accepted; larger bodies get `413 payload_too_large`.
     package var maxBodyBytes: Int
+    /// The request-body bytes held at once across every connection (``BodyBudget``): a body
+    /// that would take more is refused `503` with `Retry-After`, its connection closed. nil
+    /// (the default) is ``defaultBodyBytesInFlight(connectionLimit:maxBodyBytes:)``.
+    package var bodyBytesInFlight: Int?
     /// Seconds a connection may stay idle (no bytes received or sent) before it is closed.
     package var connectionTimeout: Int
     /// Seconds a request may take to arrive whole, head and body (on a new connection
@@ -20,8 +24,17 @@ package struct HTTPServerConfiguration: Sendable {
     /// The most connections open at once from one client: an IPv4 address or an IPv6 /64.
     /// More are closed on accept. The ``trustedProxies`` themselves are exempt.
     package var perIPConnectionLimit: Int
-    /// The most connections open at once in total; more are closed on accept. An idle
-    /// connection costs a socket and its ``connectionMemoryLimit``, never a thread.
+    /// The most connections open at once from one IPv6 /56; nil (the default) is 4 ×
+    /// ``perIPConnectionLimit``. The ``trustedProxies`` are exempt.
+    package var perIPv6Slash56ConnectionLimit: Int?
+    /// The most connections open at once from one IPv6 /48; nil (the default) is 16 ×
+    /// ``perIPConnectionLimit``. The ``trustedProxies`` are exempt.
+    package var perIPv6Slash48ConnectionLimit: Int?
+    /// The most connections open at once in total. At the limit, a new connection takes the
+    /// place of the one that has sent nothing (no complete request head, or nothing since
+    /// its last response) for longest, which is closed; with none such, the new one is
+    /// closed on accept. An idle connection costs a socket and its ``connectionMemoryLimit``,
+    /// never a thread.
     package var connectionLimit: Int
     /// Bytes each connection may use for the request line and headers (and the response's
     /// head); a request whose target or headers do not fit is refused (414 or 431) by the HTTP
@@ -67,14 +80,29 @@ package struct HTTPServerConfiguration: Sendable {
     /// (measured: docs/performance.md, "Request workers per processor").
     package static var defaultWorkerThreads: Int { max(16, 4 * AvailableProcessors.count) }
 
+    /// The default ``bodyBytesInFlight``: 1 KiB per connection the server may hold — every
+    /// connection could be part-way through a body of 1 KiB, several times what any of
+    /// Latchkey's own requests sends — and room for at least four bodies of the largest size.
+    package static func defaultBodyBytesInFlight(connectionLimit: Int, maxBodyBytes: Int) -> Int {
+        max(connectionLimit * 1024, 4 * maxBodyBytes)
+    }
+
+    /// ``bodyBytesInFlight`` or its default.
+    var effectiveBodyBytesInFlight: Int {
+        bodyBytesInFlight ?? Self.defaultBodyBytesInFlight(connectionLimit: connectionLimit, maxBodyBytes: maxBodyBytes)
+    }
+
     /// Creates a configuration; every limit has a default fit for production.
     package init(
         host: String = "127.0.0.1",
         port: Int = 8080,
         maxBodyBytes: Int = 65_536,
+        bodyBytesInFlight: Int? = nil,
         connectionTimeout: Int = 30,
         requestTimeout: Int = 10,
         perIPConnectionLimit: Int = 32,
+        perIPv6Slash56ConnectionLimit: Int? = nil,
+        perIPv6Slash48ConnectionLimit: Int? = nil,
         connectionLimit: Int = 10_000,
         connectionMemoryLimit: Int = 12_288,
         workerThreads: Int = defaultWorkerThreads,
@@ -90,9 +118,12 @@ package struct HTTPServerConfiguration: Sendable {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
+        self.bodyBytesInFlight = bodyBytesInFlight
         self.connectionTimeout = connectionTimeout
         self.requestTimeout = requestTimeout
         self.perIPConnectionLimit = perIPConnectionLimit
+        self.perIPv6Slash56ConnectionLimit = perIPv6Slash56ConnectionLimit
+        self.perIPv6Slash48ConnectionLimit = perIPv6Slash48ConnectionLimit
         self.connectionLimit = connectionLimit
         self.connectionMemoryLimit = connectionMemoryLimit
         self.workerThreads = workerThreads
@@ -119,9 +150,16 @@ package struct HTTPServerConfiguration: Sendable {
             ("perIPConnectionLimit", perIPConnectionLimit), ("connectionLimit", connectionLimit),
             ("workerThreads", workerThreads), ("workerQueueLimit", workerQueueLimit),
             ("hashThreads", hashThreads), ("hashQueueLimit", hashQueueLimit),
+            ("perIPv6Slash56ConnectionLimit", perIPv6Slash56ConnectionLimit ?? 1),
+            ("perIPv6Slash48ConnectionLimit", perIPv6Slash48ConnectionLimit ?? 1),
         ]
         for (name, value) in positive where !(1...Int(UInt32.max)).contains(value) {
             throw LatchkeyError(.invalidConfiguration, "HTTP setting \(name) must be positive, not \(value)")
+        }
+        guard effectiveBodyBytesInFlight >= maxBodyBytes else {
+            throw LatchkeyError(
+                .invalidConfiguration,
+                "HTTP setting bodyBytesInFlight must be at least maxBodyBytes (\(maxBodyBytes)), not \(effectiveBodyBytesInFlight)")
         }
         guard connectionMemoryLimit >= 4096 else {
             throw LatchkeyError(

@@ -17,6 +17,12 @@ struct DaemonHandle: @unchecked Sendable {
 private final class PendingRequest {
     let target: RequestTarget?
     let connection: ConnectionRecord?
+    /// Where the library's copy of the request target starts, to tell how far it is from the
+    /// method (``RequestFraming/methodSeparation(methodLength:targetOffset:)``).
+    let targetAddress: Int
+    var framing = RequestFraming()
+    /// Bytes of the ``BodyBudget`` this request holds.
+    var reservedBodyBytes = 0
     var headersRead = false
     var countedInFlight = false
     var dispatched = false
@@ -27,9 +33,10 @@ private final class PendingRequest {
     /// The sent response's completion, called when the request ends.
     var onCompletion: (@Sendable () -> Void)?
 
-    init(target: RequestTarget?, connection: ConnectionRecord?) {
+    init(target: RequestTarget?, connection: ConnectionRecord?, targetAddress: Int) {
         self.target = target
         self.connection = connection
+        self.targetAddress = targetAddress
     }
 }
 
@@ -37,7 +44,11 @@ private final class PendingRequest {
 /// the limits, the worker pool, the open connections and the count of requests in flight.
 ///
 /// The event threads read requests and write responses; complete requests go to the worker
-/// pool while their connection is suspended. When the pool's queue is full the request is
+/// pool while their connection is suspended. A request's head must pass ``RequestFraming``
+/// (else `400`, or `501`, and the connection is closed); its body must fit in the
+/// ``BodyBudget`` shared by every connection (else `503` with `Retry-After`, and the
+/// connection is closed). At the connection limit, the connection that has sent nothing for
+/// longest is closed to make room for a new one (``ConnectionRecord/evict()``). When the pool's queue is full the request is
 /// answered `503` with `Retry-After`, in the route's error shape, after being held for
 /// ``HTTPServerConfiguration/busyAnswerHold`` (``HeldAnswers``). An answer that waits for a
 /// deferred write is finished and delivered by a worker of the same pool once the write has
@@ -47,11 +58,15 @@ final class RequestExchange: Sendable {
     /// How much of an oversized upload is read and thrown away so the client still gets
     /// its 413; past this the connection is closed instead.
     private static let discardAllowance = 1 << 20
+    /// Bodies up to this size grow as they come instead of reserving their storage first (a
+    /// reservation costs an allocation most small bodies never need).
+    private static let smallBody = 4096
     /// How often the connections shed under load are logged (when there are any).
     private static let sheddingReportInterval = Duration.seconds(10)
 
     private let handler: any HTTPHandler
     private let maxBodyBytes: Int
+    private let bodyBudget: BodyBudget
     private let clientIPResolver: ClientIPResolver
     private let strictTransportSecurity: Bool
     private let workers: RequestWorkerPool
@@ -63,18 +78,25 @@ final class RequestExchange: Sendable {
     private let draining = Atomic<Bool>(false)
     private let admission: Mutex<ConnectionAdmission>
     private let connections = Mutex<[ObjectIdentifier: ConnectionRecord]>([:])
+    /// Connections that had sent nothing when the deadline sweep last looked, the one silent
+    /// for longest last; filled only near the connection limit.
+    private let evictionCandidates = Mutex<[ConnectionRecord]>([])
     private let refusedConnections = Atomic<Int>(0)
+    private let evictedConnections = Atomic<Int>(0)
+    private let bodyBudgetRefusals = Atomic<Int>(0)
     private let busyResponses = Atomic<Int>(0)
     private let cutOffRequests = Atomic<Int>(0)
     private let lastSheddingReport = Mutex<ContinuousClock.Instant>(.now)
 
     init(
-        handler: any HTTPHandler, maxBodyBytes: Int, clientIPResolver: ClientIPResolver, strictTransportSecurity: Bool,
+        handler: any HTTPHandler, maxBodyBytes: Int, bodyBudget: BodyBudget, clientIPResolver: ClientIPResolver,
+        strictTransportSecurity: Bool,
         admission: ConnectionAdmission, workers: RequestWorkerPool, hashWorkers: RequestWorkerPool, hashWaitLimit: Duration,
         heldAnswers: HeldAnswers, logger: Logger?
     ) {
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        self.bodyBudget = bodyBudget
         self.clientIPResolver = clientIPResolver
         self.strictTransportSecurity = strictTransportSecurity
         self.admission = Mutex(admission)
@@ -88,10 +110,21 @@ final class RequestExchange: Sendable {
     // MARK: Connections
 
     /// Lets the connection just accepted on `descriptor` in (hands it to `daemon`) or closes
-    /// it at once when a connection limit is reached. Accepting thread.
+    /// it at once when a connection limit is reached. At the total limit (its network having
+    /// room), it closes the connection that has sent nothing for longest instead, if there is
+    /// one, and lets the new one in: connections that send nothing cannot shut fresh clients
+    /// out. Accepting thread.
     func admit(_ descriptor: Int32, address: UnsafePointer<sockaddr>, length: socklen_t, into daemon: DaemonHandle) {
-        guard let peer = Self.ipAddress(address),
-              admission.withLock({ $0.reserve(descriptor: descriptor, peer: peer) }) else {
+        guard let peer = Self.ipAddress(address) else {
+            refusedConnections.add(1, ordering: .relaxed)
+            close(descriptor)
+            return
+        }
+        var outcome = admission.withLock { $0.reserve(descriptor: descriptor, peer: peer) }
+        if outcome == .serverFull, evictSilentConnection() {
+            outcome = admission.withLock { $0.reserve(descriptor: descriptor, peer: peer) }
+        }
+        guard outcome == .admitted else {
             refusedConnections.add(1, ordering: .relaxed)
             close(descriptor)
             return
@@ -102,9 +135,26 @@ final class RequestExchange: Sendable {
         }
     }
 
-    /// Cuts off every request that has been arriving for longer than `deadline`, and now and
-    /// then logs how many connections were shed. Deadline sweep thread.
-    func sweep(deadline: Duration) {
+    /// Closes the connection that has sent nothing for longest, of those the last sweep
+    /// found, giving its place in the admission back at once (the library closes its socket
+    /// soon after); false when there is none. Accepting thread.
+    private func evictSilentConnection() -> Bool {
+        while let candidate = evictionCandidates.withLock({ $0.popLast() }) {
+            guard candidate.evict() else { continue }  // it has sent a head since, or closed
+            if let peer = candidate.takePlace() {
+                admission.withLock { $0.release(peer) }
+            }
+            evictedConnections.add(1, ordering: .relaxed)
+            return true
+        }
+        return false
+    }
+
+    /// Cuts off every request that has been arriving for longer than `deadline`; near the
+    /// connection limit (three quarters of it open), lists the connections that have sent
+    /// nothing, to evict the one silent for longest first; now and then logs how many
+    /// connections were shed. Deadline sweep thread.
+    func sweep(deadline: Duration, connectionLimit: Int) {
         let records = connections.withLock { Array($0.values) }
         let now = ContinuousClock.now
         var cutOff = 0
@@ -112,6 +162,12 @@ final class RequestExchange: Sendable {
             cutOff += 1
         }
         cutOffRequests.add(cutOff, ordering: .relaxed)
+        var candidates: [ConnectionRecord] = []
+        if records.count >= connectionLimit - connectionLimit / 4 {
+            candidates = records.compactMap { record in record.silentSince.map { (record, $0) } }
+                .sorted { $0.1 > $1.1 }.map(\.0)
+        }
+        evictionCandidates.withLock { $0 = candidates }
         let due = lastSheddingReport.withLock { last in
             guard now - last >= Self.sheddingReportInterval else { return false }
             last = now
@@ -119,12 +175,14 @@ final class RequestExchange: Sendable {
         }
         guard due else { return }
         let refused = refusedConnections.exchange(0, ordering: .relaxed)
+        let evicted = evictedConnections.exchange(0, ordering: .relaxed)
         let busy = busyResponses.exchange(0, ordering: .relaxed)
+        let bodies = bodyBudgetRefusals.exchange(0, ordering: .relaxed)
         let cut = cutOffRequests.exchange(0, ordering: .relaxed)
-        if refused + busy + cut > 0 {
+        if refused + evicted + busy + bodies + cut > 0 {
             logger?.warning("http_load_shed", [
-                "refused_connections": .int(refused), "busy_responses": .int(busy), "requests_cut_off": .int(cut),
-                "open_connections": .int(records.count),
+                "refused_connections": .int(refused), "evicted_connections": .int(evicted), "busy_responses": .int(busy),
+                "body_budget_refusals": .int(bodies), "requests_cut_off": .int(cut), "open_connections": .int(records.count),
             ])
         }
     }
@@ -170,7 +228,8 @@ final class RequestExchange: Sendable {
             let record = Unmanaged<ConnectionRecord>.fromOpaque(pointer).takeRetainedValue()
             record.closed()
             exchange.connections.withLock { $0[ObjectIdentifier(record)] = nil }
-            if let peer = record.peer {
+            // Unless an eviction gave the place back already.
+            if let peer = record.takePlace() {
                 exchange.admission.withLock { $0.release(peer) }
             }
         default:
@@ -185,18 +244,25 @@ final class RequestExchange: Sendable {
             Unmanaged<ConnectionRecord>.fromOpaque($0).takeUnretainedValue()
         }
         record?.requestStarted()
-        return Unmanaged.passRetained(PendingRequest(target: target, connection: record)).toOpaque()
+        let pending = PendingRequest(target: target, connection: record, targetAddress: Int(bitPattern: uri))
+        if let uri {
+            pending.framing.target(UnsafeRawBufferPointer(start: uri, count: strlen(uri)))
+        }
+        return Unmanaged.passRetained(pending).toOpaque()
     }
 
     /// Called after the request line and headers, for each piece of body, once the request
     /// is complete, and again when a connection resumes from a worker; must queue a response
     /// or suspend the connection by the last call.
-    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, _, upload, uploadSize, slot in
+    static let accessHandler: MHD_AccessHandlerCallback = { cls, connection, _, method, version, upload, uploadSize, slot in
         guard let cls, let connection, let method, let uploadSize, let pending = slot?.pointee else { return .NO }
         let exchange = Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue()
         let request = Unmanaged<PendingRequest>.fromOpaque(pending).takeUnretainedValue()
+        if !request.headersRead {
+            request.framing.methodSeparation(methodLength: strlen(method), targetOffset: request.targetAddress - Int(bitPattern: method))
+        }
         return exchange.advance(
-            request, on: connection, method: String(cString: method),
+            request, on: connection, method: String(cString: method), version: version,
             upload: uploadSize.pointee > 0 ? UnsafeRawBufferPointer(start: upload, count: uploadSize.pointee) : nil,
             consumed: { uploadSize.pointee = 0 })
     }
@@ -211,40 +277,73 @@ final class RequestExchange: Sendable {
         let unsent = request.dispatched && request.onCompletion == nil ? request.connection?.takeResponse() : nil
         (request.onCompletion ?? unsent?.onCompletion)?()
         request.connection?.requestCompleted()
+        let exchange = Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue()
+        if request.reservedBodyBytes > 0 {
+            exchange.bodyBudget.release(request.reservedBodyBytes)
+        }
         if request.countedInFlight {
-            Unmanaged<RequestExchange>.fromOpaque(cls).takeUnretainedValue().inFlight.leave()
+            exchange.inFlight.leave()
         }
     }
 
     // MARK: Request processing
 
     private func advance(
-        _ request: PendingRequest, on connection: OpaquePointer, method: String,
+        _ request: PendingRequest, on connection: OpaquePointer, method: String, version: UnsafePointer<CChar>?,
         upload: UnsafeRawBufferPointer?, consumed: () -> Void
     ) -> MHD_Result {
         guard request.headersRead else {
             request.headersRead = true
             request.countedInFlight = true
             inFlight.enter()
-            request.headers = Self.headers(of: connection)
-            if let length = request.headers["Content-Length"].flatMap(Int.init), length > maxBodyBytes {
+            request.headers = Self.headers(of: connection, checking: &request.framing)
+            let framing: BodyFraming
+            do {
+                framing = try request.framing.bodyFraming(http11: version.map { strcmp($0, "HTTP/1.1") == 0 } ?? false)
+            } catch {
+                // Answered before any body is read, and closed: what follows the head cannot
+                // be told apart from a next request.
+                return queue(rejectionResponse(.malformedHead(error), request, method: method), on: connection, closing: true)
+            }
+            request.connection?.headReceived()
+            if case .length(let length) = framing, length > maxBodyBytes {
                 // Answering before the body is read makes libmicrohttpd skip it and close.
                 return queue(rejectionResponse(.payloadTooLarge(limit: maxBodyBytes), request, method: method), on: connection)
             }
             if request.target == nil {
                 return queue(RequestRejection.malformedQuery.response, on: connection)
             }
+            if case .length(let length) = framing, length > 0 {
+                guard bodyBudget.reserve(length) else {
+                    bodyBudgetRefusals.add(1, ordering: .relaxed)
+                    return queue(rejectionResponse(.bodyBudgetExhausted, request, method: method), on: connection, closing: true)
+                }
+                request.reservedBodyBytes = length
+                // A large body is given its whole storage at once (grown piece by piece, it
+                // could take twice its length); a small one grows as it comes, a few KiB at most.
+                if length > Self.smallBody {
+                    request.body.reserveCapacity(length)
+                }
+            }
             return .YES
         }
         if let upload {
             consumed()
-            if request.rejection == nil, request.body.count + upload.count <= maxBodyBytes {
-                request.body.append(contentsOf: upload)
-                return .YES
-            }
             if request.rejection == nil {
-                request.rejection = .payloadTooLarge(limit: maxBodyBytes)
+                let needed = request.body.count + upload.count
+                if needed > maxBodyBytes {
+                    request.rejection = .payloadTooLarge(limit: maxBodyBytes)
+                } else if needed > request.reservedBodyBytes, !reserveMore(for: request, needed: needed) {
+                    bodyBudgetRefusals.add(1, ordering: .relaxed)
+                    request.rejection = .bodyBudgetExhausted
+                } else {
+                    request.body.append(contentsOf: upload)
+                    return .YES
+                }
+                // The body is thrown away from now on: what it held goes back.
                 request.body = Data()
+                bodyBudget.release(request.reservedBodyBytes)
+                request.reservedBodyBytes = 0
             }
             request.discardedBytes += upload.count
             return request.discardedBytes > Self.discardAllowance ? .NO : .YES
@@ -259,7 +358,7 @@ final class RequestExchange: Sendable {
         }
         record.requestReceived()
         if let rejection = request.rejection {
-            return queue(rejectionResponse(rejection, request, method: method), on: connection)
+            return queue(rejectionResponse(rejection, request, method: method), on: connection, closing: rejection.closesConnection)
         }
         guard let target = request.target, let peer = record.peer else { return .NO }
         let clientIP = clientIPResolver.clientIP(peer: peer, forwardedFor: request.headers.values("X-Forwarded-For"))
@@ -298,6 +397,20 @@ final class RequestExchange: Sendable {
             record.abandon()
         }
         return .YES
+    }
+
+    /// Grows the budget share of `request`, whose chunked body needs `needed` bytes: to twice
+    /// what it holds (up to the body limit), or else to just `needed`; the body's storage
+    /// grows to match, so that what it holds is what it was granted. False when the budget
+    /// has no room.
+    private func reserveMore(for request: PendingRequest, needed: Int) -> Bool {
+        let held = request.reservedBodyBytes
+        for wanted in [min(maxBodyBytes, max(needed, 2 * held)), needed] where bodyBudget.reserve(wanted - held) {
+            request.reservedBodyBytes = wanted
+            request.body.reserveCapacity(wanted)
+            return true
+        }
+        return false
     }
 
     /// Hands `answer` to `record`'s connection, on this worker of `pool` — or, when it awaits a
@@ -374,15 +487,18 @@ final class RequestExchange: Sendable {
 
     /// Queues `response` on `connection` — its reusable wire form when it has one and the
     /// server is not stopping; when it cannot be built, a 500 instead (`fallback`), or
-    /// when even that fails, `.NO`, which closes the connection.
-    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, fallback: Bool = true) -> MHD_Result {
-        let closing = draining.load(ordering: .sequentiallyConsistent)
+    /// when even that fails, `.NO`, which closes the connection. With `closing` (and while the
+    /// server stops) the response says `Connection: close` and the connection is closed once
+    /// it is sent.
+    private func queue(_ response: HTTPResponse, on connection: OpaquePointer, closing: Bool = false, fallback: Bool = true) -> MHD_Result {
+        let closing = closing || draining.load(ordering: .sequentiallyConsistent)
         if !closing, let reusable = response.reusableWire,
            let wire = reusable.wire(strictTransportSecurity: strictTransportSecurity, build: { wire(for: response, closing: false) }) {
             return MHD_queue_response(connection, UInt32(response.status), wire)
         }
         guard let wire = wire(for: response, closing: closing) else {
-            return fallback ? queue(RequestRejection.unsendableResponse.response, on: connection, fallback: false) : .NO
+            return fallback
+                ? queue(RequestRejection.unsendableResponse.response, on: connection, closing: closing, fallback: false) : .NO
         }
         defer { MHD_destroy_response(wire) }
         return MHD_queue_response(connection, UInt32(response.status), wire)
@@ -422,18 +538,24 @@ final class RequestExchange: Sendable {
 
     // MARK: Reading from a connection
 
-    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        _ = withUnsafeMutablePointer(to: &headers) { collected in
+    /// The request's header fields, each also passed to `framing`.
+    private static func headers(of connection: OpaquePointer, checking framing: inout RequestFraming) -> HTTPHeaders {
+        var head = (headers: HTTPHeaders(), framing: framing)
+        _ = withUnsafeMutablePointer(to: &head) { collected in
             MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
                 guard let cls, let name else { return .YES }
-                cls.assumingMemoryBound(to: HTTPHeaders.self).pointee.add(
-                    String(decoding: UnsafeRawBufferPointer(start: name, count: nameSize), as: UTF8.self),
-                    value.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: valueSize), as: UTF8.self) } ?? "")
+                let head = cls.assumingMemoryBound(to: (headers: HTTPHeaders, framing: RequestFraming).self)
+                let nameBytes = UnsafeRawBufferPointer(start: name, count: nameSize)
+                let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
+                head.pointee.framing.field(
+                    name: nameBytes, value: valueBytes,
+                    valueOffset: value.map { Int(bitPattern: $0) - Int(bitPattern: name) })
+                head.pointee.headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
                 return .YES
             }, collected)
         }
-        return headers
+        framing = head.framing
+        return head.headers
     }
 
     private static func ipAddress(_ address: UnsafePointer<sockaddr>) -> IPAddress? {

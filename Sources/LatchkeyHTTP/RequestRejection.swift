@@ -12,6 +12,11 @@ package enum RequestRejection: Sendable {
     case unsendableResponse
     /// Every request worker is busy and the queue in front of them is full.
     case serverBusy
+    /// The head's framing is ambiguous or invalid (RFC 9112); the connection is closed.
+    case malformedHead(FramingViolation)
+    /// The server holds as many request-body bytes as its ``BodyBudget`` allows; the
+    /// connection is closed.
+    case bodyBudgetExhausted
 
     /// What the client is told.
     package var error: LatchkeyError {
@@ -24,6 +29,19 @@ package enum RequestRejection: Sendable {
             LatchkeyError(.internalError, "The server failed to answer this request.")
         case .serverBusy:
             LatchkeyError(.serverBusy, "The server is busy. Please try again in a moment.", retryAfter: 1)
+        case .malformedHead(let violation):
+            violation.error
+        case .bodyBudgetExhausted:
+            LatchkeyError(.serverBusy, "The server is receiving too many requests. Please try again in a moment.", retryAfter: 1)
+        }
+    }
+
+    /// Whether the connection is closed once the rejection is sent: after a malformed head
+    /// nothing that follows can be trusted to be a request; a refused body was not read.
+    var closesConnection: Bool {
+        switch self {
+        case .malformedHead, .bodyBudgetExhausted: true
+        default: false
         }
     }
 

@@ -161,8 +161,11 @@ package final class ServerApplication: Sendable {
         httpServer = HTTPServer(
             configuration: HTTPServerConfiguration(
                 host: configuration.listenHost, port: configuration.listenPort,
-                maxBodyBytes: configuration.maxBodyBytes, connectionTimeout: configuration.connectionTimeout,
+                maxBodyBytes: configuration.maxBodyBytes, bodyBytesInFlight: configuration.maxBodyBytesInFlight,
+                connectionTimeout: configuration.connectionTimeout,
                 requestTimeout: configuration.requestTimeout, perIPConnectionLimit: configuration.perIPConnectionLimit,
+                perIPv6Slash56ConnectionLimit: configuration.perIPv6Slash56ConnectionLimit,
+                perIPv6Slash48ConnectionLimit: configuration.perIPv6Slash48ConnectionLimit,
                 connectionLimit: configuration.maxConnections, workerThreads: configuration.workerThreads,
                 hashThreads: configuration.hashConcurrency,
                 trustedProxies: configuration.trustedProxies,

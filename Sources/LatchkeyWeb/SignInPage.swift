@@ -77,14 +77,15 @@ package struct SignInPage: Sendable {
 
     /// An error page that sends the person back to the app; never a redirect. `detail` (the
     /// English reason, for the app's developer) follows the message in parentheses, isolated.
-    package func error(_ message: String, detail: String? = nil, language: SupportedLanguage, status: Int) -> WebDocument {
+    /// `title` replaces the usual one (the link does not work), e.g. when the fault is the server's.
+    package func error(_ message: String, title: String? = nil, detail: String? = nil, language: SupportedLanguage, status: Int) -> WebDocument {
         let text = language.catalogue.signInPage
         let detailMarkup = detail.map { " (<bdi dir=\"ltr\" lang=\"en\">\($0.htmlEscaped)</bdi>)" } ?? ""
         let body = """
-            <h1>\(text.errorTitle.htmlEscaped)</h1>
+            <h1>\((title ?? text.errorTitle).htmlEscaped)</h1>
             <p id="problem" class="problem" role="alert">\(message.htmlEscaped)\(detailMarkup)</p>
             """
-        return page(title: text.errorTitle, body: body, language: language, status: status, redirectURI: nil)
+        return page(title: title ?? text.errorTitle, body: body, language: language, status: status, redirectURI: nil)
     }
 
     /// What `scope` lets the client do: the client's own description, else the catalogue's

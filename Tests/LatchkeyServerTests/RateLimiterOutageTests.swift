@@ -43,7 +43,7 @@ import LatchkeyTestSupport
         let reset = try post(app, "/auth/password/request", ["email": "person@example.com"])
         #expect(reset.status == 503)
         #expect(reset["Retry-After"] == "5")
-        #expect((try json(reset)["error"] as? [String: Any])?["code"] as? String == "internal_error")
+        #expect((try json(reset)["error"] as? [String: Any])?["code"] as? String == "rate_limiter_unavailable")
         let validate = try post(app, "/auth/password/validate", ["token": "anything"])
         #expect(validate.status == 503)
         let login = try post(app, "/auth/login", ["email": "person@example.com", "password": Self.password])

@@ -26,7 +26,8 @@ import Testing
             renderer.signedOut(language: language),
             renderer.error(text.invalidRequest, detail: "The client is not registered.", language: language, status: 400),
             renderer.error(text.expiredForm, language: language, status: 403),
-            renderer.error(text.tryAgainLater, language: language, status: 503),
+            renderer.error(text.tryAgainLater, title: text.unavailableTitle, language: language, status: 500),
+            renderer.error(text.tryAgainInAMoment, title: text.unavailableTitle, language: language, status: 503),
         ]
         for page in pages {
             #expect(page.language == language)

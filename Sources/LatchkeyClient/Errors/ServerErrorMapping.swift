@@ -57,7 +57,7 @@ extension LatchkeyClientError {
         case "rate_limited": .rateLimited
         case "invalid_credentials": .invalidCredentials
         case "reauthentication_required": .reauthenticationRequired
-        case "internal_error", "storage_error", "mail_delivery_failed": .serverUnavailable
+        case "internal_error", "storage_error", "mail_delivery_failed", "server_busy", "rate_limiter_unavailable": .serverUnavailable
         // Directus's codes.
         case "INVALID_TOKEN", "TOKEN_EXPIRED": .invalidToken
         case "INVALID_CREDENTIALS": .invalidCredentials

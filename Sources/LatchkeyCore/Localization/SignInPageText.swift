@@ -43,4 +43,9 @@ package struct SignInPageText: Sendable {
     /// The server failed or is briefly unavailable: nothing the app or the person did wrong;
     /// try again later.
     package let tryAgainLater: String
+    /// The error page's title and heading when the fault is the server's (a `500` or `503`):
+    /// sign-in is briefly unavailable, not that the link is wrong.
+    package let unavailableTitle: String
+    /// The server is busy or a dependency briefly unavailable (a `503`): try again in a moment.
+    package let tryAgainInAMoment: String
 }

@@ -19,4 +19,9 @@ package struct SignOutPageText: Sendable {
     package let expiredForm: String
     /// The server failed or is briefly unavailable: try again later.
     package let tryAgainLater: String
+    /// The error page's title and heading when the fault is the server's (a `500` or `503`):
+    /// signing out is briefly unavailable, not that the link is wrong.
+    package let unavailableTitle: String
+    /// The server is busy or a dependency briefly unavailable (a `503`): try again in a moment.
+    package let tryAgainInAMoment: String
 }

@@ -100,6 +100,9 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         /// The shared rate limiter (Redis) is unreachable or refused; the request is refused
         /// with 503 and `Retry-After` unless the server is configured to fail open.
         package static let rateLimiterUnavailable = Code("rate_limiter_unavailable", .unavailable)
+        /// The request's `Transfer-Encoding` names a coding the server does not implement
+        /// (anything but `chunked`, RFC 9112 §6.1).
+        package static let unsupportedTransferCoding = Code("unsupported_transfer_coding", .notImplemented)
         /// Every request worker is busy and the queue in front of them is full; the request is
         /// refused with 503 and `Retry-After` before any work is done for it.
         package static let serverBusy = Code("server_busy", .unavailable)
@@ -128,6 +131,8 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         case unsupportedMediaType
         /// A limit was reached; retry after ``LatchkeyError/retryAfter`` seconds (429).
         case tooManyRequests
+        /// The request needs something the server does not implement (501).
+        case notImplemented
         /// A dependency or a bounded resource is unavailable for now; retry later (503).
         case unavailable
         /// A fault on the server's side (500); its message is not shown to clients.

@@ -128,6 +128,12 @@ package struct Configuration: Sendable {
     package var maxConnections: Int
     /// Concurrent connections allowed per client IP (`LATCHKEY_PER_IP_CONNECTIONS`).
     package var perIPConnectionLimit: Int
+    /// Request-body bytes held at once across every connection (`LATCHKEY_MAX_BODY_BYTES_IN_FLIGHT`).
+    package var maxBodyBytesInFlight: Int
+    /// Concurrent connections allowed per IPv6 /56 (`LATCHKEY_PER_IPV6_56_CONNECTIONS`).
+    package var perIPv6Slash56ConnectionLimit: Int
+    /// Concurrent connections allowed per IPv6 /48 (`LATCHKEY_PER_IPV6_48_CONNECTIONS`).
+    package var perIPv6Slash48ConnectionLimit: Int
     /// Proxy addresses whose `X-Forwarded-For` is believed (`LATCHKEY_TRUSTED_PROXIES`).
     package var trustedProxies: [String]
     /// Argon2id cost for new password hashes (`LATCHKEY_ARGON2_MEMORY_KIB`, `_ITERATIONS`, `_PARALLELISM`).
@@ -231,6 +237,14 @@ package struct Configuration: Sendable {
         requestTimeout = try reader.integer(.requestTimeout)
         maxConnections = try reader.integer(.maxConnections)
         perIPConnectionLimit = try reader.integer(.perIPConnections)
+        maxBodyBytesInFlight = try reader.integer(
+            .maxBodyBytesInFlight, atLeast: maxBodyBytes,
+            derived: HTTPServerConfiguration.defaultBodyBytesInFlight(connectionLimit: maxConnections, maxBodyBytes: maxBodyBytes))
+        perIPv6Slash56ConnectionLimit = try reader.integer(
+            .perIPv6Slash56Connections, atLeast: perIPConnectionLimit, derived: 4 * perIPConnectionLimit)
+        perIPv6Slash48ConnectionLimit = try reader.integer(
+            .perIPv6Slash48Connections, atLeast: perIPv6Slash56ConnectionLimit,
+            derived: max(16 * perIPConnectionLimit, perIPv6Slash56ConnectionLimit))
         trustedProxies = try reader.list(.trustedProxies)
         workerThreads = try reader.integer(.workerThreads, derived: HTTPServerConfiguration.defaultWorkerThreads)
         hashConcurrency = try reader.integer(.hashConcurrency, derived: AvailableProcessors.count)

@@ -25,6 +25,7 @@ extension Setting {
         authCookieOrigins,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
+        maxBodyBytesInFlight, perIPv6Slash56Connections, perIPv6Slash48Connections,
         argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
         issuer,
     ]
@@ -217,14 +218,37 @@ extension Setting {
             + "a connection still sending one after this is closed.")
     static let maxConnections = Setting(
         "LATCHKEY_MAX_CONNECTIONS", .integer(1...1_000_000, .count), default: "10000",
-        meaning: "The most connections open at once; more are closed on accept. Each idle one costs about 13 KiB.")
+        meaning: "The most connections open at once. At the limit a new connection takes the place of the one that "
+            + "has sent nothing (no complete request, or nothing since its last response) for longest, which is "
+            + "closed; when every open one is sending or awaiting an answer, the new one is closed on accept. Each "
+            + "idle one costs about 13 KiB; one part-way through a body also the body's share of "
+            + "`LATCHKEY_MAX_BODY_BYTES_IN_FLIGHT` (docs/operations.md, \"What a connection costs\").")
     static let perIPConnections = Setting(
         "LATCHKEY_PER_IP_CONNECTIONS", .integer(1...100_000, .count), default: "32",
-        meaning: "Concurrent connections per client IP (the addresses in `LATCHKEY_TRUSTED_PROXIES` are exempt: "
-            + "every client's connection comes from them).")
+        meaning: "Concurrent connections per client IP, or per IPv6 /64 (the addresses in `LATCHKEY_TRUSTED_PROXIES` "
+            + "are exempt: every client's connection comes from them).")
     static let trustedProxies = Setting(
         "LATCHKEY_TRUSTED_PROXIES", .list(.ipAddress),
         meaning: "The proxies whose `X-Forwarded-For` is believed.")
+
+    // MARK: HTTP: bodies in flight, IPv6 prefixes
+
+    static let maxBodyBytesInFlight = Setting(
+        "LATCHKEY_MAX_BODY_BYTES_IN_FLIGHT", .integer(1024...17_179_869_184, .bytes, atLeast: maxBodyBytes.name),
+        default: .derived("1 KiB per `LATCHKEY_MAX_CONNECTIONS`, at least 4 × `LATCHKEY_MAX_BODY_BYTES` (about 10 MB by default)"),
+        meaning: "Request-body bytes the server holds at once across every connection: reserved from `Content-Length` "
+            + "when a request's head arrives (as they arrive for a chunked body) and given back when the request ends "
+            + "or its connection closes. A body that does not fit is answered `503` with `Retry-After` and its "
+            + "connection closed, so connections that send bodies slowly cannot make the server hold more.")
+    static let perIPv6Slash56Connections = Setting(
+        "LATCHKEY_PER_IPV6_56_CONNECTIONS", .integer(1...1_000_000, .count, atLeast: perIPConnections.name),
+        default: .derived("4 × `LATCHKEY_PER_IP_CONNECTIONS`"),
+        meaning: "Concurrent connections from one IPv6 /56 (a subscriber often holds one), besides the limit per /64 "
+            + "that `LATCHKEY_PER_IP_CONNECTIONS` sets; the trusted proxies are exempt.")
+    static let perIPv6Slash48Connections = Setting(
+        "LATCHKEY_PER_IPV6_48_CONNECTIONS", .integer(1...1_000_000, .count, atLeast: perIPv6Slash56Connections.name),
+        default: .derived("16 × `LATCHKEY_PER_IP_CONNECTIONS`"),
+        meaning: "Concurrent connections from one IPv6 /48 (a site's whole allocation); the trusted proxies are exempt.")
 
     // MARK: Passwords, monitoring, logs
 

@@ -130,6 +130,7 @@ enum OpenAPISchemas {
                             "unsupported_grant_type",
                             "invalid_scope",
                             "server_error",
+                            "temporarily_unavailable",
                         ]),
                     ]),
                     "error_description": .object(["type": .string("string")]),

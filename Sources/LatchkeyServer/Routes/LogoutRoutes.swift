@@ -51,7 +51,10 @@ struct LogoutRoutes {
     private func errorPage(_ error: LatchkeyError, language: SupportedLanguage) -> HTTPResponse {
         let text = language.catalogue.signOutPage
         guard error.isClientError else {
-            return HTTPResponse(pages.error(text.tryAgainLater, language: language, status: error.httpStatus))
+            // The server's fault: the title says it is unavailable, not that the link is wrong;
+            // a 503 (busy, a dependency down) asks to come back in a moment.
+            let message = error.code.kind == .unavailable ? text.tryAgainInAMoment : text.tryAgainLater
+            return HTTPResponse(pages.error(message, title: text.unavailableTitle, language: language, status: error.httpStatus))
         }
         return HTTPResponse(pages.error(text.invalidRequest, detail: error.message, language: language, status: error.httpStatus))
     }

@@ -81,7 +81,9 @@ extension TextCatalogue {
             errorTitle: "This sign-in link does not work",
             invalidRequest: "The app sent an invalid sign-in request. Go back to the app and try again.",
             expiredForm: "This page has expired. Go back to the app and start signing in again.",
-            tryAgainLater: "Sign-in is not available right now because of a problem on our side. Please try again in a few minutes."),
+            tryAgainLater: "Sign-in is not available right now because of a problem on our side. Please try again in a few minutes.",
+            unavailableTitle: "Sign-in is briefly unavailable",
+            tryAgainInAMoment: "The service is busy right now. Please try again in a moment."),
         signOutPage: SignOutPageText(
             confirmTitle: "Sign out?",
             confirmIntro: { product in "You will be signed out of \(product) in this browser, and the next sign-in here will ask for your password." },
@@ -91,7 +93,9 @@ extension TextCatalogue {
             errorTitle: "This sign-out link does not work",
             invalidRequest: "The app sent an invalid sign-out request. Go back to the app and try again.",
             expiredForm: "This page has expired. Go back to the app and sign out again.",
-            tryAgainLater: "Signing out is not possible right now because of a problem on our side. Please try again in a few minutes."),
+            tryAgainLater: "Signing out is not possible right now because of a problem on our side. Please try again in a few minutes.",
+            unavailableTitle: "Signing out is briefly unavailable",
+            tryAgainInAMoment: "The service is busy right now. Please try again in a moment."),
         rateLimit: RateLimitText(
             tooMany: "Too many attempts.",
             tryAgainIn: { wait in

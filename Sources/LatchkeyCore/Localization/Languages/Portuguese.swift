@@ -81,7 +81,9 @@ extension TextCatalogue {
             errorTitle: "Este link de acesso não funciona",
             invalidRequest: "O aplicativo enviou um pedido de acesso inválido. Volte ao aplicativo e tente novamente.",
             expiredForm: "Esta página expirou. Volte ao aplicativo e comece a entrar novamente.",
-            tryAgainLater: "O acesso não está disponível agora por um problema do nosso lado. Tente novamente em alguns minutos."),
+            tryAgainLater: "O acesso não está disponível agora por um problema do nosso lado. Tente novamente em alguns minutos.",
+            unavailableTitle: "O acesso está indisponível por instantes",
+            tryAgainInAMoment: "O serviço está ocupado neste momento. Tente novamente daqui a pouco."),
         signOutPage: SignOutPageText(
             confirmTitle: "Sair?",
             confirmIntro: { product in "Você vai sair do \(product) neste navegador, e o próximo acesso aqui vai pedir a sua senha." },
@@ -91,7 +93,9 @@ extension TextCatalogue {
             errorTitle: "Este link de saída não funciona",
             invalidRequest: "O aplicativo enviou um pedido de saída inválido. Volte ao aplicativo e tente novamente.",
             expiredForm: "Esta página expirou. Volte ao aplicativo e saia novamente.",
-            tryAgainLater: "Não é possível sair agora por um problema do nosso lado. Tente novamente em alguns minutos."),
+            tryAgainLater: "Não é possível sair agora por um problema do nosso lado. Tente novamente em alguns minutos.",
+            unavailableTitle: "Não é possível sair por instantes",
+            tryAgainInAMoment: "O serviço está ocupado neste momento. Tente novamente daqui a pouco."),
         rateLimit: RateLimitText(
             tooMany: "Muitas tentativas.",
             tryAgainIn: { wait in

@@ -81,7 +81,9 @@ extension TextCatalogue {
             errorTitle: "Este enlace de inicio de sesión no funciona",
             invalidRequest: "La aplicación envió una solicitud de inicio de sesión no válida. Vuelve a la aplicación e inténtalo de nuevo.",
             expiredForm: "Esta página ha caducado. Vuelve a la aplicación y empieza de nuevo.",
-            tryAgainLater: "El inicio de sesión no está disponible ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos."),
+            tryAgainLater: "El inicio de sesión no está disponible ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos.",
+            unavailableTitle: "El inicio de sesión no está disponible por un momento",
+            tryAgainInAMoment: "El servicio está ocupado ahora mismo. Inténtalo de nuevo en un momento."),
         signOutPage: SignOutPageText(
             confirmTitle: "¿Cerrar sesión?",
             confirmIntro: { product in "Se cerrará tu sesión de \(product) en este navegador, y el próximo inicio de sesión aquí te pedirá la contraseña." },
@@ -91,7 +93,9 @@ extension TextCatalogue {
             errorTitle: "Este enlace de cierre de sesión no funciona",
             invalidRequest: "La aplicación envió una solicitud de cierre de sesión no válida. Vuelve a la aplicación e inténtalo de nuevo.",
             expiredForm: "Esta página ha caducado. Vuelve a la aplicación y cierra sesión de nuevo.",
-            tryAgainLater: "No es posible cerrar sesión ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos."),
+            tryAgainLater: "No es posible cerrar sesión ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos.",
+            unavailableTitle: "No es posible cerrar sesión por un momento",
+            tryAgainInAMoment: "El servicio está ocupado ahora mismo. Inténtalo de nuevo en un momento."),
         rateLimit: RateLimitText(
             tooMany: "Demasiados intentos.",
             tryAgainIn: { wait in
