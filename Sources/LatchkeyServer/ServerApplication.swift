@@ -107,7 +107,9 @@ package final class ServerApplication: Sendable {
             methods: [
                 PasswordSignIn(
                     store: store, hasher: hasher, limiter: limiter,
-                    limits: PasswordSignIn.Limits(attemptsPerIP: configuration.loginIPLimit), costs: verificationCosts,
+                    limits: PasswordSignIn.Limits(
+                        attemptsPerIP: configuration.loginIPLimit, failuresPerAccountAndIP: configuration.loginFailureLimit),
+                    costs: verificationCosts,
                     addressKey: addressKey, logger: logger, metrics: metrics)
             ],
             clock: clock)

@@ -89,20 +89,33 @@ import Testing
         #expect(try errorCode(responses[0]) == "INVALID_CREDENTIALS")
     }
 
-    @Test("after 10 failed logins for one account from one IP, that IP gets 429 with a doubling Retry-After, even with the right password")
+    @Test("after 10 failed logins for one account from one IP, that IP gets 429 even with the right password; retries never lengthen the wait, and at it the owner is in")
     func failuresAreLimited() throws {
-        let app = try makeApplication()
+        let clock = ManualClock()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-app-\(UUID().uuidString)")
+        let app = try ServerApplication(
+            configuration: try Configuration.load(environment: ["LATCHKEY_DATA_DIR": directory.path, "LATCHKEY_LISTEN": "127.0.0.1:0"]),
+            logger: Logger(sink: MemoryLogSink()), clock: clock)
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
         for attempt in 0..<10 {
             #expect(try login(app, "person@example.com", "wrong password \(attempt)", ip: "198.51.100.99").status == 401)
+            clock.advance(by: 1)
         }
         let blocked = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
         #expect(blocked.status == 429)
         #expect(try errorCode(blocked) == "REQUESTS_EXCEEDED")
         let first = try #require(blocked.headers["Retry-After"].flatMap(Int.init))
-        let again = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
-        let second = try #require(again.headers["Retry-After"].flatMap(Int.init))
-        #expect(second > first)
+        #expect(first == 890)
+        var waits = [first]
+        for _ in 0..<5 {
+            clock.advance(by: 60)
+            let again = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
+            #expect(again.status == 429)
+            waits.append(try #require(again.headers["Retry-After"].flatMap(Int.init)))
+        }
+        #expect(waits == [890, 830, 770, 710, 650, 590])
+        clock.advance(by: 590)
+        #expect(try login(app, "person@example.com", Self.password, ip: "198.51.100.99").status == 200)
     }
 
     @Test("failures from many IPs do not lock the owner out: the right password from a fresh IP is in after a throttle of seconds")

@@ -8,8 +8,8 @@ import Synchronization
 /// every call counts against a budget of the client's — requests and resets against
 /// ``Settings/clientPolicy``, link checks against the larger ``Settings/validationPolicy``, so
 /// a person who opens their link several times can still reset — beyond which it gets
-/// `rate_limited` with a retry-after that doubles while the client keeps trying; token guesses
-/// are bounded by both.
+/// `rate_limited` with a retry-after that lasts until the budget has room again (attempts
+/// while waiting are refused uncounted and never lengthen it); token guesses are bounded by both.
 ///
 /// Promises:
 /// - ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` behaves identically
@@ -91,16 +91,17 @@ package final class PasswordRecoveryService: Sendable {
         /// job's work on one core.
         package static let defaultInboxLimit = 100_000
 
-        /// 20 calls per 10 minutes; then blocked for at least a minute, doubling up to an hour.
+        /// 20 calls per 10 minutes; then blocked until the window has room, at least a minute.
         package static let defaultClientPolicy = clientPolicy(.init(limit: 20, seconds: 600))
 
         /// 100 link checks per 10 minutes; then blocked as ``defaultClientPolicy``.
         package static let defaultValidationPolicy = clientPolicy(.init(limit: 100, seconds: 600))
 
-        /// The client budget for `window`: blocked for at least a minute beyond it, doubling
-        /// on each further attempt up to an hour.
+        /// The client budget for `window`: beyond it blocked until the window has room again,
+        /// at least a minute (or the window, when shorter); attempts while blocked never
+        /// lengthen the block.
         package static func clientPolicy(_ window: RateLimitPolicy.Window) -> RateLimitPolicy {
-            RateLimitPolicy(windows: [window], basePenalty: 60, maximumPenalty: 3600)
+            RateLimitPolicy(windows: [window], basePenalty: min(60, window.seconds))
         }
     }
 

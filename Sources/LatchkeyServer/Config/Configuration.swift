@@ -110,6 +110,8 @@ package struct Configuration: Sendable {
     package var resetValidateIPLimit: RateLimitPolicy.Window
     /// Sign-in attempts per client IP allowed per window (`LATCHKEY_LOGIN_IP_LIMIT`, `N/SECONDS`).
     package var loginIPLimit: RateLimitPolicy.Window
+    /// Failed sign-ins for one account from one client IP per window (`LATCHKEY_LOGIN_FAILURE_LIMIT`, `N/SECONDS`).
+    package var loginFailureLimit: RateLimitPolicy.Window
     /// Live logins one account may hold (`LATCHKEY_MAX_SESSIONS_PER_ACCOUNT`).
     package var maxSessionsPerAccount: Int
     /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
@@ -216,6 +218,7 @@ package struct Configuration: Sendable {
         resetIPLimit = try reader.rateWindow(.resetIPLimit)
         resetValidateIPLimit = try reader.rateWindow(.resetValidateIPLimit)
         loginIPLimit = try reader.rateWindow(.loginIPLimit)
+        loginFailureLimit = try reader.rateWindow(.loginFailureLimit)
         maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
         let redisCAFile = reader.text(.redisCAFile)
         redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name, caFile: redisCAFile) }

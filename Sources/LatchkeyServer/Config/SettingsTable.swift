@@ -23,7 +23,7 @@ extension Setting {
         smtpTimeout, outboxLease, productName, appURL, registration,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
         authCookieOrigins,
-        resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
+        resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
         issuer,
@@ -184,7 +184,12 @@ extension Setting {
     static let loginIPLimit = Setting(
         "LATCHKEY_LOGIN_IP_LIMIT", .rateWindow, default: "100/60",
         meaning: "Sign-in attempts, right or wrong, one client IP may make per window (`/auth/login` and the sign-in "
-            + "form); failures are limited further: 10 per account and IP and 50 per IP in 15 minutes.")
+            + "form); failures are limited further: `LATCHKEY_LOGIN_FAILURE_LIMIT` per account and IP and 50 per IP in 15 minutes.")
+    static let loginFailureLimit = Setting(
+        "LATCHKEY_LOGIN_FAILURE_LIMIT", .rateWindow, default: "10/900",
+        meaning: "Failed sign-ins for one account from one client IP per window, the hard limit on guessing; beyond it "
+            + "`429` until the window has room again (at least a minute, or the window when shorter). Attempts while "
+            + "waiting are refused without being counted and never lengthen the wait.")
     static let maxSessionsPerAccount = Setting(
         "LATCHKEY_MAX_SESSIONS_PER_ACCOUNT", .integer(1...100_000, .count), default: "100",
         meaning: "Live logins (refresh-token families) one account may hold; a new login beyond it ends the "
