@@ -134,8 +134,10 @@ final class RedisConnection: Sendable {
         return connection
     }
 
+    /// The error for a failure: what failed and where, and the library's text with any
+    /// credential taken out by its form (``CredentialScrubber``).
     private func unavailable(_ what: String, _ detail: String?) -> LatchkeyError {
-        LatchkeyError.rateLimiterUnavailable("\(what) at \(endpoint.host):\(endpoint.port).", detail: detail)
+        LatchkeyError.rateLimiterUnavailable("\(what) at \(endpoint.host):\(endpoint.port).", detail: detail.map(CredentialScrubber.scrub))
     }
 
     /// The reply, or why there is none.
