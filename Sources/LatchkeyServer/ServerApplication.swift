@@ -118,6 +118,7 @@ package final class ServerApplication: Sendable {
             login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens,
             cookies: DirectusCookies(
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
+                hostPrefixed: configuration.cookieHostPrefix,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
         let reauthentication = Reauthentication(signIn: signIn, clock: clock)
         let accountRoutes = AccountRoutes(

@@ -104,6 +104,8 @@ package struct Configuration: Sendable {
     package var androidApps: [(package: String, fingerprint: String)]
     /// Origins besides the public URL's that may use Directus's cookie modes (`LATCHKEY_AUTH_COOKIE_ORIGINS`).
     package var authCookieOrigins: [String]
+    /// Whether the Directus cookies are named `__Host-…` (`LATCHKEY_COOKIE_HOST_PREFIX`); only with an https public URL.
+    package var cookieHostPrefix: Bool
     /// Link requests and resets per client IP allowed per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     package var resetIPLimit: RateLimitPolicy.Window
     /// Link checks per client IP allowed per window, counted apart (`LATCHKEY_RESET_VALIDATE_IP_LIMIT`, `N/SECONDS`).
@@ -210,6 +212,11 @@ package struct Configuration: Sendable {
         refreshReuseGrace = try reader.integer(.refreshReuseGrace)
         resetURLAllowList = try reader.list(.resetURLAllowList)
         authCookieOrigins = try reader.list(.authCookieOrigins)
+        cookieHostPrefix = try reader.flag(.cookieHostPrefix)
+        if cookieHostPrefix, publicURL.scheme != "https" {
+            throw SettingsReader.invalid(
+                .cookieHostPrefix, "needs an https \(Setting.publicURL.name): browsers keep a __Host- cookie only when it is Secure")
+        }
         appleAppIDs = try reader.list(.appleAppIDs)
         androidApps = try reader.list(.androidApps).map { entry in
             let parts = entry.split(separator: ":", maxSplits: 1)

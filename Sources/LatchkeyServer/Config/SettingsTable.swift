@@ -22,7 +22,7 @@ extension Setting {
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease, productName, appURL, registration,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
-        authCookieOrigins,
+        authCookieOrigins, cookieHostPrefix,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
@@ -168,6 +168,17 @@ extension Setting {
         meaning: "The origins, besides the public URL's, whose pages may use `/auth/login`, `/auth/refresh` and "
             + "`/auth/logout` in Directus's `cookie` and `session` modes: apps that route `/auth/` to Latchkey "
             + "through their own origin. Others get `403`.")
+
+    static let cookieHostPrefix = Setting(
+        "LATCHKEY_COOKIE_HOST_PREFIX", .flag, default: "false",
+        meaning: "Name the cookies of Directus's `cookie` and `session` modes `__Host-directus_refresh_token` and "
+            + "`__Host-directus_session_token` (`Secure`, `Path=/`, no `Domain`), so no other subdomain of your domain can "
+            + "plant one (cookie tossing); only those names are read. Needs an `https` public URL. Off by default because "
+            + "code that reads Directus's cookie names itself (a resource server reading `directus_session_token`) must "
+            + "change with it.",
+        advice: ProductionAdvice(
+            "`true` once nothing else reads the cookies by Directus's names (docs/deploy.md, \"Cookies and subdomains\")",
+            when: { $0.publicURL.scheme == "https" && !$0.cookieHostPrefix }))
 
     // MARK: Rate limits
 
