@@ -116,6 +116,8 @@ package struct Configuration: Sendable {
     package var loginFailureLimit: RateLimitPolicy.Window
     /// Live logins one account may hold (`LATCHKEY_MAX_SESSIONS_PER_ACCOUNT`).
     package var maxSessionsPerAccount: Int
+    /// Live browser sessions one account may hold (`LATCHKEY_MAX_BROWSER_SESSIONS_PER_ACCOUNT`).
+    package var maxBrowserSessionsPerAccount: Int
     /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
     /// nil keeps them in this process's memory.
     package var redis: RedisEndpoint?
@@ -227,6 +229,7 @@ package struct Configuration: Sendable {
         loginIPLimit = try reader.rateWindow(.loginIPLimit)
         loginFailureLimit = try reader.rateWindow(.loginFailureLimit)
         maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
+        maxBrowserSessionsPerAccount = try reader.integer(.maxBrowserSessionsPerAccount)
         let redisCAFile = reader.text(.redisCAFile)
         redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name, caFile: redisCAFile) }
         if let redisCAFile {

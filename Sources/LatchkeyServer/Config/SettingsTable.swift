@@ -23,7 +23,7 @@ extension Setting {
         smtpTimeout, outboxLease, productName, appURL, registration,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
         authCookieOrigins, cookieHostPrefix,
-        resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
+        resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, maxBrowserSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
         issuer,
@@ -205,6 +205,10 @@ extension Setting {
         "LATCHKEY_MAX_SESSIONS_PER_ACCOUNT", .integer(1...100_000, .count), default: "100",
         meaning: "Live logins (refresh-token families) one account may hold; a new login beyond it ends the "
             + "least recently used one.")
+    static let maxBrowserSessionsPerAccount = Setting(
+        "LATCHKEY_MAX_BROWSER_SESSIONS_PER_ACCOUNT", .integer(1...10_000, .count), default: "32",
+        meaning: "Live browser sessions (the sign-in pages' `latchkey_session`) one account may hold; signing in once "
+            + "more ends the one started longest ago, in the transaction that starts the new one.")
     static let redisURL = Setting(
         "LATCHKEY_REDIS_URL", .url(schemes: ["redis", "rediss"]), default: .unset("limits in this process's memory"),
         meaning: "Keep rate limits in Redis so every instance shares them: `redis://[[user]:password@]host[:port][/db]`, "
