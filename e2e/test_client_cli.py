@@ -303,8 +303,8 @@ def test_a_limited_client_command_says_how_long_to_wait(make_server, tmp_path):
     """Past a limit, the client commands say how long to wait (the server's Retry-After, rounded
     up to a step a person can act on), not "a moment". The reset budget is spent by the first two
     requests: `reset request` is then refused until the ten-minute window has room, and
-    `reset complete`, which shares the budget, for twice that (each attempt while blocked
-    doubles the wait); sign-ins have a budget of their own (one per hour here)."""
+    `reset complete`, which shares the budget, is told what remains of that wait (an attempt
+    while blocked never lengthens it); sign-ins have a budget of their own (one per hour here)."""
     server = make_server(LATCHKEY_RESET_IP_LIMIT="2/600", LATCHKEY_LOGIN_IP_LIMIT="1/3600")
     server.create_user("jane@example.com")
     env = client_env(server, tmp_path)
@@ -317,7 +317,7 @@ def test_a_limited_client_command_says_how_long_to_wait(make_server, tmp_path):
     assert request.returncode == 1
     assert request.stderr == "latchkey: Too many attempts. Please try again in 10 minutes. (rate_limited)\n"
     assert complete.returncode == 1
-    assert complete.stderr == "latchkey: Too many attempts. Please try again in 20 minutes. (rate_limited)\n"
+    assert complete.stderr == "latchkey: Too many attempts. Please try again in 10 minutes. (rate_limited)\n"
 
     login = ["login", "--email", "jane@example.com", "--password-stdin"]
     assert client(env, *login, stdin=GOOD_PASSWORD + "\n").returncode == 0

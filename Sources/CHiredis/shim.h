@@ -4,16 +4,20 @@
 #include <stddef.h>
 #include <sys/time.h>
 #include <time.h>
+#include <poll.h>
 #include <hiredis/hiredis.h>
 
-/// redisCommand is variadic; this is redisCommandArgv typed to return the reply.
+/// Sends one command and reads its reply, as redisCommandArgv does, but tells whether the
+/// command was written whole: `*written` is 0 when the write failed (the command never reached
+/// Redis in full, so Redis cannot have run it), 1 once every byte was handed to the kernel
+/// (after which a failure leaves it unknown whether Redis ran it).
 ///
 /// hiredis writes with write(2), which raises SIGPIPE when Redis has closed the
 /// connection (a restart). SIGPIPE is blocked on the calling thread for the call, and one
 /// raised by it is consumed before the mask is restored, so the process is not killed
 /// and no global signal disposition changes.
-static inline redisReply *latchkey_redis_command(
-    redisContext *context, int argc, const char **argv, const size_t *argvlen)
+static inline redisReply *latchkey_redis_exchange(
+    redisContext *context, int argc, const char **argv, const size_t *argvlen, int *written)
 {
     sigset_t pipe_only, previous, pending;
     sigemptyset(&pipe_only);
@@ -22,7 +26,17 @@ static inline redisReply *latchkey_redis_command(
     sigpending(&pending);
     int was_pending = sigismember(&pending, SIGPIPE);
 
-    redisReply *reply = redisCommandArgv(context, argc, argv, argvlen);
+    redisReply *reply = NULL;
+    *written = 0;
+    if (redisAppendCommandArgv(context, argc, argv, argvlen) == REDIS_OK) {
+        int done = 0;
+        while (!done && redisBufferWrite(context, &done) == REDIS_OK) {}
+        if (done) {
+            *written = 1;
+            void *received = NULL;
+            if (redisGetReply(context, &received) == REDIS_OK) reply = received;
+        }
+    }
 
     if (!was_pending) {
         sigpending(&pending);
@@ -33,6 +47,14 @@ static inline redisReply *latchkey_redis_command(
     }
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     return reply;
+}
+
+/// Whether Redis sent something or closed the connection while it sat idle (a readable
+/// socket, a hang-up or an error): a connection that must not carry the next command.
+static inline int latchkey_redis_idle_connection_stirred(const redisContext *context)
+{
+    struct pollfd poller = {context->fd, POLLIN, 0};
+    return poll(&poller, 1, 0) != 0;
 }
 
 /// The context's error message (valid while the context lives).

@@ -64,8 +64,7 @@ package final class TLSClientStream {
         close(descriptor)
     }
 
-    /// Sends all of `bytes`. Throws `tls_failure` when the connection fails or times out; a
-    /// connection the server closed is ``isClosedByPeer(_:)``.
+    /// Sends all of `bytes`. Throws `tls_failure` when the connection fails or times out.
     package func write(_ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
@@ -88,10 +87,13 @@ package final class TLSClientStream {
         throw failure(of: count, "The TLS connection failed while receiving")
     }
 
-    /// Whether `error` says the server had closed the connection (a restart), so a command
-    /// may be sent again on a new one.
-    package static func isClosedByPeer(_ error: LatchkeyCryptoError) -> Bool {
-        error.detail?.hasPrefix("closed by the server") == true
+    /// Whether the server sent something or closed the connection while it sat idle (bytes
+    /// OpenSSL holds, or a readable socket, a hang-up or an error): for a request–reply
+    /// protocol, a connection that must not carry the next request.
+    package var stirredWhileIdle: Bool {
+        if SSL_pending(ssl) > 0 { return true }
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) != 0
     }
 
     private func failure(of result: Int32, _ what: String) -> LatchkeyCryptoError {

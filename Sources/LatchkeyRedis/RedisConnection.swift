@@ -14,9 +14,18 @@ import Glibc
 /// `SELECT` as the endpoint asks. Over TLS (`rediss://`; hiredis 0.14, Debian 12's, has no
 /// TLS) the bytes travel through a ``TLSClientStream`` and hiredis formats the commands and
 /// parses the replies (`redisFormatCommandArgv`, a `redisReader`). A connection that fails is dropped, and the next command
-/// connects afresh; a command that finds the server gone from a connection that was idle
-/// (Redis restarted) is retried once on a new connection. Commands on one connection run
-/// one at a time; ``RedisConnectionPool`` spreads concurrent callers over several.
+/// connects afresh. Commands on one connection run one at a time; ``RedisConnectionPool``
+/// spreads concurrent callers over several.
+///
+/// A command runs at most once: a limiter script run twice counts an event twice (or refunds
+/// twice). So it is sent again, once, on a new connection only when it provably never reached
+/// Redis whole — its write failed (a connection Redis had closed: EPIPE, ECONNRESET), and Redis
+/// runs nothing it has not read whole. Once every byte was written, a failure (end of file, a
+/// reset, a timeout while waiting for the reply) leaves it unknown whether Redis ran it, and the
+/// call fails (`rate_limiter_unavailable`: 503, or passed under `LATCHKEY_RATE_LIMIT_FAIL_OPEN`).
+/// The common stale case never gets that far: before a pooled connection carries a command it
+/// is checked without waiting (`poll`), and one Redis closed or wrote to while it sat idle is
+/// replaced before anything is sent. Only a close that races the command itself fails it.
 ///
 /// Every failure throws `rate_limiter_unavailable` (Redis serves only the shared rate
 /// limiter), naming the server but never the password.
@@ -33,6 +42,14 @@ final class RedisConnection: Sendable {
 
         func close() {
             if case .plain(let context) = self { redisFree(context) }
+        }
+
+        /// Whether Redis closed the connection or wrote to it while it sat idle.
+        var stirredWhileIdle: Bool {
+            switch self {
+            case .plain(let context): latchkey_redis_idle_connection_stirred(context) != 0
+            case .tls(let session): session.stirredWhileIdle
+            }
         }
     }
 
@@ -51,11 +68,16 @@ final class RedisConnection: Sendable {
     /// is returned as ``RedisReply/error(_:)``; a connection failure throws.
     func command(_ arguments: [String]) throws -> RedisReply {
         try context.withLock { context throws(LatchkeyError) in
+            if let idle = context, idle.stirredWhileIdle {
+                // Redis closed it (a restart, its idle timeout) or wrote to it unasked.
+                idle.close()
+                context = nil
+            }
             let wasConnected = context != nil
             switch perform(arguments, on: &context) {
             case .success(let reply):
                 return reply
-            case .failure(let failure) where wasConnected && failure.serverHungUp:
+            case .failure(let failure) where wasConnected && failure.neverSent:
                 return try perform(arguments, on: &context).mapError(\.error).get()
             case .failure(let failure):
                 throw failure.error
@@ -65,8 +87,8 @@ final class RedisConnection: Sendable {
 
     private struct ConnectionFailure: Error {
         let error: LatchkeyError
-        /// The server closed the connection before this command reached it.
-        let serverHungUp: Bool
+        /// The command never reached Redis whole (its write failed), so Redis did not run it.
+        let neverSent: Bool
     }
 
     private func perform(
@@ -78,7 +100,7 @@ final class RedisConnection: Sendable {
         } else {
             switch Result(catching: { () throws(LatchkeyError) in try connect() }) {
             case .success(let connection): connected = connection
-            case .failure(let error): return .failure(ConnectionFailure(error: error, serverHungUp: false))
+            case .failure(let error): return .failure(ConnectionFailure(error: error, neverSent: false))
             }
             context = connected
         }
@@ -86,7 +108,7 @@ final class RedisConnection: Sendable {
         if let reply = result.reply { return .success(reply) }
         connected.close()
         context = nil
-        return .failure(ConnectionFailure(error: unavailable("Redis stopped answering", result.failure), serverHungUp: result.serverHungUp))
+        return .failure(ConnectionFailure(error: unavailable("Redis stopped answering", result.failure), neverSent: result.neverSent))
     }
 
     private func connect() throws(LatchkeyError) -> Session {
@@ -134,15 +156,18 @@ final class RedisConnection: Sendable {
         return connection
     }
 
+    /// The error for a failure: what failed and where, and the library's text with any
+    /// credential taken out by its form (``CredentialScrubber``).
     private func unavailable(_ what: String, _ detail: String?) -> LatchkeyError {
-        LatchkeyError.rateLimiterUnavailable("\(what) at \(endpoint.host):\(endpoint.port).", detail: detail)
+        LatchkeyError.rateLimiterUnavailable("\(what) at \(endpoint.host):\(endpoint.port).", detail: detail.map(CredentialScrubber.scrub))
     }
 
     /// The reply, or why there is none.
     private struct SendResult {
         var reply: RedisReply?
         var failure: String?
-        var serverHungUp = false
+        /// The command's write failed: it never reached Redis whole.
+        var neverSent = false
     }
 
     private static func send(_ arguments: [String], on session: Session) -> SendResult {
@@ -162,17 +187,14 @@ final class RedisConnection: Sendable {
         defer { for buffer in buffers { buffer.deallocate() } }
         var argv = buffers.map { UnsafePointer($0.baseAddress) }
         let lengths = arguments.map { $0.utf8.count }
+        var written: Int32 = 0
         let reply = argv.withUnsafeMutableBufferPointer { argv in
             lengths.withUnsafeBufferPointer { lengths in
-                latchkey_redis_command(connection, Int32(arguments.count), argv.baseAddress, lengths.baseAddress)
+                latchkey_redis_exchange(connection, Int32(arguments.count), argv.baseAddress, lengths.baseAddress, &written)
             }
         }
-        let failureNumber = errno
         guard let reply else {
-            let code = connection.pointee.err
-            return SendResult(
-                failure: String(cString: latchkey_redis_error_text(connection)),
-                serverHungUp: code == REDIS_ERR_EOF || (code == REDIS_ERR_IO && (failureNumber == EPIPE || failureNumber == ECONNRESET)))
+            return SendResult(failure: String(cString: latchkey_redis_error_text(connection)), neverSent: written == 0)
         }
         defer { freeReplyObject(reply) }
         return SendResult(reply: Self.reply(reply.pointee))
@@ -196,6 +218,9 @@ final class RedisConnection: Sendable {
 
         deinit { redisReaderFree(reader) }
 
+        /// Whether Redis closed the connection or wrote to it while it sat idle.
+        var stirredWhileIdle: Bool { stream.stirredWhileIdle }
+
         func send(_ arguments: [String]) -> SendResult {
             let cStrings = arguments.map { strdup($0) }
             defer { cStrings.forEach { free($0) } }
@@ -211,7 +236,13 @@ final class RedisConnection: Sendable {
             defer { redisFreeCommand(formatted) }
             do {
                 try stream.write(Array(UnsafeRawBufferPointer(start: formatted, count: Int(length))))
-                var received = false
+            } catch let error as LatchkeyCryptoError {
+                // Redis reads a command whole before it runs it; this one was not sent whole.
+                return SendResult(failure: "\(error.message): \(error.detail ?? "")", neverSent: true)
+            } catch {
+                return SendResult(failure: "\(type(of: error))", neverSent: true)
+            }
+            do {
                 while true {
                     var reply: UnsafeMutableRawPointer?
                     guard redisReaderGetReply(reader, &reply) == REDIS_OK else {
@@ -222,14 +253,13 @@ final class RedisConnection: Sendable {
                         return SendResult(reply: RedisConnection.reply(reply.assumingMemoryBound(to: redisReply.self).pointee))
                     }
                     let bytes = try stream.read(maximum: Self.readSize)
-                    guard !bytes.isEmpty else { return SendResult(failure: "the server closed the connection", serverHungUp: !received) }
-                    received = true
+                    guard !bytes.isEmpty else { return SendResult(failure: "the server closed the connection") }
                     _ = bytes.withUnsafeBufferPointer { buffer in
                         buffer.withMemoryRebound(to: CChar.self) { redisReaderFeed(reader, $0.baseAddress, $0.count) }
                     }
                 }
             } catch let error as LatchkeyCryptoError {
-                return SendResult(failure: "\(error.message): \(error.detail ?? "")", serverHungUp: TLSClientStream.isClosedByPeer(error))
+                return SendResult(failure: "\(error.message): \(error.detail ?? "")")
             } catch {
                 return SendResult(failure: "\(type(of: error))")
             }

@@ -4,7 +4,8 @@ import Synchronization
 
 /// A rate limiter kept in Redis, so every server instance sharing that Redis shares the
 /// limits. It makes exactly the decisions of ``LocalRateLimiter`` (sliding windows, every
-/// window must have room, doubling penalties, the same `Retry-After` values): each call is
+/// window must have room, a block that attempts while blocked never lengthen, the same
+/// `Retry-After` values): each call is
 /// one Lua script that reads and updates the key atomically, with the caller's `now`
 /// (never Redis's clock).
 ///
@@ -56,7 +57,6 @@ package final class RedisRateLimiter: RateLimiter {
         // same numbers LocalRateLimiter would.
         var arguments = ["2"] + storageKeys(key) + [
             mode, String(now.timeIntervalSince1970), policy.basePenalty.map { String($0) } ?? "",
-            String(policy.maximumPenalty),
         ]
         for window in policy.windows { arguments += [String(window.limit), String(window.seconds)] }
 
@@ -89,17 +89,16 @@ package final class RedisRateLimiter: RateLimiter {
 
     /// The decision of LocalRateLimiter, step for step, in Redis's Lua 5.1.
     /// KEYS: the events sorted set (score = time in seconds, member = a sequence number) and
-    /// the state hash (blocked_until, violations, first_wait, seq).
-    /// ARGV: mode (consume, check or refund), now, base penalty ('' for none), maximum penalty,
-    /// then the limit and seconds of each window.
+    /// the state hash (blocked_until, seq).
+    /// ARGV: mode (consume, check or refund), now, base penalty ('' for none), then the limit
+    /// and seconds of each window.
     /// Returns {1, 0} when allowed, {0, retry-after seconds} when limited.
     static let script = """
         local events, state = KEYS[1], KEYS[2]
         local now = tonumber(ARGV[2])
         local base = tonumber(ARGV[3])
-        local maximum = tonumber(ARGV[4])
         local windows, longest = {}, 0
-        for i = 5, #ARGV, 2 do
+        for i = 4, #ARGV, 2 do
           local window = {limit = tonumber(ARGV[i]), seconds = tonumber(ARGV[i + 1])}
           windows[#windows + 1] = window
           if window.seconds > longest then longest = window.seconds end
@@ -153,20 +152,17 @@ package final class RedisRateLimiter: RateLimiter {
         if not blocked and wait == nil then
           local sequence = redis.call('HINCRBY', state, 'seq', 1)
           redis.call('ZADD', events, exact(now), sequence)
-          redis.call('HDEL', state, 'blocked_until', 'violations', 'first_wait')
+          redis.call('HDEL', state, 'blocked_until')
           keep(longest)
           return {1, 0}
         end
         if base == nil then return {0, retry_after(wait or 1)} end
 
-        -- The first wait lasts until the window has room again; each further attempt while
-        -- blocked doubles it, up to the maximum.
-        local violations = tonumber(redis.call('HGET', state, 'violations')) or 0
-        local first_wait = tonumber(redis.call('HGET', state, 'first_wait'))
-        if violations == 0 or first_wait == nil then first_wait = math.max(base, wait or 0) end
-        violations = violations + 1
-        local penalty = math.min(first_wait * 2 ^ math.min(violations - 1, 30), maximum)
-        redis.call('HSET', state, 'blocked_until', exact(now + penalty), 'violations', violations, 'first_wait', exact(first_wait))
+        -- A block runs until every window has room again, at least `base`; an attempt while
+        -- blocked is told what remains and changes nothing, so the wait never grows.
+        if blocked then return {0, retry_after(blocked_until - now)} end
+        local penalty = math.max(base, wait or 0)
+        redis.call('HSET', state, 'blocked_until', exact(now + penalty))
         keep(penalty)
         return {0, retry_after(penalty)}
         """

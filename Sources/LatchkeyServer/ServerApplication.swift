@@ -107,7 +107,9 @@ package final class ServerApplication: Sendable {
             methods: [
                 PasswordSignIn(
                     store: store, hasher: hasher, limiter: limiter,
-                    limits: PasswordSignIn.Limits(attemptsPerIP: configuration.loginIPLimit), costs: verificationCosts,
+                    limits: PasswordSignIn.Limits(
+                        attemptsPerIP: configuration.loginIPLimit, failuresPerAccountAndIP: configuration.loginFailureLimit),
+                    costs: verificationCosts,
                     addressKey: addressKey, logger: logger, metrics: metrics)
             ],
             clock: clock)
@@ -116,6 +118,7 @@ package final class ServerApplication: Sendable {
             login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens,
             cookies: DirectusCookies(
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
+                hostPrefixed: configuration.cookieHostPrefix,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
         let reauthentication = Reauthentication(signIn: signIn, clock: clock)
         let accountRoutes = AccountRoutes(
@@ -131,7 +134,8 @@ package final class ServerApplication: Sendable {
         let clients = ClientRegistry(store: store)
         let authorization = AuthorizationService(
             store: store, clock: clock,
-            formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)))
+            formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)),
+            browserSessionsPerAccount: configuration.maxBrowserSessionsPerAccount)
         let browserCookies = BrowserCookies(secure: secureCookies)
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients, authorization: authorization,

@@ -19,7 +19,7 @@ enum ClientCommands {
         if let email = parsed.options["--email"] {
             guard parsed.options["--client-id"] == nil else { throw CommandFailure.usage("use either --client-id or --email, not both") }
             guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("login --email needs --password-stdin") }
-            let password = ClientSecret(try readPassword().exposed)
+            let password = ClientSecret(try readPassword("Password for \(email): ").exposed)
             let login = FirstPartyLogin(baseURL: issuer)
             let tokens = try runAsync { try await login.signIn(email: email, password: password) }
             try store.save(tokens)

@@ -368,7 +368,8 @@ enum Help {
     Usage:
       latchkey users create EMAIL --password-stdin [--locale \(SupportedLanguage.allCases.map(\.rawValue).joined(separator: "|"))]
           Creates an active account. The password is read from standard input (one line;
-          never pass it as an argument) and must meet the password policy.
+          never pass it as an argument; at a terminal it is asked for and not echoed) and
+          must meet the password policy.
       latchkey users list
           Prints one account per line: id, email, status, created (ISO 8601).
       latchkey users disable EMAIL
@@ -380,11 +381,11 @@ enum Help {
           Ends the account's sign-in lockouts on every server at once: its failure counts
           start again from zero (a completed password reset does the same).
       latchkey users verify EMAIL --password-stdin
-          Exits 0 when the password read from standard input is the account's current
-          password, 1 otherwise.
+          Exits 0 when the password read from standard input (at a terminal: asked for,
+          not echoed) is the account's current password, 1 otherwise.
       latchkey users set-password EMAIL --password-stdin
-          Sets the password read from standard input (one line; it must meet the password
-          policy) and, as a completed reset does, ends every session of the account and
+          Sets the password read from standard input (one line, not echoed at a terminal;
+          it must meet the password policy) and, as a completed reset does, ends every session of the account and
           voids its outstanding reset links. No mail is sent.
       latchkey users sessions EMAIL
           Prints the account's signed-in devices (live logins), most recently used first: id,

@@ -54,22 +54,19 @@ struct StandardInput {
     }
 
     /// Writes `prompt` to standard error and reads one line from the terminal, with the
-    /// terminal's echo off while it is typed unless `echo`.
+    /// terminal's echo off while it is typed unless `echo` (``TerminalEcho``: the mode is
+    /// restored on every way out, Ctrl-C included).
     private static func typed(_ prompt: String, echo: Bool) -> String? {
-        FileHandle.standardError.write(Data(prompt.utf8))
-        var saved = termios()
-        let hides = !echo && tcgetattr(STDIN_FILENO, &saved) == 0
-        if hides {
-            var quiet = saved
-            quiet.c_lflag &= ~tcflag_t(ECHO)
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        guard !echo else {
+            FileHandle.standardError.write(Data(prompt.utf8))
+            return readLine(strippingNewline: true)
         }
-        defer {
-            if hides {
-                tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-                FileHandle.standardError.write(Data("\n".utf8))
-            }
+        // The Return typed is not echoed either: end the prompt's line.
+        defer { FileHandle.standardError.write(Data("\n".utf8)) }
+        // The prompt shows once the echo is off, so nothing typed after it is echoed.
+        return TerminalEcho.off {
+            FileHandle.standardError.write(Data(prompt.utf8))
+            return readLine(strippingNewline: true)
         }
-        return readLine(strippingNewline: true)
     }
 }

@@ -228,7 +228,7 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users create needs --password-stdin") }
         let accounts = try ServerApplication.openAccounts(configuration)
-        let account = try accounts.createAccount(email: email, password: try readPassword(), locale: parsed.options["--locale"])
+        let account = try accounts.createAccount(email: email, password: try readPassword("Password for \(email): "), locale: parsed.options["--locale"])
         print("created \(account.email) (\(account.id))")
     case "list":
         guard parsed.positional.isEmpty else { throw CommandFailure.usage("users list takes no arguments") }
@@ -249,7 +249,7 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users set-password needs --password-stdin") }
         let accounts = try ServerApplication.openAccounts(configuration)
-        try accounts.setPassword(email: email, password: try readPassword())
+        try accounts.setPassword(email: email, password: try readPassword("New password for \(email): "))
         print("set a new password for \(email); every session of the account has ended")
     case "unlock":
         let email = try onePositional(parsed, "EMAIL")
@@ -266,7 +266,7 @@ func users(_ arguments: ArraySlice<String>) throws {
     case "verify":
         let email = try onePositional(parsed, "EMAIL")
         guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("users verify needs --password-stdin") }
-        guard try ServerApplication.openAccounts(configuration).verifyPassword(email: email, password: try readPassword()) else {
+        guard try ServerApplication.openAccounts(configuration).verifyPassword(email: email, password: try readPassword("Password for \(email): ")) else {
             throw CommandFailure.failure("the password does not match")
         }
         print("the password matches")
@@ -463,14 +463,11 @@ func onePositional(_ parsed: ParsedArguments, _ name: String) throws -> String {
 }
 
 /// Reads one line from standard input as a password, without the line ending.
-func readPassword() throws -> Redacted<String> {
-    let data = FileHandle.standardInput.readDataToEndOfFile()
-    guard data.count <= 4096, var text = String(data: data, encoding: .utf8) else {
-        throw CommandFailure.failure("the password on standard input is not valid UTF-8 text of at most 4096 bytes")
-    }
-    if let newline = text.firstIndex(where: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) { text = String(text[..<newline]) }
-    guard !text.isEmpty else { throw CommandFailure.failure("no password on standard input") }
-    return Redacted(text)
+/// The password of `--password-stdin`: the first line piped to standard input, or at a
+/// terminal a line typed after `prompt` (on standard error) without echo.
+func readPassword(_ prompt: String) throws -> Redacted<String> {
+    var input = try StandardInput.open()
+    return Redacted(try input.required(prompt, missing: "no password on standard input").exposed)
 }
 
 // Every file a command creates (database, its journal, key files, mail, client tokens) holds

@@ -25,7 +25,7 @@ import Testing
     @Test("checking records nothing and reports a full window or a block without lengthening it", arguments: RateLimiterFactory.all)
     func checkDoesNotCount(_ factory: RateLimiterFactory) throws {
         let limiter = try factory.make().limiter
-        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
+        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60)
         for _ in 0..<5 { #expect(try limiter.check("key", policy: policy, now: start) == .allowed) }
         #expect(try limiter.consume("key", policy: policy, now: start) == .allowed)
         #expect(try limiter.consume("key", policy: policy, now: start) == .allowed)
@@ -49,27 +49,75 @@ import Testing
         #expect(try limiter.consume("key", policy: policy, now: start.addingTimeInterval(40)) == .limited(retryAfter: 560))
     }
 
-    @Test("beyond the IP limit the wait doubles on each further attempt, up to an hour", arguments: RateLimiterFactory.all)
-    func doublingPenalty(_ factory: RateLimiterFactory) throws {
+    @Test("attempts while blocked are refused uncounted and never lengthen the wait", arguments: RateLimiterFactory.all)
+    func attemptsWhileBlockedNeverLengthenTheWait(_ factory: RateLimiterFactory) throws {
         let limiter = try factory.make().limiter
-        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
+        let policy = RateLimitPolicy(windows: [.init(limit: 2, seconds: 600)], basePenalty: 60)
         #expect(try limiter.consume("ip", policy: policy, now: start) == .allowed)
         #expect(try limiter.consume("ip", policy: policy, now: start) == .allowed)
         var waits: [Int] = []
-        for _ in 0..<8 {
-            if case .limited(let wait) = try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) { waits.append(wait) }
+        for second in 1...8 {
+            if case .limited(let wait) = try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(Double(second))) {
+                waits.append(wait)
+            }
         }
-        // The first wait lasts until the window has room (599 s), then doubles up to an hour.
-        #expect(waits == [599, 1198, 2396, 3600, 3600, 3600, 3600, 3600])
+        // Each answer is the time that remains until the window has room, however often asked.
+        #expect(waits == [599, 598, 597, 596, 595, 594, 593, 592])
+        #expect(try limiter.check("ip", policy: policy, now: start.addingTimeInterval(300)) == .limited(retryAfter: 300))
         #expect(try limiter.consume("other", policy: policy, now: start.addingTimeInterval(1)) == .allowed)
-        // Once the block and the window have passed, the key starts afresh.
-        #expect(try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1 + 3600 + 600)) == .allowed)
+        // At the announced time the key gets in: nothing asked meanwhile was counted.
+        #expect(try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(600)) == .allowed)
+        #expect(try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(600)) == .allowed)
+        #expect(try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(600)) == .limited(retryAfter: 600))
+    }
+
+    @Test("a block lasts at least the base penalty, even when the window has room sooner, and no longer", arguments: RateLimiterFactory.all)
+    func basePenaltyIsTheShortestBlock(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
+        let policy = RateLimitPolicy(windows: [.init(limit: 1, seconds: 10)], basePenalty: 60)
+        #expect(try limiter.consume("k", policy: policy, now: start) == .allowed)
+        #expect(try limiter.consume("k", policy: policy, now: start.addingTimeInterval(5)) == .limited(retryAfter: 60))
+        for second in stride(from: 10, through: 60, by: 10) {
+            #expect(try limiter.consume("k", policy: policy, now: start.addingTimeInterval(Double(second))) == .limited(retryAfter: 65 - second))
+        }
+        #expect(try limiter.consume("k", policy: policy, now: start.addingTimeInterval(65)) == .allowed)
+    }
+
+    @Test("ten failures, then the right password retried at each announced Retry-After: the wait never grows", arguments: RateLimiterFactory.all)
+    func ownerRetryingIsNeverPunished(_ factory: RateLimiterFactory) throws {
+        let limiter = try factory.make().limiter
+        let policy = PasswordSignIn.Limits(attemptsPerIP: .init(limit: 100, seconds: 60)).failuresPerAccountAndIP
+        for attempt in 0..<10 {
+            #expect(try limiter.consume("pair", policy: policy, now: start.addingTimeInterval(Double(attempt))) == .allowed)
+        }
+        // The owner retries too early a few times, each told the wait that remains…
+        var now = start.addingTimeInterval(10)
+        var waits: [Int] = []
+        for _ in 0..<4 {
+            guard case .limited(let wait) = try limiter.consume("pair", policy: policy, now: now) else {
+                Issue.record("expected a wait")
+                return
+            }
+            waits.append(wait)
+            now.addTimeInterval(Double(wait) / 2)
+        }
+        #expect(waits.first == 890)
+        #expect(waits == waits.sorted(by: >))
+        // …and once the last announced wait has passed, the right password is counted and refunded.
+        guard case .limited(let last) = try limiter.consume("pair", policy: policy, now: now) else {
+            Issue.record("expected a wait")
+            return
+        }
+        now.addTimeInterval(Double(last))
+        #expect(now <= start.addingTimeInterval(901))
+        #expect(try limiter.consume("pair", policy: policy, now: now) == .allowed)
+        try limiter.refund("pair", policy: policy, now: now)
     }
 
     @Test("a client that obeys Retry-After gets in", arguments: RateLimiterFactory.all)
     func obeyingRetryAfter(_ factory: RateLimiterFactory) throws {
         let limiter = try factory.make().limiter
-        let policy = RateLimitPolicy(windows: [.init(limit: 20, seconds: 600)], basePenalty: 60, maximumPenalty: 3600)
+        let policy = RateLimitPolicy(windows: [.init(limit: 20, seconds: 600)], basePenalty: 60)
         for _ in 0..<20 { _ = try limiter.consume("ip", policy: policy, now: start) }
         guard case .limited(let wait) = try limiter.consume("ip", policy: policy, now: start.addingTimeInterval(1)) else {
             Issue.record("expected a limit")

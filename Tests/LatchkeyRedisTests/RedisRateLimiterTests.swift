@@ -17,7 +17,7 @@ import Testing
         let limiter = fixture.limiter
         let reference = LocalRateLimiter()
         let policies = [
-            RateLimitPolicy(windows: [.init(limit: 3, seconds: 10), .init(limit: 5, seconds: 60)], basePenalty: 7.5, maximumPenalty: 100),
+            RateLimitPolicy(windows: [.init(limit: 3, seconds: 10), .init(limit: 5, seconds: 60)], basePenalty: 7.5),
             RateLimitPolicy(windows: [.init(limit: 2, seconds: 4.5)]),
         ]
         var generator = SplitMix64(seed: 42)
@@ -44,7 +44,7 @@ import Testing
         let fixture = try RateLimiterFactory.redis.make()
         let makeAnother = try #require(fixture.another)
         let instances: [any RateLimiter] = [fixture.limiter, makeAnother()]
-        let policy = RateLimitPolicy(windows: [.init(limit: 25, seconds: 60)], basePenalty: 60, maximumPenalty: 3600)
+        let policy = RateLimitPolicy(windows: [.init(limit: 25, seconds: 60)], basePenalty: 60)
         let allowed = Atomic<Int>(0)
         let failures = Mutex<[String]>([])
         let now = start
@@ -71,7 +71,7 @@ import Testing
         let inspector = RedisConnection(endpoint: server.endpoint, connectTimeout: 1, commandTimeout: 1)
         let keys = limiter.storageKeys("ip")
         #expect(keys.allSatisfy { $0.hasPrefix("latchkey:rl:{ip}:") })
-        let policy = RateLimitPolicy(windows: [.init(limit: 1, seconds: 600)], basePenalty: 3000, maximumPenalty: 3600)
+        let policy = RateLimitPolicy(windows: [.init(limit: 1, seconds: 600)], basePenalty: 3000)
 
         #expect(try limiter.consume("ip", policy: policy, now: start) == .allowed)
         for key in keys {
@@ -127,7 +127,7 @@ import Testing
     func reconnectsAfterRestart() throws {
         let server = try RedisTestServer()
         let limiter = RedisRateLimiter(endpoint: server.endpoint)
-        let policy = RateLimitPolicy(windows: [.init(limit: 1, seconds: 60)], basePenalty: 60, maximumPenalty: 3600)
+        let policy = RateLimitPolicy(windows: [.init(limit: 1, seconds: 60)], basePenalty: 60)
         #expect(try limiter.consume("a", policy: policy, now: start) == .allowed)
 
         try server.stop()

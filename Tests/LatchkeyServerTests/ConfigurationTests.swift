@@ -207,11 +207,15 @@ import Testing
         #expect(development.productionAdvice.first?.line == "LATCHKEY_PUBLIC_URL: the https URL users reach (now http://127.0.0.1:8080)")
         #expect(development.productionAdvice[1].recommendation == "smtp, with LATCHKEY_SMTP_URL, LATCHKEY_SMTP_USERNAME and LATCHKEY_SMTP_PASSWORD")
         #expect(development.productionAdvice[2].current == nil)
-        let production = try Configuration.load(environment: [
+        var environment = [
             "LATCHKEY_PUBLIC_URL": "https://id.example.com", "LATCHKEY_MAIL_TRANSPORT": "smtp",
             "LATCHKEY_SMTP_URL": "smtps://mail.example.com:465", "LATCHKEY_APPLE_APP_IDS": "ABCDE12345.com.example.app",
             "LATCHKEY_RESET_URL_ALLOW_LIST": "https://app.example.com/reset", "LATCHKEY_PRODUCT_NAME": "Acme",
-        ])
+        ]
+        // Over https, the __Host- cookie names are advised too (over http they cannot be had).
+        #expect(try Configuration.load(environment: environment).productionAdvice.map(\.setting) == ["LATCHKEY_COOKIE_HOST_PREFIX"])
+        environment["LATCHKEY_COOKIE_HOST_PREFIX"] = "true"
+        let production = try Configuration.load(environment: environment)
         #expect(production.productionAdvice.isEmpty)
     }
 

@@ -89,20 +89,33 @@ import Testing
         #expect(try errorCode(responses[0]) == "INVALID_CREDENTIALS")
     }
 
-    @Test("after 10 failed logins for one account from one IP, that IP gets 429 with a doubling Retry-After, even with the right password")
+    @Test("after 10 failed logins for one account from one IP, that IP gets 429 even with the right password; retries never lengthen the wait, and at it the owner is in")
     func failuresAreLimited() throws {
-        let app = try makeApplication()
+        let clock = ManualClock()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-app-\(UUID().uuidString)")
+        let app = try ServerApplication(
+            configuration: try Configuration.load(environment: ["LATCHKEY_DATA_DIR": directory.path, "LATCHKEY_LISTEN": "127.0.0.1:0"]),
+            logger: Logger(sink: MemoryLogSink()), clock: clock)
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
         for attempt in 0..<10 {
             #expect(try login(app, "person@example.com", "wrong password \(attempt)", ip: "198.51.100.99").status == 401)
+            clock.advance(by: 1)
         }
         let blocked = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
         #expect(blocked.status == 429)
         #expect(try errorCode(blocked) == "REQUESTS_EXCEEDED")
         let first = try #require(blocked.headers["Retry-After"].flatMap(Int.init))
-        let again = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
-        let second = try #require(again.headers["Retry-After"].flatMap(Int.init))
-        #expect(second > first)
+        #expect(first == 890)
+        var waits = [first]
+        for _ in 0..<5 {
+            clock.advance(by: 60)
+            let again = try login(app, "person@example.com", Self.password, ip: "198.51.100.99")
+            #expect(again.status == 429)
+            waits.append(try #require(again.headers["Retry-After"].flatMap(Int.init)))
+        }
+        #expect(waits == [890, 830, 770, 710, 650, 590])
+        clock.advance(by: 590)
+        #expect(try login(app, "person@example.com", Self.password, ip: "198.51.100.99").status == 200)
     }
 
     @Test("failures from many IPs do not lock the owner out: the right password from a fresh IP is in after a throttle of seconds")
@@ -188,8 +201,8 @@ import Testing
         return (String(parts[0].dropFirst(name.count + 1)), attributes)
     }
 
-    private func app(publicURL: String = origin) throws -> ServerApplication {
-        let app = try makeApplication(["LATCHKEY_PUBLIC_URL": publicURL, "LATCHKEY_REFRESH_REUSE_GRACE": "0"])
+    private func app(publicURL: String = origin, _ extra: [String: String] = [:]) throws -> ServerApplication {
+        let app = try makeApplication(["LATCHKEY_PUBLIC_URL": publicURL, "LATCHKEY_REFRESH_REUSE_GRACE": "0"].merging(extra) { $1 })
         _ = try app.accounts.createAccount(email: "person@example.com", password: Redacted(Self.password))
         return app
     }
@@ -225,6 +238,40 @@ import Testing
         let cleared = try setCookie(logout, "directus_refresh_token")
         #expect(cleared.value.isEmpty && cleared.attributes["max-age"] == "0" && cleared.attributes["path"] == "/auth")
         #expect(app.router.handle(browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": again.value])).status == 401)
+    }
+
+    @Test("LATCHKEY_COOKIE_HOST_PREFIX: the cookies are __Host- (Secure, Path=/, no Domain), and only those names are read")
+    func hostPrefixedCookies() throws {
+        let app = try app(["LATCHKEY_COOKIE_HOST_PREFIX": "true"])
+        let login = app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"cookie"}"#))
+        #expect(login.status == 200)
+        #expect(login.headers.values("Set-Cookie").allSatisfy { $0.hasPrefix("__Host-") })
+        let cookie = try setCookie(login, "__Host-directus_refresh_token")
+        #expect(cookie.attributes == ["path": "/", "max-age": "604800", "httponly": "", "samesite": "Strict", "secure": ""])
+
+        // A cookie planted under Directus's plain name (by a sibling subdomain, say) is not read…
+        let planted = app.router.handle(browserPost("/auth/refresh", nil, cookies: ["directus_refresh_token": cookie.value]))
+        #expect(planted.status == 400)
+        #expect(try errorCode(planted) == "INVALID_PAYLOAD")
+        // …nor does it get in the way of the real one.
+        let refreshed = app.router.handle(browserPost(
+            "/auth/refresh", nil, cookies: ["directus_refresh_token": "planted-by-a-sibling", "__Host-directus_refresh_token": cookie.value]))
+        #expect(refreshed.status == 200)
+        let next = try setCookie(refreshed, "__Host-directus_refresh_token")
+
+        let session = app.router.handle(browserPost("/auth/login", #"{\#(Self.credentials),"mode":"session"}"#))
+        #expect(try setCookie(session, "__Host-directus_session_token").attributes["path"] == "/")
+        let logout = app.router.handle(browserPost("/auth/logout", "{}", cookies: ["__Host-directus_refresh_token": next.value]))
+        #expect(logout.status == 204)
+        #expect(try setCookie(logout, "__Host-directus_refresh_token").attributes["max-age"] == "0")
+    }
+
+    @Test("LATCHKEY_COOKIE_HOST_PREFIX needs an https public URL, and start-up says so")
+    func hostPrefixNeedsHTTPS() throws {
+        let error = try #require(throws: LatchkeyError.self) {
+            try app(publicURL: "http://127.0.0.1:8080", ["LATCHKEY_COOKIE_HOST_PREFIX": "true"])
+        }
+        #expect(error.message.hasPrefix("LATCHKEY_COOKIE_HOST_PREFIX needs an https LATCHKEY_PUBLIC_URL"))
     }
 
     @Test("session mode: the access token goes into directus_session_token (a JWT for this origin), the body holds only expires")

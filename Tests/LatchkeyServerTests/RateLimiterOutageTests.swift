@@ -80,13 +80,14 @@ import LatchkeyTestSupport
         #expect(wrong.status == 401)
         #expect(try post(app, "/auth/login", ["email": "person@example.com", "password": Self.password]).status == 200)
 
-        // Reset: IP and address limits. Failed login: the IP budget, the two failure limits
+        // Reset: the IP limit, the address's limit for the requesting network and the address's
+        // inbox cap (passed open, so its slow lane is not asked). Failed login: the IP budget, the two failure limits
         // counted before the hash, the account throttle's check, the account's failure.
         // Good login: the same before the hash, then two refunds.
-        #expect(app.metrics.rateLimiterUnavailable.current == 2 + 5 + 6)
+        #expect(app.metrics.rateLimiterUnavailable.current == 3 + 5 + 6)
         let outageLines = logs.lines.filter { $0.contains("\"rate_limiter_unavailable\"") }
         // One more at start-up, from the connection check.
-        #expect(outageLines.count == 14)
+        #expect(outageLines.count == 15)
         #expect(outageLines.allSatisfy { $0.contains("\"fail_open\":true") })
         #expect(!logs.lines.joined().contains("hunter2"))
     }

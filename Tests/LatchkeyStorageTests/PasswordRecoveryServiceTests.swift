@@ -269,6 +269,44 @@ struct RecoveryHarness {
         #expect(try h.mailedLinks().count == 5)
     }
 
+    @Test("requests for an address from many networks never spend the owner's: past the inbox cap the owner's network still gets a mail, at a slower rate")
+    func othersCannotSpendTheOwnersResets() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "victim@example.com", password: password)
+        // Thirty requests from thirty addresses of one /24, one every 20 s: the address's inbox
+        // takes three a minute and ten an hour, then that /24's slow lane one more.
+        var mailed = 0
+        for index in 0..<30 {
+            if try h.requestToken("victim@example.com", clientIP: "203.0.113.\(index)") != nil { mailed += 1 }
+            h.clock.advance(by: 20)
+        }
+        #expect(mailed == 11)
+        // The owner, on a network of their own, still gets a link…
+        #expect(try h.requestToken("victim@example.com", clientIP: "192.0.2.10") != nil)
+        // …one an hour while the cap stays spent; then the next.
+        h.clock.advance(by: 61)
+        #expect(try h.requestToken("victim@example.com", clientIP: "192.0.2.10") == nil)
+        h.clock.advance(by: 3600)
+        #expect(try h.requestToken("victim@example.com", clientIP: "192.0.2.10") != nil)
+    }
+
+    @Test("the address limits decide alike for an account's address and an unknown one")
+    func addressLimitsIgnoreWhetherAnAccountExists() throws {
+        let h = try RecoveryHarness()
+        try h.accounts.createAccount(email: "known@example.com", password: password)
+        var stored: [String: [Bool]] = [:]
+        for index in 0..<40 {
+            for email in ["known@example.com", "unknown@example.com"] {
+                let receipt = try h.service.requestResetStored(
+                    email: email, resetURL: nil, locale: nil, acceptLanguage: nil, clientIP: "198.51.\(index % 3).\(index)")
+                stored[email, default: []].append(receipt.requestID != nil)
+            }
+            h.clock.advance(by: 7)
+        }
+        #expect(stored["known@example.com"] == stored["unknown@example.com"])
+        #expect(stored["known@example.com"]?.contains(false) == true)
+    }
+
     @Test("unknown and disabled addresses get no token and no mail")
     func unknownAndDisabled() throws {
         let h = try RecoveryHarness()

@@ -13,22 +13,30 @@ package struct AuthorizationService: Sendable {
     package static let codeLifetime: TimeInterval = 60
     /// How long a browser stays signed in to the authorization pages.
     package static let browserSessionLifetime: TimeInterval = 12 * 3600
-    /// The most live browser sessions one account keeps: signing in once more ends the one
-    /// started longest ago. Enough for every browser a person (or a household sharing an
-    /// account) signs in with in a session's 12 hours; a bound on what one stolen password,
-    /// signing in over and over, can store.
-    package static let browserSessionsPerAccount = 32
+    /// The most live browser sessions one account keeps by default
+    /// (`LATCHKEY_MAX_BROWSER_SESSIONS_PER_ACCOUNT`): signing in once more ends the one started
+    /// longest ago. Enough for every browser a person (or a household sharing an account) signs
+    /// in with in a session's 12 hours; a bound on what one stolen password, signing in over and
+    /// over, can store.
+    package static let defaultBrowserSessionsPerAccount = 32
 
     private let store: any AuthorizationStore
     private let clock: any WallClock
     /// The key of the form-token HMAC.
     private let formTokenKey: HMACSHA256.Key
+    /// The most live browser sessions one account keeps; one more ends the one started longest ago.
+    private let browserSessionsPerAccount: Int
 
-    /// Creates it from its dependencies.
-    package init(store: any AuthorizationStore, clock: any WallClock, formTokenKey: Redacted<Data>) {
+    /// Creates it from its dependencies; an account keeps at most `browserSessionsPerAccount`
+    /// live browser sessions (at least one).
+    package init(
+        store: any AuthorizationStore, clock: any WallClock, formTokenKey: Redacted<Data>,
+        browserSessionsPerAccount: Int = Self.defaultBrowserSessionsPerAccount
+    ) {
         self.store = store
         self.clock = clock
         self.formTokenKey = HMACSHA256.Key(formTokenKey.exposed)
+        self.browserSessionsPerAccount = max(1, browserSessionsPerAccount)
     }
 
     /// A new authorization code for `request`, for the browser session `session`, which the code
@@ -55,7 +63,7 @@ package struct AuthorizationService: Sendable {
         let stored = try store.createBrowserSession(
             digest: digest, accountID: account.id, credentialVersion: account.credentialVersion,
             assurance: signedIn.assurance, now: now, expiresAt: now.addingTimeInterval(Self.browserSessionLifetime),
-            keeping: Self.browserSessionsPerAccount)
+            keeping: browserSessionsPerAccount)
         return stored ? (BrowserSession(account: account, assurance: signedIn.assurance, cookieDigest: digest), cookie) : nil
     }
 

@@ -1,7 +1,8 @@
 package import Foundation
 
-/// A rate limiter in this process's memory: exact sliding windows per key, with
-/// doubling penalties. Right for one instance; several instances need a shared limiter.
+/// A rate limiter in this process's memory: exact sliding windows per key, with a block of
+/// at least the policy's ``RateLimitPolicy/basePenalty`` that attempts while blocked never
+/// lengthen. Right for one instance; several instances need a shared limiter.
 ///
 /// The keys are spread over ``shardCount`` shards by their hash, each with its own lock
 /// and its share of the key bound, so threads deciding for different keys seldom wait for
@@ -19,10 +20,8 @@ package final class LocalRateLimiter: RateLimiter {
         /// The instants of the counted events, oldest first, so each window's share is
         /// found by a binary search instead of a scan (a key may hold thousands).
         var events = EventLog()
+        /// The end of the current block: set by the first refusal, never moved by later ones.
         var blockedUntil: Date?
-        var violations = 0
-        /// The first wait of the current run of violations; later ones double it.
-        var firstWait: TimeInterval = 0
         /// When the key holds nothing worth keeping: its events are out of every window
         /// and any block is over.
         var forgettableAfter = Date.distantPast
@@ -189,7 +188,6 @@ package final class LocalRateLimiter: RateLimiter {
         guard blocked || fullWindowWait != nil else {
             // Threads may bring their instants slightly out of order; the list stays sorted.
             state.events.insert(now)
-            state.violations = 0
             state.blockedUntil = nil
             state.forgettableAfter = now.addingTimeInterval(longest)
             return .allowed
@@ -197,11 +195,12 @@ package final class LocalRateLimiter: RateLimiter {
         guard let base = policy.basePenalty else {
             return .limited(retryAfter: retryAfter(fullWindowWait ?? 1))
         }
-        // The first wait is long enough for the window to have room again, so a client
-        // that obeys Retry-After gets in; each further attempt while blocked doubles it.
-        if state.violations == 0 { state.firstWait = max(base, fullWindowWait ?? 0) }
-        state.violations += 1
-        let wait = min(state.firstWait * pow(2, Double(min(state.violations - 1, 30))), policy.maximumPenalty)
+        // A block runs until every window has room again, at least `base`; an attempt while
+        // blocked is told what remains and changes nothing, so the wait never grows.
+        if let blockedUntil = state.blockedUntil, blocked {
+            return .limited(retryAfter: retryAfter(blockedUntil.timeIntervalSince(now)))
+        }
+        let wait = max(base, fullWindowWait ?? 0)
         let blockedUntil = now.addingTimeInterval(wait)
         state.blockedUntil = blockedUntil
         state.forgettableAfter = max(state.forgettableAfter, blockedUntil)

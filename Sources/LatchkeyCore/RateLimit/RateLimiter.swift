@@ -1,6 +1,12 @@
 package import Foundation
 
-/// How many events a key may have, over which windows, and how a violator is held off.
+/// How many events a key may have, over which windows, and how long a key over them waits.
+///
+/// A refused event is never counted and never lengthens the wait: a key over its limit is told
+/// to wait until every window has room again (at least ``basePenalty``), further attempts
+/// meanwhile are told the time that remains, and an attempt made once that time has passed
+/// is allowed. So whoever waits as long as told gets in, and hammering while blocked gains and
+/// costs nothing here (other limits, counting every attempt, bound it).
 package struct RateLimitPolicy: Sendable, Equatable {
     /// At most `limit` events in any `seconds`-long sliding window.
     package struct Window: Sendable, Equatable {
@@ -18,17 +24,15 @@ package struct RateLimitPolicy: Sendable, Equatable {
 
     /// Every window must have room for the event to be allowed.
     package let windows: [Window]
-    /// When set, a key over its limit is blocked for this many seconds, doubled on each
-    /// further violation while blocked, up to ``maximumPenalty``.
+    /// When set, a key over its limit is blocked until every window has room again but for
+    /// at least this many seconds; attempts while blocked are refused with the time that
+    /// remains, never more. Without it, a refusal waits only for a window to have room.
     package let basePenalty: TimeInterval?
-    /// The longest block.
-    package let maximumPenalty: TimeInterval
 
     /// Creates a policy.
-    package init(windows: [Window], basePenalty: TimeInterval? = nil, maximumPenalty: TimeInterval = 3600) {
+    package init(windows: [Window], basePenalty: TimeInterval? = nil) {
         self.windows = windows
         self.basePenalty = basePenalty
-        self.maximumPenalty = maximumPenalty
     }
 }
 

@@ -8,8 +8,8 @@ import Synchronization
 /// every call counts against a budget of the client's — requests and resets against
 /// ``Settings/clientPolicy``, link checks against the larger ``Settings/validationPolicy``, so
 /// a person who opens their link several times can still reset — beyond which it gets
-/// `rate_limited` with a retry-after that doubles while the client keeps trying; token guesses
-/// are bounded by both.
+/// `rate_limited` with a retry-after that lasts until the budget has room again (attempts
+/// while waiting are refused uncounted and never lengthen it); token guesses are bounded by both.
 ///
 /// Promises:
 /// - ``requestReset(email:resetURL:locale:acceptLanguage:clientIP:)`` behaves identically
@@ -91,22 +91,38 @@ package final class PasswordRecoveryService: Sendable {
         /// job's work on one core.
         package static let defaultInboxLimit = 100_000
 
-        /// 20 calls per 10 minutes; then blocked for at least a minute, doubling up to an hour.
+        /// 20 calls per 10 minutes; then blocked until the window has room, at least a minute.
         package static let defaultClientPolicy = clientPolicy(.init(limit: 20, seconds: 600))
 
         /// 100 link checks per 10 minutes; then blocked as ``defaultClientPolicy``.
         package static let defaultValidationPolicy = clientPolicy(.init(limit: 100, seconds: 600))
 
-        /// The client budget for `window`: blocked for at least a minute beyond it, doubling
-        /// on each further attempt up to an hour.
+        /// The client budget for `window`: beyond it blocked until the window has room again,
+        /// at least a minute (or the window, when shorter); attempts while blocked never
+        /// lengthen the block.
         package static func clientPolicy(_ window: RateLimitPolicy.Window) -> RateLimitPolicy {
-            RateLimitPolicy(windows: [window], basePenalty: 60, maximumPenalty: 3600)
+            RateLimitPolicy(windows: [window], basePenalty: min(60, window.seconds))
         }
     }
 
-    /// At most one mail per minute and five per hour to one address.
+    /// At most one mail per minute and five per hour to one address — for resets, from one
+    /// requesting network (an IPv4 address or an IPv6 /64), so requests from elsewhere never
+    /// spend the owner's.
     package static let perAddressPolicy = RateLimitPolicy(windows: [
         .init(limit: 1, seconds: 60), .init(limit: 5, seconds: 3600),
+    ])
+
+    /// The reset requests one address accepts from every network together, to keep its inbox
+    /// from being flooded: three a minute, ten an hour.
+    package static let addressInboxPolicy = RateLimitPolicy(windows: [
+        .init(limit: 3, seconds: 60), .init(limit: 10, seconds: 3600),
+    ])
+
+    /// Past ``addressInboxPolicy``, what one wider network (an IPv4 /24, an IPv6 /48) may still
+    /// ask for the address: one an hour, three a day. Others spending the inbox cap leave the
+    /// owner this slow lane, and a flood needs one such network per mail.
+    package static let beyondInboxPolicy = RateLimitPolicy(windows: [
+        .init(limit: 1, seconds: 3600), .init(limit: 3, seconds: 86_400),
     ])
 
     private let store: any Store
@@ -185,8 +201,7 @@ package final class PasswordRecoveryService: Sendable {
         }
         logger.info("reset_requested", ["address": .string(key), "ip": .string(IPAddress.truncatedForLogs(clientIP))])
         metrics.resetRequests.increment()
-        let decision = try limiter.consume("reset-address:" + key, policy: Self.perAddressPolicy, now: now)
-        guard decision == .allowed else {
+        guard try addressAccepts(key, clientIP: clientIP, now: now) else {
             logger.info("reset_request_limited", ["address": .string(key)])
             return Receipt(requestID: nil, write: DeferredWrite(settled: .success(())))
         }
@@ -201,6 +216,21 @@ package final class PasswordRecoveryService: Sendable {
             enteringInbox.subtract(1, ordering: .relaxed)
         }
         return Receipt(requestID: request.id, write: write)
+    }
+
+    /// Whether the address of `key` takes a request from `clientIP` now, counted against its
+    /// limits: the requesting network's own budget for the address (``perAddressPolicy``),
+    /// then the address's inbox cap (``addressInboxPolicy``), past which only the slow lane of
+    /// the requester's wider network (``beyondInboxPolicy``) lets a request through. Keyed by
+    /// the address's hash alone, so it does the same for every address, account or not.
+    private func addressAccepts(_ key: String, clientIP: String, now: Date) throws -> Bool {
+        let network = "@" + IPAddress.rateLimitKey(clientIP)
+        guard try limiter.consume("reset-address-net:" + key + network, policy: Self.perAddressPolicy, now: now) == .allowed else {
+            return false
+        }
+        if try limiter.consume("reset-address:" + key, policy: Self.addressInboxPolicy, now: now) == .allowed { return true }
+        let widerNetwork = "@" + IPAddress.widerNetworkKey(clientIP)
+        return try limiter.consume("reset-address-beyond:" + key + widerNetwork, policy: Self.beyondInboxPolicy, now: now) == .allowed
     }
 
     /// Takes room in the inbox for one request (the caller gives it back, and counts the

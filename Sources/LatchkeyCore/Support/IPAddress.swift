@@ -71,6 +71,14 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         IPAddress(text)?.truncatedForLogs ?? "invalid"
     }
 
+    /// The wider network a client is in, for limits that must hold against an attacker with
+    /// many addresses: the IPv4 /24 or the IPv6 /48 (the networks logs name, ``truncatedForLogs``);
+    /// `invalid` when the text is no address.
+    package static func widerNetworkKey(_ text: String) -> String {
+        let network = truncatedForLogs(text)
+        return network.contains(":") ? network + "/48" : network + "/24"
+    }
+
     /// The unit a client is rate-limited as: the whole IPv4 address, or the IPv6 /64
     /// (one subscriber usually holds a whole /64 and could rotate through it).
     package static func rateLimitKey(_ text: String) -> String {

@@ -114,7 +114,7 @@ final class CurlSMTPSession {
         }
         var detail = "curl error \(code.rawValue): \(String(cString: curl_easy_strerror(code)))"
         let bufferText = String(cString: errorBuffer)
-        if !bufferText.isEmpty { detail += " (\(bufferText))" }
+        if !bufferText.isEmpty { detail += " (\(CredentialScrubber.scrub(bufferText)))" }
         var reply = 0
         if latchkey_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &reply) == CURLE_OK, reply != 0 {
             detail += "; last SMTP reply \(reply)"

@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCore
 
 /// What an SMTP client and server said to each other during one delivery, as an operator
 /// checking the mail settings reads it (`latchkey mail test`): the server's replies as they
@@ -6,8 +7,9 @@ import Foundation
 /// connection and TLS (`* SSL connection using TLSv1.3 …`).
 ///
 /// Never a secret: after `AUTH` only the mechanism is kept, and every client line until the
-/// server's verdict is shown as `> (credentials, not shown)`; a note that holds the password
-/// has it replaced. The message itself (which may hold a reset link) is not recorded.
+/// server's verdict is shown as `> (credentials, not shown)`; libcurl's notes have any
+/// credential taken out by its form (``CredentialScrubber``: a URL's password, a password
+/// parameter). The message itself (which may hold a reset link) is not recorded.
 package struct SMTPConversation: Sendable, Equatable {
     /// The lines, in order, at most ``Recorder/maximumLines`` of at most
     /// ``Recorder/maximumLineLength`` characters each.
@@ -56,12 +58,9 @@ package struct SMTPConversation: Sendable, Equatable {
         private(set) var lines: [String] = []
         private var dropped = 0
         private var authenticating = false
-        private let secrets: [String]
 
-        /// A recorder that also keeps `secrets` out of libcurl's notes.
-        init(secrets: [String]) {
-            self.secrets = secrets.filter { !$0.isEmpty }
-        }
+        /// An empty recorder.
+        init() {}
 
         /// Records `text` (one or more CRLF-ended lines) said by `kind`.
         func record(_ kind: Kind, _ text: String) {
@@ -86,7 +85,9 @@ package struct SMTPConversation: Sendable, Equatable {
                 case .note:
                     // The TLS record-by-record trace says nothing an operator acts on.
                     guard !line.hasPrefix("TLSv1") else { continue }
-                    append("* " + secrets.reduce(String(line.drop { $0 == " " })) { $0.replacingOccurrences(of: $1, with: "<redacted>") })
+                    // Credentials are taken out by their form (a URL's password, a password
+                    // parameter), never by searching for the password's text.
+                    append("* " + CredentialScrubber.scrub(String(line.drop { $0 == " " })))
                 }
             }
         }

@@ -31,7 +31,7 @@ package struct SMTPMailTransport: MailTransport {
     /// operator checking the settings (`latchkey mail test`). Returns the conversation and the
     /// error the delivery failed with (nil: the server accepted the message).
     package func sendRecordingConversation(_ message: MailMessage) -> (conversation: SMTPConversation, failure: LatchkeyError?) {
-        let recorder = SMTPConversation.Recorder(secrets: configuration.password.map { [$0.exposed] } ?? [])
+        let recorder = SMTPConversation.Recorder()
         do {
             let payload = try writer.render(message, date: clock.now())
             try CurlSMTPSession().deliver(payload, to: message.to, configuration: configuration, conversation: recorder)

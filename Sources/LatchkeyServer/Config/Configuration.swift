@@ -104,14 +104,20 @@ package struct Configuration: Sendable {
     package var androidApps: [(package: String, fingerprint: String)]
     /// Origins besides the public URL's that may use Directus's cookie modes (`LATCHKEY_AUTH_COOKIE_ORIGINS`).
     package var authCookieOrigins: [String]
+    /// Whether the Directus cookies are named `__Host-…` (`LATCHKEY_COOKIE_HOST_PREFIX`); only with an https public URL.
+    package var cookieHostPrefix: Bool
     /// Link requests and resets per client IP allowed per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
     package var resetIPLimit: RateLimitPolicy.Window
     /// Link checks per client IP allowed per window, counted apart (`LATCHKEY_RESET_VALIDATE_IP_LIMIT`, `N/SECONDS`).
     package var resetValidateIPLimit: RateLimitPolicy.Window
     /// Sign-in attempts per client IP allowed per window (`LATCHKEY_LOGIN_IP_LIMIT`, `N/SECONDS`).
     package var loginIPLimit: RateLimitPolicy.Window
+    /// Failed sign-ins for one account from one client IP per window (`LATCHKEY_LOGIN_FAILURE_LIMIT`, `N/SECONDS`).
+    package var loginFailureLimit: RateLimitPolicy.Window
     /// Live logins one account may hold (`LATCHKEY_MAX_SESSIONS_PER_ACCOUNT`).
     package var maxSessionsPerAccount: Int
+    /// Live browser sessions one account may hold (`LATCHKEY_MAX_BROWSER_SESSIONS_PER_ACCOUNT`).
+    package var maxBrowserSessionsPerAccount: Int
     /// The Redis that holds rate limits shared by every instance (`LATCHKEY_REDIS_URL`);
     /// nil keeps them in this process's memory.
     package var redis: RedisEndpoint?
@@ -214,6 +220,11 @@ package struct Configuration: Sendable {
         refreshReuseGrace = try reader.integer(.refreshReuseGrace)
         resetURLAllowList = try reader.list(.resetURLAllowList)
         authCookieOrigins = try reader.list(.authCookieOrigins)
+        cookieHostPrefix = try reader.flag(.cookieHostPrefix)
+        if cookieHostPrefix, publicURL.scheme != "https" {
+            throw SettingsReader.invalid(
+                .cookieHostPrefix, "needs an https \(Setting.publicURL.name): browsers keep a __Host- cookie only when it is Secure")
+        }
         appleAppIDs = try reader.list(.appleAppIDs)
         androidApps = try reader.list(.androidApps).map { entry in
             let parts = entry.split(separator: ":", maxSplits: 1)
@@ -222,7 +233,9 @@ package struct Configuration: Sendable {
         resetIPLimit = try reader.rateWindow(.resetIPLimit)
         resetValidateIPLimit = try reader.rateWindow(.resetValidateIPLimit)
         loginIPLimit = try reader.rateWindow(.loginIPLimit)
+        loginFailureLimit = try reader.rateWindow(.loginFailureLimit)
         maxSessionsPerAccount = try reader.integer(.maxSessionsPerAccount)
+        maxBrowserSessionsPerAccount = try reader.integer(.maxBrowserSessionsPerAccount)
         let redisCAFile = reader.text(.redisCAFile)
         redis = try reader.parsed(.redisURL) { try RedisEndpoint(url: $0, settingName: Setting.redisURL.name, caFile: redisCAFile) }
         if let redisCAFile {

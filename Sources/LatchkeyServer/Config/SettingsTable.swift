@@ -22,8 +22,8 @@ extension Setting {
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease, productName, appURL, registration,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
-        authCookieOrigins,
-        resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
+        authCookieOrigins, cookieHostPrefix,
+        resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, maxBrowserSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         maxBodyBytesInFlight, perIPv6Slash56Connections, perIPv6Slash48Connections,
         argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
@@ -170,6 +170,17 @@ extension Setting {
             + "`/auth/logout` in Directus's `cookie` and `session` modes: apps that route `/auth/` to Latchkey "
             + "through their own origin. Others get `403`.")
 
+    static let cookieHostPrefix = Setting(
+        "LATCHKEY_COOKIE_HOST_PREFIX", .flag, default: "false",
+        meaning: "Name the cookies of Directus's `cookie` and `session` modes `__Host-directus_refresh_token` and "
+            + "`__Host-directus_session_token` (`Secure`, `Path=/`, no `Domain`), so no other subdomain of your domain can "
+            + "plant one (cookie tossing); only those names are read. Needs an `https` public URL. Off by default because "
+            + "code that reads Directus's cookie names itself (a resource server reading `directus_session_token`) must "
+            + "change with it.",
+        advice: ProductionAdvice(
+            "`true` once nothing else reads the cookies by Directus's names (docs/deploy.md, \"Cookies and subdomains\")",
+            when: { $0.publicURL.scheme == "https" && !$0.cookieHostPrefix }))
+
     // MARK: Rate limits
 
     static let resetIPLimit = Setting(
@@ -185,11 +196,20 @@ extension Setting {
     static let loginIPLimit = Setting(
         "LATCHKEY_LOGIN_IP_LIMIT", .rateWindow, default: "100/60",
         meaning: "Sign-in attempts, right or wrong, one client IP may make per window (`/auth/login` and the sign-in "
-            + "form); failures are limited further: 10 per account and IP and 50 per IP in 15 minutes.")
+            + "form); failures are limited further: `LATCHKEY_LOGIN_FAILURE_LIMIT` per account and IP and 50 per IP in 15 minutes.")
+    static let loginFailureLimit = Setting(
+        "LATCHKEY_LOGIN_FAILURE_LIMIT", .rateWindow, default: "10/900",
+        meaning: "Failed sign-ins for one account from one client IP per window, the hard limit on guessing; beyond it "
+            + "`429` until the window has room again (at least a minute, or the window when shorter). Attempts while "
+            + "waiting are refused without being counted and never lengthen the wait.")
     static let maxSessionsPerAccount = Setting(
         "LATCHKEY_MAX_SESSIONS_PER_ACCOUNT", .integer(1...100_000, .count), default: "100",
         meaning: "Live logins (refresh-token families) one account may hold; a new login beyond it ends the "
             + "least recently used one.")
+    static let maxBrowserSessionsPerAccount = Setting(
+        "LATCHKEY_MAX_BROWSER_SESSIONS_PER_ACCOUNT", .integer(1...10_000, .count), default: "32",
+        meaning: "Live browser sessions (the sign-in pages' `latchkey_session`) one account may hold; signing in once "
+            + "more ends the one started longest ago, in the transaction that starts the new one.")
     static let redisURL = Setting(
         "LATCHKEY_REDIS_URL", .url(schemes: ["redis", "rediss"]), default: .unset("limits in this process's memory"),
         meaning: "Keep rate limits in Redis so every instance shares them: `redis://[[user]:password@]host[:port][/db]`, "

@@ -13,6 +13,13 @@ import LatchkeyHTTP
 ///   server on this origin can verify with the JWKS. `HttpOnly`, `SameSite=Lax`, `Path=/`,
 ///   `Max-Age` the access token lifetime, `Secure` likewise.
 ///
+/// With `LATCHKEY_COOKIE_HOST_PREFIX` (``hostPrefix``) both names carry the `__Host-` prefix
+/// (`__Host-directus_refresh_token`, `__Host-directus_session_token`), which browsers accept
+/// only from this host itself, `Secure`, with `Path=/` and no `Domain`: a sibling subdomain can
+/// then no longer plant a cookie of that name for the parent domain (cookie tossing) to break the
+/// refresh or sign the browser into another account. Only the configured names are read, so a
+/// planted cookie without the prefix is ignored.
+///
 /// Cookies travel with every request a browser makes, also one another site starts, so a
 /// request that reads or sets them must come from the server's own origin: its `Origin` header,
 /// when present, must be the public URL's origin or one of `LATCHKEY_AUTH_COOKIE_ORIGINS`
@@ -22,16 +29,22 @@ import LatchkeyHTTP
 /// token is read or any password checked.
 struct DirectusCookies {
     /// The refresh token cookie's name, as Directus names it.
-    static let refreshTokenName = "directus_refresh_token"
+    static let directusRefreshTokenName = "directus_refresh_token"
     /// The session cookie's name, as Directus names it.
-    static let sessionTokenName = "directus_session_token"
+    static let directusSessionTokenName = "directus_session_token"
+    /// The prefix that binds a cookie to this host (RFC 6265bis §4.1.3.2).
+    static let hostPrefix = "__Host-"
 
     /// The origins whose pages may use the cookies: the public URL's and the configured ones,
     /// as browsers send them (`https://host[:port]`).
     let allowedOrigins: Set<String>
-    /// The path the refresh cookie is limited to.
+    /// The refresh cookie's name: Directus's, or with ``hostPrefix``.
+    let refreshTokenName: String
+    /// The session cookie's name: Directus's, or with ``hostPrefix``.
+    let sessionTokenName: String
+    /// The path the refresh cookie is limited to (`/` with the prefix, which requires it).
     let refreshTokenPath: String
-    /// Whether the cookies carry `Secure`.
+    /// Whether the cookies carry `Secure` (always with the prefix).
     let secure: Bool
     /// The refresh cookie's lifetime in seconds.
     let refreshTokenLifetime: Int
@@ -39,13 +52,20 @@ struct DirectusCookies {
     let sessionTokenLifetime: Int
 
     /// The cookies of the server at `publicURL`, usable also from `otherOrigins` (serialized
-    /// origins); `secure` when browsers reach it over https.
-    init(publicURL: URL, otherOrigins: [String] = [], secure: Bool, refreshTokenLifetime: Int, sessionTokenLifetime: Int) {
+    /// origins); `secure` when browsers reach it over https; `hostPrefixed` names them
+    /// `__Host-…` (the configuration allows it only with `secure`).
+    init(
+        publicURL: URL, otherOrigins: [String] = [], secure: Bool, hostPrefixed: Bool = false, refreshTokenLifetime: Int,
+        sessionTokenLifetime: Int
+    ) {
         allowedOrigins = Set(otherOrigins + [publicURL.webOrigin].compactMap { $0 })
         var path = URLComponents(url: publicURL, resolvingAgainstBaseURL: false)?.path ?? ""
         while path.hasSuffix("/") { path.removeLast() }
-        refreshTokenPath = path + "/auth"
-        self.secure = secure
+        let prefix = hostPrefixed ? Self.hostPrefix : ""
+        refreshTokenName = prefix + Self.directusRefreshTokenName
+        sessionTokenName = prefix + Self.directusSessionTokenName
+        refreshTokenPath = hostPrefixed ? "/" : path + "/auth"
+        self.secure = secure || hostPrefixed
         self.refreshTokenLifetime = refreshTokenLifetime
         self.sessionTokenLifetime = sessionTokenLifetime
     }
@@ -59,36 +79,36 @@ struct DirectusCookies {
         }
     }
 
-    /// The refresh token cookie of `request`, if it carries exactly one.
+    /// The refresh token cookie of `request` under the configured name, if it carries exactly one.
     func refreshToken(in request: HTTPRequest) -> Redacted<String>? {
-        request.cookie(Self.refreshTokenName).map(Redacted.init)
+        request.cookie(refreshTokenName).map(Redacted.init)
     }
 
-    /// The session cookie of `request`, if it carries exactly one.
+    /// The session cookie of `request` under the configured name, if it carries exactly one.
     func sessionToken(in request: HTTPRequest) -> Redacted<String>? {
-        request.cookie(Self.sessionTokenName).map(Redacted.init)
+        request.cookie(sessionTokenName).map(Redacted.init)
     }
 
     /// Sets the refresh token cookie on `response`.
     func setRefreshToken(_ token: Redacted<String>, on response: inout HTTPResponse) {
         response.setCookie(
-            Self.refreshTokenName, token.exposed, path: refreshTokenPath, sameSite: "Strict", secure: secure,
+            refreshTokenName, token.exposed, path: refreshTokenPath, sameSite: "Strict", secure: secure,
             maxAge: refreshTokenLifetime)
     }
 
     /// Sets the session cookie on `response`.
     func setSessionToken(_ token: Redacted<String>, on response: inout HTTPResponse) {
         response.setCookie(
-            Self.sessionTokenName, token.exposed, path: "/", sameSite: "Lax", secure: secure, maxAge: sessionTokenLifetime)
+            sessionTokenName, token.exposed, path: "/", sameSite: "Lax", secure: secure, maxAge: sessionTokenLifetime)
     }
 
     /// Makes the browser forget whichever of the two cookies `request` carried.
     func clear(from request: HTTPRequest, on response: inout HTTPResponse) {
-        if request.cookie(Self.refreshTokenName) != nil {
-            response.setCookie(Self.refreshTokenName, "", path: refreshTokenPath, sameSite: "Strict", secure: secure, maxAge: 0)
+        if request.cookie(refreshTokenName) != nil {
+            response.setCookie(refreshTokenName, "", path: refreshTokenPath, sameSite: "Strict", secure: secure, maxAge: 0)
         }
-        if request.cookie(Self.sessionTokenName) != nil {
-            response.setCookie(Self.sessionTokenName, "", path: "/", sameSite: "Lax", secure: secure, maxAge: 0)
+        if request.cookie(sessionTokenName) != nil {
+            response.setCookie(sessionTokenName, "", path: "/", sameSite: "Lax", secure: secure, maxAge: 0)
         }
     }
 

@@ -41,7 +41,6 @@ final class PostgresConnection: Sendable, SQLConnection {
     static let preparedStatementLimit = 256
 
     private let state: Mutex<State>
-    private let password: Redacted<String>?
 
     /// Connects to the database `url` names, with `statementTimeout` (seconds, rounded to
     /// milliseconds) applied to every statement of the session and `connectTimeout`
@@ -65,14 +64,13 @@ final class PostgresConnection: Sendable, SQLConnection {
         if let user = url.user { parameters.append(("user", user)) }
         if let password = url.password { parameters.append(("password", password.exposed)) }
         parameters += url.options.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        password = url.password
 
         let handle = Self.connect(parameters)
         guard let handle else {
             throw LatchkeyError(.storage, "The database could not be reached.", detail: "\(url): out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
-            let detail = Self.scrub(String(cString: PQerrorMessage(handle)), password: url.password?.exposed)
+            let detail = CredentialScrubber.scrub(String(cString: PQerrorMessage(handle)))
             PQfinish(handle)
             throw LatchkeyError(.storage, "The database could not be reached.", detail: "\(url): \(detail)")
         }
@@ -217,9 +215,8 @@ final class PostgresConnection: Sendable, SQLConnection {
         // The primary message only: the DETAIL line can quote row values (emails, digests).
         let message = PQresultErrorField(result, latchkey_pg_diag_message_primary()).map { String(cString: $0) }
             ?? String(cString: PQerrorMessage(state.handle))
-        let detail = Self.scrub(
-            "\(sqlState.map { "SQLSTATE \($0): " } ?? "")\(message.trimmingCharacters(in: .whitespacesAndNewlines))",
-            password: password?.exposed)
+        let detail = CredentialScrubber.scrub(
+            "\(sqlState.map { "SQLSTATE \($0): " } ?? "")\(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         if PQstatus(state.handle) != CONNECTION_OK || sqlState?.hasPrefix("08") == true {
             state.lastFailure = .connectionLost
             throw LatchkeyError(.storage, "The database connection was lost.", detail: detail)
@@ -264,12 +261,5 @@ final class PostgresConnection: Sendable, SQLConnection {
             previous = character
         }
         return numbered
-    }
-
-    /// `text` with every occurrence of `password` replaced, in case a server or library
-    /// message ever quotes it.
-    private static func scrub(_ text: String, password: String?) -> String {
-        guard let password, !password.isEmpty else { return text }
-        return text.replacingOccurrences(of: password, with: "<redacted>")
     }
 }

@@ -16,7 +16,9 @@ package import LatchkeyCrypto
 ///   Nothing at the account level ever blocks, and no client's attempts lengthen another's
 ///   wait, so the right password from a fresh IP gets through at once, however many
 ///   addresses attack the account. Beyond a limit the error is `rate_limited` with the
-///   seconds to wait.
+///   seconds to wait; attempts while waiting are refused without being counted and never
+///   lengthen the wait (not even the client's own), so the owner who mistyped ten times and
+///   comes back when told gets in: accounts are throttled, never locked.
 /// - The account's failure counts are kept per credential version and failure epoch, so a
 ///   completed reset and `latchkey users unlock` clear them at once, on every server.
 /// - A success rehashes a password whose Argon2 parameters are below the configured ones.
@@ -34,17 +36,25 @@ package struct PasswordSignIn: SignInMethod {
         /// While the account is throttled: at most one attempt per window from each address.
         package var throttle: RateLimitPolicy
 
-        /// The limits with `attemptsPerIP` as given and the documented failure limits: 10
-        /// failures per (account, IP) and 50 per IP in 15 minutes (then blocked for at least a
-        /// minute, doubling on each further attempt up to an hour); after 10 failures in 15
-        /// minutes from anywhere, one attempt at the account every 2 seconds from each address.
-        package init(attemptsPerIP: RateLimitPolicy.Window) {
+        /// The limits with `attemptsPerIP` and `failuresPerAccountAndIP` as given (the latter 10
+        /// failures in 15 minutes unless set) and the documented others: 50 failures per IP in
+        /// 15 minutes; beyond a failure limit a wait until the window has room again, at least
+        /// a minute (or the window, when shorter), that attempts while waiting never lengthen;
+        /// after 10 failures in 15 minutes from anywhere, one attempt at the account every 2
+        /// seconds from each address.
+        package init(attemptsPerIP: RateLimitPolicy.Window, failuresPerAccountAndIP: RateLimitPolicy.Window = Self.defaultFailuresPerAccountAndIP) {
             self.attemptsPerIP = RateLimitPolicy(windows: [attemptsPerIP])
-            failuresPerAccountAndIP = RateLimitPolicy(windows: [.init(limit: 10, seconds: 900)], basePenalty: 60, maximumPenalty: 3600)
-            failuresPerIP = RateLimitPolicy(windows: [.init(limit: 50, seconds: 900)], basePenalty: 60, maximumPenalty: 3600)
+            self.failuresPerAccountAndIP = RateLimitPolicy(
+                windows: [failuresPerAccountAndIP], basePenalty: min(Self.shortestWait, failuresPerAccountAndIP.seconds))
+            failuresPerIP = RateLimitPolicy(windows: [.init(limit: 50, seconds: 900)], basePenalty: Self.shortestWait)
             failuresBeforeThrottle = RateLimitPolicy(windows: [.init(limit: 10, seconds: 900)])
             throttle = RateLimitPolicy(windows: [.init(limit: 1, seconds: 2)])
         }
+
+        /// 10 failures for one account from one IP in 15 minutes (`LATCHKEY_LOGIN_FAILURE_LIMIT`).
+        package static let defaultFailuresPerAccountAndIP = RateLimitPolicy.Window(limit: 10, seconds: 900)
+        /// The shortest wait beyond a failure limit, in seconds.
+        static let shortestWait: TimeInterval = 60
     }
 
     private let store: any AccountStore
