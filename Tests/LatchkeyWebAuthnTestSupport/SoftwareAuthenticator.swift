@@ -9,7 +9,12 @@ package import LatchkeyWebAuthn
 package struct SoftwareAuthenticator: Sendable {
     /// The credential's key type.
     package enum Algorithm: Sendable, CaseIterable {
-        case es256, edDSA, rs256
+        /// A P-256 key, signing ES256 (DER signatures).
+        case es256
+        /// An Ed25519 key, signing EdDSA.
+        case edDSA
+        /// A 2048-bit RSA key, signing RS256.
+        case rs256
     }
 
     private enum Key: Sendable {

@@ -2,15 +2,17 @@
 /// is refused with ``WebAuthnError/Code/cborLimitExceeded`` before more is read or allocated.
 package struct CBORLimits: Sendable, Hashable {
     /// The most bytes an input may have.
-    package var maximumLength: Int
+    package let maximumLength: Int
     /// The deepest nesting of arrays and maps: a top-level scalar is depth 0, the items of a
     /// top-level map depth 1.
-    package var maximumDepth: Int
+    package let maximumDepth: Int
     /// The most data items in the whole input, every key, value and element counted.
-    package var maximumItems: Int
+    package let maximumItems: Int
 
-    /// Limits of `maximumLength` bytes, `maximumDepth` levels and `maximumItems` items.
+    /// Limits of `maximumLength` bytes, `maximumDepth` levels (at most 64: the decoder takes
+    /// a stack frame per level) and `maximumItems` items.
     package init(maximumLength: Int, maximumDepth: Int, maximumItems: Int) {
+        precondition(maximumDepth >= 0 && maximumDepth <= 64, "CBOR nesting is limited to 64 levels")
         self.maximumLength = maximumLength
         self.maximumDepth = maximumDepth
         self.maximumItems = maximumItems

@@ -51,8 +51,9 @@ enum ResponseField {
     static let maximumUserHandleLength = 64
     /// The most bytes a signature may have: an RS256 signature under an 8192-bit key.
     static let maximumSignatureLength = 1024
-    /// The most transports a response may list, and the longest name of one.
+    /// The most transports a response may list.
     static let maximumTransports = 8
+    /// The longest transport name accepted, in bytes.
     static let maximumTransportLength = 32
 
     /// Checks `type` is `public-key` and `rawId` (when given) equals `id`, and returns the
