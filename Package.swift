@@ -44,6 +44,13 @@ let package = Package(
             dependencies: ["LatchkeyCrypto"],
             swiftSettings: strictSettings
         ),
+        // WebAuthn verification (CBOR, COSE keys, authenticator data, the §7.1/§7.2
+        // ceremonies) as pure functions over the crypto primitives; no JOSE, no domain.
+        .target(
+            name: "LatchkeyWebAuthn",
+            dependencies: ["LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
         // The domain core: records, persistence protocols owned by their domain, services,
         // errors, clock, logging. No C library, no HTTP, no SQL.
         .target(
@@ -115,6 +122,14 @@ let package = Package(
             path: "Tests/LatchkeyOAuthTestSupport",
             swiftSettings: strictSettings
         ),
+        // A software authenticator (P-256, Ed25519 and RSA credentials, `none` and `packed`
+        // self attestation) and a CBOR encoder, for the WebAuthn tests of every target.
+        .target(
+            name: "LatchkeyWebAuthnTestSupport",
+            dependencies: ["LatchkeyWebAuthn", "LatchkeyCrypto"],
+            path: "Tests/LatchkeyWebAuthnTestSupport",
+            swiftSettings: strictSettings
+        ),
         // One test target per module under test (Tests/<target>/); each depends on what its
         // files import. Fixtures that need a module's internals (`@testable import`) stay in
         // the one test target that uses them: StoreFixture and the PostgreSQL test database
@@ -132,6 +147,12 @@ let package = Package(
         .testTarget(
             name: "LatchkeyJOSETests",
             dependencies: ["LatchkeyJOSE", "LatchkeyCrypto"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "LatchkeyWebAuthnTests",
+            dependencies: ["LatchkeyWebAuthn", "LatchkeyCrypto", "LatchkeyWebAuthnTestSupport"],
+            exclude: ["Fixtures"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -399,6 +399,19 @@ extension LibCrypto {
         return digestVerify(key.pkey, digest: sha256Digest, message: message, signature: der)
     }
 
+    /// The longest DER ECDSA-Sig-Value over P-256: a SEQUENCE of two INTEGERs of up to 33
+    /// bytes each (a leading zero when the high bit is set).
+    static let p256DERSignatureMaximumLength = 72
+
+    /// Verifies a DER-encoded ECDSA-Sig-Value (as WebAuthn and X.509 carry ECDSA signatures)
+    /// over SHA-256(`message`) under `key`. libcrypto decodes the signature and refuses it
+    /// unless re-encoding gives the same bytes, so only strict DER verifies (no BER length
+    /// forms, no padding zeros, no trailing bytes).
+    static func p256VerifyDER(_ key: KeyHandle, message: Data, signature: Data) -> Bool {
+        guard !signature.isEmpty, signature.count <= p256DERSignatureMaximumLength else { return false }
+        return digestVerify(key.pkey, digest: sha256Digest, message: message, signature: signature)
+    }
+
     /// Generates an Ed25519 key and returns its 32-byte private seed.
     static func ed25519GenerateSeed() -> Data {
         let ctx = EVP_PKEY_CTX_new_from_name(nil, "ED25519", nil)

@@ -32,6 +32,14 @@ package struct P256PublicKey: Sendable, Hashable {
         LibCrypto.p256Verify(key, message: message, signature: signature)
     }
 
+    /// Whether `signature` (a DER-encoded ECDSA-Sig-Value, as WebAuthn assertions and
+    /// `packed` attestation statements carry it, at most 72 bytes) is a valid ECDSA signature
+    /// of SHA-256(`message`) under this key. Only strict DER verifies: a BER length form, a
+    /// superfluous zero, trailing bytes or the raw `r || s` form are invalid.
+    package func isValidDERSignature(_ signature: Data, for message: Data) -> Bool {
+        LibCrypto.p256VerifyDER(key, message: message, signature: signature)
+    }
+
     /// Whether both keys have the same coordinates (the OpenSSL key built from them is not compared).
     package static func == (lhs: P256PublicKey, rhs: P256PublicKey) -> Bool {
         lhs.x == rhs.x && lhs.y == rhs.y
