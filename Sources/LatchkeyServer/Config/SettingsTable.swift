@@ -17,7 +17,7 @@ extension Setting {
     /// The error messages, the docs table (`latchkey settings --markdown`; a test keeps
     /// docs/deploy.md in sync), the JSON file's key check and the typo warning follow.
     package static let all: [Setting] = [
-        configFile, listen, tlsCertificate, tlsKey, publicURL, dataDirectory, signingKeysFile, addressKeyFile,
+        configFile, listen, tlsCertificate, tlsKey, publicURL, allowHTTPPublicURL, dataDirectory, signingKeysFile, addressKeyFile,
         databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease, productName, appURL, registration,
@@ -47,10 +47,16 @@ extension Setting {
     static let publicURL = Setting(
         "LATCHKEY_PUBLIC_URL", .url(schemes: ["http", "https"]),
         default: .derived("`http://` (`https://` with TLS) + the listen address"),
-        meaning: "The URL people reach (no query or fragment): the OAuth issuer, and reset links are "
+        meaning: "The URL people reach (no query or fragment; `http` only for a loopback host): the OAuth issuer, and reset links are "
             + "`PUBLIC_URL/reset-password#token=…`.",
         advice: ProductionAdvice("the `https` URL users reach", when: { $0.publicURL.scheme != "https" },
                                  now: { $0.publicURL.absoluteString }))
+    static let allowHTTPPublicURL = Setting(
+        "LATCHKEY_ALLOW_HTTP_PUBLIC_URL", .flag, default: "false",
+        meaning: "Development only: accept an `http` `LATCHKEY_PUBLIC_URL` whose host is not loopback (127.0.0.0/8, "
+            + "`::1`, `localhost`), which start-up otherwise refuses, since tokens, passwords and cookies would cross "
+            + "the network unencrypted.",
+        advice: ProductionAdvice("`false`, with an `https` `LATCHKEY_PUBLIC_URL`", when: { $0.allowsHTTPPublicURL }))
     static let dataDirectory = Setting(
         "LATCHKEY_DATA_DIR", .path("a directory"), default: "./data",
         meaning: "Holds the SQLite database, the key files unless set below, and the file outbox (created with mode 0700).")
