@@ -131,7 +131,8 @@ package final class ServerApplication: Sendable {
         let clients = ClientRegistry(store: store)
         let authorization = AuthorizationService(
             store: store, clock: clock,
-            formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)))
+            formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)),
+            idleTimeout: TimeInterval(configuration.browserSessionIdleTTL))
         let browserCookies = BrowserCookies(secure: secureCookies)
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients, authorization: authorization,

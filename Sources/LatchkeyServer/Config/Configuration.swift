@@ -100,6 +100,9 @@ package struct Configuration: Sendable {
     package var refreshAbsoluteTTL: Int
     /// Seconds a rotated refresh token may come back for a fresh successor while its successor is unused (`LATCHKEY_REFRESH_REUSE_GRACE`).
     package var refreshReuseGrace: Int
+    /// Seconds a browser session (`latchkey_session`) lives unused, up to its 12-hour lifetime
+    /// (`LATCHKEY_BROWSER_SESSION_IDLE_TTL`).
+    package var browserSessionIdleTTL: Int
     /// Link bases a client may ask for as `reset_url` or `verification_url` (`LATCHKEY_RESET_URL_ALLOW_LIST`).
     package var resetURLAllowList: [String]
     /// `TEAMID.bundle.id` entries for apple-app-site-association (`LATCHKEY_APPLE_APP_IDS`).
@@ -212,6 +215,7 @@ package struct Configuration: Sendable {
         refreshIdleTTL = try reader.integer(.refreshIdleTTL)
         refreshAbsoluteTTL = try reader.integer(.refreshAbsoluteTTL, atLeast: refreshIdleTTL)
         refreshReuseGrace = try reader.integer(.refreshReuseGrace)
+        browserSessionIdleTTL = try reader.integer(.browserSessionIdleTTL)
         resetURLAllowList = try reader.list(.resetURLAllowList)
         authCookieOrigins = try reader.list(.authCookieOrigins)
         appleAppIDs = try reader.list(.appleAppIDs)

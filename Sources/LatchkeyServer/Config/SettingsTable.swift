@@ -21,7 +21,7 @@ extension Setting {
         databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease, productName, appURL, registration,
-        resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
+        resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, browserSessionIdleTTL, resetURLAllowList, appleAppIDs, androidApps,
         authCookieOrigins,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, maxSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
@@ -158,6 +158,10 @@ extension Setting {
         meaning: "How long after a refresh the same client may present the old refresh token again and get a fresh "
             + "one, if it never used the one it was given (it lost it: the app was killed, the Keychain was locked); "
             + "anything else is reuse and ends the login. 0 turns the grace off.")
+    static let browserSessionIdleTTL = Setting(
+        "LATCHKEY_BROWSER_SESSION_IDLE_TTL", .integer(300...43_200, .seconds), default: "3600",
+        meaning: "How long a browser stays signed in to the sign-in and consent pages (`latchkey_session`) without "
+            + "using them; each use starts it again, and 12 hours after the sign-in the session ends anyway.")
     static let resetURLAllowList = Setting(
         "LATCHKEY_RESET_URL_ALLOW_LIST", .list(.linkBase),
         meaning: "The link bases a client may pass as `reset_url` (and a sign-up as `verification_url`), matched exactly.",
