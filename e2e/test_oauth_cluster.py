@@ -5,12 +5,13 @@ from conftest import GOOD_PASSWORD
 from oauth_support import (EMAIL, Browser, OAuthWorld, Page, authorize_params, authorize_url, pkce_pair, race,
                            redirect_params)
 
+# A made-up host over http: LATCHKEY_ALLOW_HTTP_PUBLIC_URL lets the servers start with it.
 ISSUER = "http://login.example.test"
 NEW_PASSWORD = "violet tractor quietly juggles mountains"
 
 
 def cluster(make_cluster):
-    a, b = make_cluster(LATCHKEY_PUBLIC_URL=ISSUER)
+    a, b = make_cluster(LATCHKEY_PUBLIC_URL=ISSUER, LATCHKEY_ALLOW_HTTP_PUBLIC_URL="true")
     world = OAuthWorld(a)
     return world, world.on(b)
 

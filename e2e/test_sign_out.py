@@ -152,7 +152,7 @@ def test_the_sdks_sign_out_ends_the_browser_session_it_signed_in_with(server, tm
 
 def test_sign_out_on_one_instance_ends_the_browser_session_on_every_instance(make_cluster):
     # One public URL, as behind a load balancer: an ID token from either instance has its issuer.
-    first, second = make_cluster(2, LATCHKEY_PUBLIC_URL="http://login.example.test")
+    first, second = make_cluster(2, LATCHKEY_PUBLIC_URL="http://login.example.test", LATCHKEY_ALLOW_HTTP_PUBLIC_URL="true")
     world = OAuthWorld(first)
     register_notes(first)
     browser, other = Browser(first), Browser(first)

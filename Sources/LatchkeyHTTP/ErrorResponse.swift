@@ -173,13 +173,12 @@ extension LatchkeyError {
         return response
     }
 
-    /// `Bearer error="…", error_description="…"`; the description is left out when it holds a
-    /// character RFC 6750 §3 does not allow in it (anything but printable ASCII other than `"`
-    /// and `\`; a message may quote a parameter name the client chose), so the header is
-    /// always a well-formed challenge. The body carries the description either way.
+    /// `Bearer error="…", error_description="…"`, with the description limited to what RFC 6750
+    /// §3 allows in it (printable ASCII other than `"` and `\`, ``OAuthErrorText``; a message
+    /// may quote a parameter name the client chose), so the header is always a well-formed
+    /// challenge.
     private static func bearerChallenge(error: String, description: String) -> String {
-        let allowed = description.utf8.allSatisfy { (0x20...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C }
-        return allowed ? "Bearer error=\"\(error)\", error_description=\"\(description)\"" : "Bearer error=\"\(error)\""
+        "Bearer error=\"\(error)\", error_description=\"\(OAuthErrorText.sanitized(description))\""
     }
 }
 
@@ -212,10 +211,16 @@ private struct LatchkeyAndDirectusBody: Encodable {
     let errors: [DirectusBody.Entry]
 }
 
-/// `{"error", "error_description"}`, the body of OAuth and bearer errors.
+/// `{"error", "error_description"}`, the body of OAuth and bearer errors, in the characters
+/// RFC 6749 §5.2 allows (``OAuthErrorText``).
 private struct OAuthErrorBody: Encodable {
     let error: String
     let error_description: String
+
+    init(error: String, error_description: String) {
+        self.error = OAuthErrorText.sanitized(error)
+        self.error_description = OAuthErrorText.sanitized(error_description)
+    }
 
     func response(status: Int) -> HTTPResponse { .json(self, status: status) }
 }

@@ -135,6 +135,7 @@ package final class ServerApplication: Sendable {
         let authorization = AuthorizationService(
             store: store, clock: clock,
             formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)),
+            idleTimeout: TimeInterval(configuration.browserSessionIdleTTL),
             browserSessionsPerAccount: configuration.maxBrowserSessionsPerAccount)
         let browserCookies = BrowserCookies(secure: secureCookies)
         let authorizeRoutes = AuthorizeRoutes(

@@ -29,16 +29,18 @@ enum ClientCommands {
         }
         guard let clientID = parsed.options["--client-id"] else { throw CommandFailure.usage("login needs --client-id (or --email)") }
         guard let redirect = URL(string: parsed.options["--redirect-uri"] ?? defaultRedirectURI),
-            redirect.scheme == "http", redirect.host == "127.0.0.1", redirect.query == nil, redirect.fragment == nil
-        else { throw CommandFailure.usage("--redirect-uri must be http://127.0.0.1[:PORT]/PATH (an RFC 8252 loopback redirect)") }
+            redirect.scheme == "http", let loopback = Self.loopback(redirect.host), redirect.query == nil, redirect.fragment == nil
+        else {
+            throw CommandFailure.usage("--redirect-uri must be http://127.0.0.1[:PORT]/PATH or http://[::1][:PORT]/PATH (an RFC 8252 loopback redirect)")
+        }
         let timeout = try parsed.options["--timeout"].map { value -> TimeInterval in
             guard let seconds = TimeInterval(value), seconds > 0 else { throw CommandFailure.usage("--timeout must be a number of seconds") }
             return seconds
         } ?? defaultCallbackTimeout
 
-        let listener = try LoopbackRedirectListener(port: redirect.port ?? 0)
+        let listener = try LoopbackRedirectListener(port: redirect.port ?? 0, preferred: loopback)
         let path = redirect.path.isEmpty ? "/" : redirect.path
-        guard let redirectURI = URL(string: "http://127.0.0.1:\(listener.port)\(path)") else {
+        guard let redirectURI = URL(string: "http://\(listener.redirectHost.urlHost):\(listener.port)\(path)") else {
             throw CommandFailure.usage("--redirect-uri has an invalid path")
         }
         let client = OAuthClient(issuer: issuer, clientID: clientID, scopes: parsed.repeated["--scope"] ?? ["openid"])
@@ -54,6 +56,16 @@ enum ClientCommands {
         try store.save(client.storedTokens(response, for: request))
         try ClientProfile(clientID: clientID, metadata: metadata).save(in: store)
         FileHandle.standardError.write(Data("signed in\n".utf8))
+    }
+
+    /// The loopback address a redirect URI's host names (RFC 8252 §7.3: an IP literal, never
+    /// `localhost`), or nil for any other host.
+    private static func loopback(_ host: String?) -> LoopbackRedirectListener.Loopback? {
+        switch host {
+        case "127.0.0.1": .ipv4
+        case "::1", "[::1]": .ipv6
+        default: nil
+        }
     }
 
     static func token(_ arguments: ArraySlice<String>) throws {

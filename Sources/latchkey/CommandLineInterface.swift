@@ -274,8 +274,10 @@ enum Help {
     Usage:
       latchkey login --issuer URL --client-id ID [--redirect-uri http://127.0.0.1[:PORT]/PATH]
                      [--scope S ...] [--no-browser] [--timeout SECONDS]
-          Signs in with OAuth 2.0 for native apps (RFC 8252): listens on 127.0.0.1 (the port
-          from --redirect-uri, else a free one; default path /callback), prints the
+          Signs in with OAuth 2.0 for native apps (RFC 8252): listens on 127.0.0.1 and ::1
+          (the port from --redirect-uri, else a free one; default path /callback; the
+          redirect URI names 127.0.0.1, or http://[::1]:PORT/PATH when asked for or when
+          the machine has no IPv4 loopback), prints the
           authorization URL on a line of its own on standard output, opens a browser when
           xdg-open (or open) is available, waits for the redirect (default 300 s), redeems
           the code with PKCE and stores the tokens. Register the client with

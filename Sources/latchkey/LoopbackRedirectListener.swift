@@ -6,9 +6,10 @@ import Foundation
     import Darwin
 #endif
 
-/// The RFC 8252 §7.3 loopback redirect receiver of `latchkey login`: a TCP listener on
-/// 127.0.0.1 that waits for the browser to come back to the redirect path, answers it
-/// with a short page, and hands over the callback URL.
+/// The RFC 8252 §7.3 loopback redirect receiver of `latchkey login`: a TCP listener on the
+/// loopback interface — 127.0.0.1 and, when the machine has it, [::1] on the same port —
+/// that waits for the browser to come back to the redirect path, answers it with a short
+/// page, and hands over the callback URL.
 ///
 /// It lives in the executable, not in LatchkeyClient, because Foundation on Linux offers
 /// no server sockets and the SDK must stay Foundation-only; this is the one type here
@@ -17,45 +18,118 @@ import Foundation
 /// callbacks that are not the answer to the sign-in in progress (another local program
 /// can reach the port too): those get an error page, and the listener keeps waiting.
 final class LoopbackRedirectListener {
+    /// A loopback address the listener can bind.
+    enum Loopback: CaseIterable {
+        /// 127.0.0.1.
+        case ipv4
+        /// ::1.
+        case ipv6
+
+        /// The host as a URL writes it: `127.0.0.1` or `[::1]`.
+        var urlHost: String { self == .ipv4 ? "127.0.0.1" : "[::1]" }
+        /// The other one.
+        var other: Loopback { self == .ipv4 ? .ipv6 : .ipv4 }
+    }
+
     /// The largest request head read from the browser.
     static let maximumRequestSize = 8192
     /// How long one connection may take to send its request head, in seconds.
     static let requestReadTime: TimeInterval = 5
 
-    /// The port the listener is bound to.
+    /// The port the listener is bound to, on every address it listens on.
     let port: Int
-    private var descriptor: Int32
+    /// The address the redirect URI names: the one asked for, or the other when this machine
+    /// has no such loopback address (RFC 8252 §7.3: assume no IP version).
+    let redirectHost: Loopback
+    /// Every address listened on: ``redirectHost``, and the other when it was free too.
+    let listening: [Loopback]
+    private var descriptors: [Int32]
 
-    /// Listens on 127.0.0.1:`port` (0: any free port).
-    init(port: Int = 0) throws {
-        let descriptor = socket(AF_INET, Self.streamSocket, 0)
-        guard descriptor >= 0 else { throw CommandFailure.failure("cannot open a loopback socket (errno \(errno))") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(descriptor, generic, length) == 0 && listen(descriptor, 8) == 0
-                    && getsockname(descriptor, generic, &length) == 0
+    /// Listens on `preferred` at `port` (0: any free port) — or, when this machine has no
+    /// such loopback address, on the other — and on the other address at the same port too
+    /// when it can; throws when neither can be bound.
+    init(port: Int = 0, preferred: Loopback = .ipv4) throws {
+        var first: (Loopback, Int32, Int)
+        switch Self.listeningSocket(on: preferred, port: port) {
+        case .success(let bound):
+            first = (preferred, bound.descriptor, bound.port)
+        case .failure(let error) where error.code == EADDRNOTAVAIL || error.code == EAFNOSUPPORT:
+            guard case .success(let bound) = Self.listeningSocket(on: preferred.other, port: port) else {
+                throw CommandFailure.failure("cannot listen on \(preferred.urlHost):\(port) (errno \(error.code))")
             }
+            first = (preferred.other, bound.descriptor, bound.port)
+        case .failure(let error):
+            throw CommandFailure.failure("cannot listen on \(preferred.urlHost):\(port) (errno \(error.code))")
+        }
+        redirectHost = first.0
+        self.port = first.2
+        descriptors = [first.1]
+        var listening = [first.0]
+        // The other address on the same port, so that a browser resolving the name either way
+        // finds the listener; when the port is taken there, or the address does not exist, one is enough.
+        if case .success(let second) = Self.listeningSocket(on: first.0.other, port: first.2) {
+            descriptors.append(second.descriptor)
+            listening.append(first.0.other)
+        }
+        self.listening = listening
+    }
+
+    deinit {
+        for descriptor in descriptors { close(descriptor) }
+    }
+
+    /// An errno from a failed socket call.
+    struct SocketError: Error {
+        let code: Int32
+    }
+
+    /// A listening socket on `loopback`:`port` (the port it got when `port` is 0).
+    private static func listeningSocket(on loopback: Loopback, port: Int) -> Result<(descriptor: Int32, port: Int), SocketError> {
+        let descriptor = socket(loopback == .ipv4 ? AF_INET : AF_INET6, Self.streamSocket, 0)
+        guard descriptor >= 0 else { return .failure(SocketError(code: errno)) }
+        var boundPort = 0
+        let bound: Bool
+        switch loopback {
+        case .ipv4:
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port)).bigEndian
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                    bind(descriptor, generic, length) == 0 && listen(descriptor, 8) == 0
+                        && getsockname(descriptor, generic, &length) == 0
+                }
+            }
+            boundPort = Int(UInt16(bigEndian: address.sin_port))
+        case .ipv6:
+            // Only IPv6: the IPv4 side is its own socket.
+            var only: Int32 = 1
+            _ = setsockopt(descriptor, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &only, socklen_t(MemoryLayout<Int32>.size))
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_addr = in6addr_loopback
+            address.sin6_port = in_port_t(UInt16(port)).bigEndian
+            var length = socklen_t(MemoryLayout<sockaddr_in6>.size)
+            bound = withUnsafeMutablePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                    bind(descriptor, generic, length) == 0 && listen(descriptor, 8) == 0
+                        && getsockname(descriptor, generic, &length) == 0
+                }
+            }
+            boundPort = Int(UInt16(bigEndian: address.sin6_port))
         }
         guard bound else {
             let code = errno
             close(descriptor)
-            throw CommandFailure.failure("cannot listen on 127.0.0.1:\(port) (errno \(code))")
+            return .failure(SocketError(code: code))
         }
-        self.descriptor = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    deinit {
-        if descriptor >= 0 { close(descriptor) }
+        return .success((descriptor, boundPort))
     }
 
     /// Waits up to `timeout` seconds for a `GET` of `path` whose full URL
-    /// (`http://127.0.0.1:<port><target>`) `accepting` takes — the answer to this sign-in
+    /// (`http://<redirect host>:<port><target>`) `accepting` takes — the answer to this sign-in
     /// (``AuthorizationRequest/isAnswer(_:)``: its `state`) — and returns it. Requests for
     /// other paths get a 404, callbacks `accepting` refuses a 400; both are ignored.
     func waitForCallback(path: String, timeout: TimeInterval, accepting: (URL) -> Bool) throws -> URL {
@@ -63,11 +137,11 @@ final class LoopbackRedirectListener {
         while true {
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else { throw CommandFailure.failure("no sign-in callback within \(Int(timeout)) seconds") }
-            var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&waiting, 1, Int32(min(remaining, 1) * 1000))
+            var waiting = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&waiting, nfds_t(waiting.count), Int32(min(remaining, 1) * 1000))
             if ready < 0, errno != EINTR { throw CommandFailure.failure("waiting for the callback failed (errno \(errno))") }
-            guard ready > 0 else { continue }
-            let connection = accept(descriptor, nil, nil)
+            guard ready > 0, let listening = waiting.first(where: { $0.revents & Int16(POLLIN) != 0 }) else { continue }
+            let connection = accept(listening.fd, nil, nil)
             guard connection >= 0 else { continue }
             defer { close(connection) }
             #if canImport(Darwin)
@@ -79,7 +153,7 @@ final class LoopbackRedirectListener {
             let head = readHead(connection, until: min(deadline, Date().addingTimeInterval(Self.requestReadTime)))
             guard let target = Self.requestTarget(head),
                 URLComponents(string: target)?.path == path,
-                let callback = URL(string: "http://127.0.0.1:\(port)" + target)
+                let callback = URL(string: "http://\(redirectHost.urlHost):\(port)" + target)
             else {
                 respond(connection, status: "404 Not Found", body: "Not found.")
                 continue

@@ -54,9 +54,17 @@ import Testing
         #expect(signedIn.response.refreshToken != nil)
         #expect(signedIn.response.expiresIn == 600)
 
-        // The code is single use: presenting the same callback again fails.
-        let replay = await #expect(throws: LatchkeyClientError.self) {
+        // The request's state is good for one answer: the same callback again is refused by the SDK
+        // before the token endpoint hears of it (RFC 9700 §4.2.4).
+        let before = try await signedIn.server.requestCount(route: "oauth_token", status: 400)
+        await #expect(throws: LatchkeyClientError(.authorizationFailed, reasons: ["state_used"])) {
             try await signedIn.client.completeSignIn(callback: signedIn.callback, for: signedIn.request)
+        }
+        #expect(try await signedIn.server.requestCount(route: "oauth_token", status: 400) == before)
+        // And the code is single use on the server: redeeming it again fails.
+        let code = try #require(URLComponents(url: signedIn.callback, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "code" }?.value)
+        let replay = await #expect(throws: LatchkeyClientError.self) {
+            try await signedIn.client.exchange(code: ClientSecret(code), for: signedIn.request)
         }
         #expect(replay?.code == .authorizationFailed)
         #expect(replay?.reasons == ["invalid_grant"])

@@ -177,7 +177,8 @@ private func query(_ url: URL) -> [String: String] {
     func issOptional() throws {
         let request = try request(issParameter: false)
         #expect(try request.authorizationCode(from: URL(string: "com.example.app:/oauth/callback?code=c&state=state-123")!).exposed == "c")
-        #expect(throws: LatchkeyClientError(.authorizationFailed, reasons: ["issuer_mismatch"])) {
+        // RFC 9207 §2.4: an iss from a server that does not announce it is discarded, whatever it says.
+        #expect(throws: LatchkeyClientError(.authorizationFailed, reasons: ["issuer_not_announced"])) {
             try request.authorizationCode(from: URL(string: "com.example.app:/oauth/callback?code=c&state=state-123&iss=x")!)
         }
     }

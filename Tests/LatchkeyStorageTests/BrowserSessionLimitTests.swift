@@ -19,7 +19,7 @@ import Testing
 
     private func service(_ fixture: StoreFixture, keeping limit: Int) throws -> AuthorizationService {
         AuthorizationService(
-            store: try fixture.migratedStore(), clock: fixture.clock, formTokenKey: Redacted(Data(repeating: 1, count: 32)),
+            store: try fixture.migratedStore(), clock: fixture.clock, formTokenKey: Redacted(Data(repeating: 1, count: 32)), idleTimeout: 3600,
             browserSessionsPerAccount: limit)
     }
 

@@ -27,9 +27,19 @@ extension LatchkeyClientError {
             .cancelled, .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
         ]
-        if untrusted.contains(urlError.code) {
+        if untrusted.contains(urlError.code) || isCurlCertificateFailure(urlError) {
             return LatchkeyClientError(.untrustedServer, reasons: ["url_error_\(urlError.code.rawValue)"])
         }
         return LatchkeyClientError(.unexpectedResponse, reasons: ["url_error_\(urlError.code.rawValue)"])
+    }
+
+    /// Whether `urlError` is a certificate the system did not trust, as swift-corelibs-foundation
+    /// (Linux) reports it: code `unknown` with libcurl's message for a failed peer verification
+    /// ("SSL certificate problem: …", "SSL: no alternative certificate subject name matches
+    /// target host name …"), where Apple's URLSession has a code of its own.
+    private static func isCurlCertificateFailure(_ urlError: URLError) -> Bool {
+        guard urlError.code == .unknown, let message = urlError.userInfo[NSLocalizedDescriptionKey] as? String else { return false }
+        return message.hasPrefix("SSL certificate problem") || message.hasPrefix("SSL: no alternative certificate subject name")
+            || message.hasPrefix("SSL: certificate subject name")
     }
 }

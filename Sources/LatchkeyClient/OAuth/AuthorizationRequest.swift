@@ -23,6 +23,9 @@ public struct AuthorizationRequest: Sendable {
     public let scopes: [String]
     /// The server this request is for.
     public let metadata: AuthorizationServerMetadata
+    /// Whether a callback has yielded this request's code: shared by every copy of the
+    /// request, so that its `state` is good for one answer (RFC 9700 §4.2.4).
+    private let answer = AnswerLedger()
 
     /// A request to `metadata`'s authorization endpoint for `clientID`, with fresh
     /// `state`, `nonce` and PKCE values.
@@ -70,9 +73,13 @@ public struct AuthorizationRequest: Sendable {
     /// 2. no parameter appears twice — `duplicate_parameter`;
     /// 3. `state` is this request's — `state_mismatch`;
     /// 4. `iss` (RFC 9207) names the issuer — `issuer_mismatch`; absent while the
-    ///    server promises it — `issuer_missing`;
+    ///    server promises it — `issuer_missing`; present while the server does not promise
+    ///    it — `issuer_not_announced` (§2.4: such a response is discarded);
     /// 5. no `error` — the error code itself (`access_denied`, …) as the reason;
-    /// 6. a `code` is present — `missing_code`.
+    /// 6. a `code` is present — `missing_code`;
+    /// 7. no callback has yielded this request's code before — `state_used`.
+    ///
+    /// Parameters other than `code`, `state`, `iss` and `error` are ignored (RFC 6749 §4.1.2).
     ///
     /// - Throws: ``LatchkeyClientError`` `authorization_failed` with the reason above.
     public func authorizationCode(from callback: URL) throws -> ClientSecret {
@@ -88,6 +95,7 @@ public struct AuthorizationRequest: Sendable {
             throw Self.failed("state_mismatch")
         }
         if let iss = parameters["iss"] {
+            guard metadata.authorizationResponseIssParameterSupported else { throw Self.failed("issuer_not_announced") }
             guard metadata.isIssuer(iss) else { throw Self.failed("issuer_mismatch") }
         } else if metadata.authorizationResponseIssParameterSupported {
             throw Self.failed("issuer_missing")
@@ -97,6 +105,7 @@ public struct AuthorizationRequest: Sendable {
             throw Self.failed(known ? error : "server_error")
         }
         guard let code = parameters["code"], !code.isEmpty, code.utf8.count <= 2048 else { throw Self.failed("missing_code") }
+        guard answer.claim() else { throw Self.failed("state_used") }
         return ClientSecret(code)
     }
 
@@ -134,5 +143,21 @@ public struct AuthorizationRequest: Sendable {
 
     private static func failed(_ reason: String) -> LatchkeyClientError {
         LatchkeyClientError(.authorizationFailed, reasons: [reason])
+    }
+}
+
+/// Whether an ``AuthorizationRequest`` has been answered: claimed once, by the first callback
+/// that passes every check. `Mutex` would need iOS 18, so an `NSLock` guards the flag.
+private final class AnswerLedger: @unchecked Sendable {
+    private let lock = NSLock()
+    private var answered = false
+
+    /// True the first time, false ever after.
+    func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !answered else { return false }
+        answered = true
+        return true
     }
 }

@@ -11,7 +11,8 @@ package import LatchkeyCrypto
 package struct AuthorizationService: Sendable {
     /// How long an authorization code can be redeemed.
     package static let codeLifetime: TimeInterval = 60
-    /// How long a browser stays signed in to the authorization pages.
+    /// How long a browser stays signed in to the authorization pages at most, however often it
+    /// is used.
     package static let browserSessionLifetime: TimeInterval = 12 * 3600
     /// The most live browser sessions one account keeps by default
     /// (`LATCHKEY_MAX_BROWSER_SESSIONS_PER_ACCOUNT`): signing in once more ends the one started
@@ -26,17 +27,21 @@ package struct AuthorizationService: Sendable {
     private let formTokenKey: HMACSHA256.Key
     /// The most live browser sessions one account keeps; one more ends the one started longest ago.
     private let browserSessionsPerAccount: Int
+    /// How long a browser session lives unused: each use starts this time again, up to
+    /// ``browserSessionLifetime`` after the sign-in.
+    private let idleTimeout: TimeInterval
 
     /// Creates it from its dependencies; an account keeps at most `browserSessionsPerAccount`
-    /// live browser sessions (at least one).
+    /// live browser sessions (at least one), and a browser session ends after `idleTimeout` unused.
     package init(
-        store: any AuthorizationStore, clock: any WallClock, formTokenKey: Redacted<Data>,
+        store: any AuthorizationStore, clock: any WallClock, formTokenKey: Redacted<Data>, idleTimeout: TimeInterval,
         browserSessionsPerAccount: Int = Self.defaultBrowserSessionsPerAccount
     ) {
         self.store = store
         self.clock = clock
         self.formTokenKey = HMACSHA256.Key(formTokenKey.exposed)
         self.browserSessionsPerAccount = max(1, browserSessionsPerAccount)
+        self.idleTimeout = min(idleTimeout, Self.browserSessionLifetime)
     }
 
     /// A new authorization code for `request`, for the browser session `session`, which the code
@@ -62,15 +67,21 @@ package struct AuthorizationService: Sendable {
         let account = signedIn.account
         let stored = try store.createBrowserSession(
             digest: digest, accountID: account.id, credentialVersion: account.credentialVersion,
-            assurance: signedIn.assurance, now: now, expiresAt: now.addingTimeInterval(Self.browserSessionLifetime),
+            assurance: signedIn.assurance, now: now, expiresAt: now.addingTimeInterval(idleTimeout),
             keeping: browserSessionsPerAccount)
         return stored ? (BrowserSession(account: account, assurance: signedIn.assurance, cookieDigest: digest), cookie) : nil
     }
 
-    /// The live session the cookie value belongs to, if any.
+    /// The live session the cookie value belongs to, if any: used within the inactivity
+    /// timeout, and signed in at most ``browserSessionLifetime`` ago. Finding it is a use: its
+    /// inactivity timeout starts again.
     package func browserSession(cookie: Redacted<String>?) throws -> BrowserSession? {
         guard let cookie, let digest = OpaqueToken.wellFormedDigest(cookie) else { return nil }
-        return try store.browserSession(digest: digest, now: clock.now())
+        let now = clock.now()
+        guard let session = try store.browserSession(digest: digest, now: now) else { return nil }
+        try store.touchBrowserSession(
+            digest: digest, now: now, idleExpiresAt: now.addingTimeInterval(idleTimeout), absoluteLifetime: Self.browserSessionLifetime)
+        return session
     }
 
     /// Signs the browser with this session cookie out: its session no longer counts, on any

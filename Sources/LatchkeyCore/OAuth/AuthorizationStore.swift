@@ -143,6 +143,11 @@ package protocol AuthorizationStore: Sendable {
     /// its account active and with the credential version it signed in with.
     func browserSession(digest: Data, now: Date) throws -> BrowserSession?
 
+    /// Moves the expiry of the live browser session with this cookie digest to `idleExpiresAt`
+    /// (its use at `now` restarts its inactivity timeout), never past `absoluteLifetime` after
+    /// it started; nothing for a session that is unknown, ended or expired at `now`.
+    func touchBrowserSession(digest: Data, now: Date, idleExpiresAt: Date, absoluteLifetime: TimeInterval) throws
+
     /// Revokes the browser session with this cookie digest at `now` (signing the browser out);
     /// false when there is no unrevoked one.
     func endBrowserSession(digest: Data, now: Date) throws -> Bool

@@ -311,7 +311,8 @@ package final class TokenService: Sendable {
     /// the account active with the same credentials). Nil otherwise — never why.
     package func verifyAccessToken(_ token: Redacted<String>) throws -> VerifiedAccessToken? {
         let now = clock.now()
-        guard let verified = try? JWS.verify(compact: token.exposed, keys: keyRing.verificationKeys(now: now)), verified.header.typ == "at+jwt",
+        guard let verified = try? JWS.verify(compact: token.exposed, keys: keyRing.verificationKeys(now: now)),
+            Self.isAccessTokenType(verified.header.typ),
             let claims = try? JSONDecoder().decode(AccessTokenClaims.self, from: verified.payload),
             (try? JWTClaims.decode(from: verified.payload).validate(
                 now: now, issuer: settings.issuer, audience: settings.audience, leeway: Self.clockSkew, expiryLeeway: 0)) != nil
@@ -320,6 +321,13 @@ package final class TokenService: Sendable {
             account.id == claims.sub, account.credentialVersion == claims.cv
         else { return nil }
         return VerifiedAccessToken(claims: claims, account: account, assurance: assurance)
+    }
+
+    /// Whether a JWS `typ` declares an access token: `at+jwt` or `application/at+jwt`, in any
+    /// case (RFC 9068 §4; media types are case-insensitive, RFC 7515 §4.1.9).
+    static func isAccessTokenType(_ typ: String?) -> Bool {
+        guard let typ = typ?.lowercased() else { return false }
+        return typ == "at+jwt" || typ == "application/at+jwt"
     }
 
     private func tokens(

@@ -47,6 +47,11 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Whether this is the unspecified address (`0.0.0.0` or `::`).
     package var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
 
+    /// Whether this address is this machine's own: IPv4 127.0.0.0/8 or IPv6 `::1`.
+    package var isLoopback: Bool {
+        isIPv6 ? bytes.dropLast().allSatisfy { $0 == 0 } && bytes[15] == 1 : bytes[0] == 127
+    }
+
     package var description: String {
         // Formatted on the stack: this runs for every request.
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN)) { text in

@@ -50,8 +50,12 @@ package struct Configuration: Sendable {
     /// The certificate and key for HTTPS (`LATCHKEY_TLS_CERT`, `LATCHKEY_TLS_KEY`, PEM files);
     /// nil serves plain HTTP (e.g. behind a TLS-terminating proxy).
     package var tls: TLSCredentials?
-    /// The externally visible base URL, without trailing slash (`LATCHKEY_PUBLIC_URL`).
+    /// The externally visible base URL, without trailing slash (`LATCHKEY_PUBLIC_URL`): https,
+    /// or http for a loopback host, unless ``allowsHTTPPublicURL``.
     package var publicURL: URL
+    /// Whether an http ``publicURL`` for a host other than loopback is accepted
+    /// (`LATCHKEY_ALLOW_HTTP_PUBLIC_URL`, development only).
+    package var allowsHTTPPublicURL: Bool
     /// Where the SQLite database, keys and the file outbox live (`LATCHKEY_DATA_DIR`).
     package var dataDirectory: URL
     /// The token-signing key file (`LATCHKEY_SIGNING_KEYS_FILE`; default `DATA_DIR/signing-keys.json`).
@@ -96,6 +100,9 @@ package struct Configuration: Sendable {
     package var refreshAbsoluteTTL: Int
     /// Seconds a rotated refresh token may come back for a fresh successor while its successor is unused (`LATCHKEY_REFRESH_REUSE_GRACE`).
     package var refreshReuseGrace: Int
+    /// Seconds a browser session (`latchkey_session`) lives unused, up to its 12-hour lifetime
+    /// (`LATCHKEY_BROWSER_SESSION_IDLE_TTL`).
+    package var browserSessionIdleTTL: Int
     /// Link bases a client may ask for as `reset_url` or `verification_url` (`LATCHKEY_RESET_URL_ALLOW_LIST`).
     package var resetURLAllowList: [String]
     /// `TEAMID.bundle.id` entries for apple-app-site-association (`LATCHKEY_APPLE_APP_IDS`).
@@ -182,6 +189,8 @@ package struct Configuration: Sendable {
         tls = try Self.tlsCredentials(reader)
         publicURLIsDerived = reader.text(.publicURL) == nil
         publicURL = try reader.baseURL(.publicURL, derived: Self.derivedPublicURL(host: listenHost, port: listenPort, tls: tls != nil))
+        allowsHTTPPublicURL = try reader.flag(.allowHTTPPublicURL)
+        try Self.requireTLS(publicURL, allowingHTTP: allowsHTTPPublicURL, derived: publicURLIsDerived)
         dataDirectory = reader.path(.dataDirectory)
         signingKeysFile = reader.path(.signingKeysFile, derived: dataDirectory.appendingPathComponent("signing-keys.json").path)
         addressKeyFile = reader.path(.addressKeyFile, derived: dataDirectory.appendingPathComponent("address-hash.key").path)
@@ -218,6 +227,7 @@ package struct Configuration: Sendable {
         refreshIdleTTL = try reader.integer(.refreshIdleTTL)
         refreshAbsoluteTTL = try reader.integer(.refreshAbsoluteTTL, atLeast: refreshIdleTTL)
         refreshReuseGrace = try reader.integer(.refreshReuseGrace)
+        browserSessionIdleTTL = try reader.integer(.browserSessionIdleTTL)
         resetURLAllowList = try reader.list(.resetURLAllowList)
         authCookieOrigins = try reader.list(.authCookieOrigins)
         cookieHostPrefix = try reader.flag(.cookieHostPrefix)
@@ -276,6 +286,21 @@ package struct Configuration: Sendable {
         logLevel = try reader.choice(.logLevel)
         try reader.rejectUnknownFileKeys()
         warnings = Setting.unknownVariableWarnings(in: environment)
+    }
+
+    /// Refuses an http public URL whose host is not loopback (127.0.0.0/8, `::1`, `localhost`)
+    /// unless `allowingHTTP`: it is the issuer, and every endpoint, token, password and cookie
+    /// would cross the network unencrypted (RFC 6749 §10.3, §10.9; RFC 8414 §2).
+    private static func requireTLS(_ url: URL, allowingHTTP: Bool, derived: Bool) throws {
+        guard url.scheme?.lowercased() == "http", !allowingHTTP else { return }
+        let host = (url.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        if host == "localhost" || IPAddress(host)?.isLoopback == true { return }
+        let origin = derived ? " (derived from \(Setting.listen.name); set it)" : ""
+        throw SettingsReader.invalid(
+            .publicURL,
+            "must be an https URL when its host is not loopback\(origin): tokens, passwords and cookies would cross "
+                + "the network unencrypted. Set the https URL people reach (TLS here or in a proxy in front), or "
+                + "\(Setting.allowHTTPPublicURL.name)=true for development only")
     }
 
     /// The public URL when ``Setting/publicURL`` is not set: the listen address over http, or https with TLS.

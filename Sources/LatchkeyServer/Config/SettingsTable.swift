@@ -17,13 +17,14 @@ extension Setting {
     /// The error messages, the docs table (`latchkey settings --markdown`; a test keeps
     /// docs/deploy.md in sync), the JSON file's key check and the typo warning follow.
     package static let all: [Setting] = [
-        configFile, listen, tlsCertificate, tlsKey, publicURL, dataDirectory, signingKeysFile, addressKeyFile,
+        configFile, listen, tlsCertificate, tlsKey, publicURL, allowHTTPPublicURL, dataDirectory, signingKeysFile, addressKeyFile,
         databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease, productName, appURL, registration,
-        resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, resetURLAllowList, appleAppIDs, androidApps,
-        authCookieOrigins, cookieHostPrefix,
-        resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, maxBrowserSessionsPerAccount, redisURL, redisCAFile, rateLimitFailOpen,
+        resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, browserSessionIdleTTL, resetURLAllowList,
+        appleAppIDs, androidApps, authCookieOrigins, cookieHostPrefix,
+        resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, maxBrowserSessionsPerAccount, redisURL,
+        redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
         maxBodyBytesInFlight, perIPv6Slash56Connections, perIPv6Slash48Connections,
         argon2Memory, argon2Iterations, argon2Parallelism, workerThreads, hashConcurrency, passwordMinimumScore, abuseWarningThreshold, resetInboxLimit, metricsAllow, logLevel,
@@ -48,10 +49,16 @@ extension Setting {
     static let publicURL = Setting(
         "LATCHKEY_PUBLIC_URL", .url(schemes: ["http", "https"]),
         default: .derived("`http://` (`https://` with TLS) + the listen address"),
-        meaning: "The URL people reach (no query or fragment): the OAuth issuer, and reset links are "
+        meaning: "The URL people reach (no query or fragment; `http` only for a loopback host): the OAuth issuer, and reset links are "
             + "`PUBLIC_URL/reset-password#token=…`.",
         advice: ProductionAdvice("the `https` URL users reach", when: { $0.publicURL.scheme != "https" },
                                  now: { $0.publicURL.absoluteString }))
+    static let allowHTTPPublicURL = Setting(
+        "LATCHKEY_ALLOW_HTTP_PUBLIC_URL", .flag, default: "false",
+        meaning: "Development only: accept an `http` `LATCHKEY_PUBLIC_URL` whose host is not loopback (127.0.0.0/8, "
+            + "`::1`, `localhost`), which start-up otherwise refuses, since tokens, passwords and cookies would cross "
+            + "the network unencrypted.",
+        advice: ProductionAdvice("`false`, with an `https` `LATCHKEY_PUBLIC_URL`", when: { $0.allowsHTTPPublicURL }))
     static let dataDirectory = Setting(
         "LATCHKEY_DATA_DIR", .path("a directory"), default: "./data",
         meaning: "Holds the SQLite database, the key files unless set below, and the file outbox (created with mode 0700).")
@@ -153,6 +160,10 @@ extension Setting {
         meaning: "How long after a refresh the same client may present the old refresh token again and get a fresh "
             + "one, if it never used the one it was given (it lost it: the app was killed, the Keychain was locked); "
             + "anything else is reuse and ends the login. 0 turns the grace off.")
+    static let browserSessionIdleTTL = Setting(
+        "LATCHKEY_BROWSER_SESSION_IDLE_TTL", .integer(300...43_200, .seconds), default: "3600",
+        meaning: "How long a browser stays signed in to the sign-in and consent pages (`latchkey_session`) without "
+            + "using them; each use starts it again, and 12 hours after the sign-in the session ends anyway.")
     static let resetURLAllowList = Setting(
         "LATCHKEY_RESET_URL_ALLOW_LIST", .list(.linkBase),
         meaning: "The link bases a client may pass as `reset_url` (and a sign-up as `verification_url`), matched exactly.",

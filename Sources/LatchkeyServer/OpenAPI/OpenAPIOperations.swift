@@ -671,6 +671,12 @@ enum OpenAPIOperations {
                 "200": .answer("Metadata.", mediaType: "application/json"),
             ]
         ),
+        "oauth_metadata_issuer_path": OpenAPIOperation(
+            summary: "Authorization server metadata (RFC 8414 §3) for an issuer with a path: the well-known path between the host and the issuer's path (served only when LATCHKEY_PUBLIC_URL has a path).",
+            responses: [
+                "200": .answer("Metadata.", mediaType: "application/json"),
+            ]
+        ),
         "openid_configuration": OpenAPIOperation(
             summary: "The same metadata for OpenID Connect clients.",
             responses: [

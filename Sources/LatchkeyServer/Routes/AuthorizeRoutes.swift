@@ -209,8 +209,12 @@ struct AuthorizeRoutes {
         redirectError(request.redirectURI, state: request.state, error, description)
     }
 
+    /// The error redirect (RFC 6749 §4.1.2.1), its `error` and `error_description` in the
+    /// characters the RFC allows (``OAuthErrorText``).
     private func redirectError(_ redirectURI: String, state: String?, _ error: String, _ description: String) -> HTTPResponse {
-        redirect(redirectURI, state: state, [("error", error), ("error_description", description)])
+        redirect(redirectURI, state: state, [
+            ("error", OAuthErrorText.sanitized(error)), ("error_description", OAuthErrorText.sanitized(description)),
+        ])
     }
 
     /// 303 to the client's redirect URI with `parameters`, `state` and `iss`.

@@ -131,6 +131,20 @@ extension SQLStore {
         }
     }
 
+    package func touchBrowserSession(digest: Data, now: Date, idleExpiresAt: Date, absoluteLifetime: TimeInterval) throws {
+        let idle = SQLValue.integer(StorageEncoding.milliseconds(idleExpiresAt))
+        let lifetime = SQLValue.integer(Int64(absoluteLifetime * 1000))
+        try database.transaction { connection in
+            // The later of the two never wins: an idle expiry beyond the absolute one is cut to it.
+            _ = try connection.execute(
+                """
+                UPDATE sessions SET expires_at = CASE WHEN created_at + ? < ? THEN created_at + ? ELSE ? END
+                WHERE token_digest = ? AND kind = 'browser' AND revoked_at IS NULL AND expires_at > ?
+                """,
+                [lifetime, idle, lifetime, idle, .text(StorageEncoding.hex(digest)), .integer(StorageEncoding.milliseconds(now))])
+        }
+    }
+
     package func endBrowserSession(digest: Data, now: Date) throws -> Bool {
         try database.transaction { connection in
             try connection.execute(

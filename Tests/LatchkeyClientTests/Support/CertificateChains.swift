@@ -50,9 +50,10 @@ struct CertificateChains {
         return try openssl(["dgst", "-sha256", "-binary", "\(name).spki"]).base64EncodedString()
     }
 
-    /// Runs `openssl arguments` in the directory and returns its standard output.
+    /// Runs `openssl arguments` in the directory, with `stdin` (if any) as its standard
+    /// input, and returns its standard output.
     @discardableResult
-    func openssl(_ arguments: [String]) throws -> Data {
+    func openssl(_ arguments: [String], stdin: String? = nil) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
@@ -60,7 +61,11 @@ struct CertificateChains {
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        let input = Pipe()
+        process.standardInput = input
         try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let message = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

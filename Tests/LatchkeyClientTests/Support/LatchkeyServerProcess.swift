@@ -34,7 +34,9 @@ final class LatchkeyServerProcess: @unchecked Sendable {
 
     /// Starts a server with `settings` added to its environment and waits for `/healthz`.
     /// A port taken between choosing and binding it (other tests, other processes) is
-    /// retried on another free port.
+    /// retried on another free port. With `LATCHKEY_TLS_CERT` among the settings the server
+    /// speaks HTTPS with a certificate no URLSession trusts: then it is ready once its own log
+    /// says it listens, and ``baseURL`` is `https://`.
     init(settings: [String: String] = [:]) async throws {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("latchkey-sdk-server-\(UUID().uuidString)", isDirectory: true)
@@ -65,8 +67,9 @@ final class LatchkeyServerProcess: @unchecked Sendable {
             try process.run()
             try? log.close()
 
-            let baseURL = URL(string: "http://127.0.0.1:\(port)")!
-            if try await Self.waitUntilHealthy(process, baseURL: baseURL, logURL: logURL) {
+            let tls = settings["LATCHKEY_TLS_CERT"] != nil
+            let baseURL = URL(string: "\(tls ? "https" : "http")://127.0.0.1:\(port)")!
+            if try await Self.waitUntilHealthy(process, baseURL: baseURL, logURL: logURL, askingHealthz: !tls) {
                 self.baseURL = baseURL
                 self.environment = environment
                 self.process = process
@@ -81,13 +84,14 @@ final class LatchkeyServerProcess: @unchecked Sendable {
     /// taken. Throws for any other exit or when it never becomes healthy. Only once its own
     /// log says it listens is a `/healthz` answer its own: until then another test's server,
     /// given the same port after it was chosen, may be the one answering.
-    private static func waitUntilHealthy(_ process: Process, baseURL: URL, logURL: URL) async throws -> Bool {
+    private static func waitUntilHealthy(_ process: Process, baseURL: URL, logURL: URL, askingHealthz: Bool) async throws -> Bool {
         for _ in 0..<600 {
             let log = log(at: logURL)
             guard process.isRunning else {
                 if log.contains("already in use") { return false }
                 throw HarnessError("server exited: \(log)")
             }
+            if !askingHealthz, log.contains("\"http_server_started\"") { return true }
             if log.contains("\"http_server_started\""), let (_, response) = try? await URLSession.shared.data(from: baseURL.appendingPathComponent("healthz")),
                 (response as? HTTPURLResponse)?.statusCode == 200
             {
