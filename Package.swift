@@ -210,7 +210,22 @@ if Context.environment["LATCHKEY_FUZZ"] != nil {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("FuzzJSONBody", ["LatchkeyHTTP", "LatchkeyCore", "LatchkeyCrypto"]),
         ("FuzzFormParameters", ["LatchkeyHTTP", "LatchkeyCore"]),
+        ("FuzzCookies", ["LatchkeyHTTP", "LatchkeyCore"]),
+        ("FuzzBearerToken", ["LatchkeyHTTP", "LatchkeyCore", "LatchkeyCrypto"]),
+        ("FuzzRequestTarget", ["LatchkeyHTTP", "LatchkeyCore"]),
         ("FuzzIPAddress", ["LatchkeyHTTP", "LatchkeyCore"]),
+        ("FuzzAcceptLanguage", ["LatchkeyCore"]),
+        ("FuzzUserAgent", ["LatchkeyCore"]),
+        ("FuzzEmailAddress", ["LatchkeyCore"]),
+        ("FuzzRedirectURI", ["LatchkeyCore"]),
+        ("FuzzJWS", ["LatchkeyJOSE", "LatchkeyCrypto"]),
+        ("FuzzJWK", ["LatchkeyJOSE", "LatchkeyCrypto"]),
+        ("FuzzPHCString", ["LatchkeyCrypto"]),
+        ("FuzzMIME", ["LatchkeyMail", "LatchkeyCore"]),
+        ("FuzzAccountLinks", ["LatchkeyClient"]),
+        ("FuzzHTTPDate", ["LatchkeyClient"]),
+        ("FuzzSPKI", ["LatchkeyClient"]),
+        ("FuzzClientReplies", ["LatchkeyClient"]),
     ]
     package.targets += [
         .target(name: "LatchkeyFuzzSupport", path: "Fuzz/Support", swiftSettings: strictSettings),
