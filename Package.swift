@@ -218,6 +218,7 @@ if Context.environment["LATCHKEY_FUZZ"] != nil {
         ("FuzzUserAgent", ["LatchkeyCore"]),
         ("FuzzEmailAddress", ["LatchkeyCore"]),
         ("FuzzRedirectURI", ["LatchkeyCore"]),
+        ("FuzzAuthorizationRequest", ["LatchkeyCore"]),
         ("FuzzJWS", ["LatchkeyJOSE", "LatchkeyCrypto"]),
         ("FuzzJWK", ["LatchkeyJOSE", "LatchkeyCrypto"]),
         ("FuzzPHCString", ["LatchkeyCrypto"]),
