@@ -63,9 +63,9 @@ $(VENV)/.installed: e2e/requirements.txt
 ## make fuzz: build the libFuzzer targets (Fuzz/Targets) and run each for FUZZ_SECONDS (60);
 ## FUZZ=… runs only the targets named (FUZZ=FuzzJSONBody). Prints the executions reached; a
 ## crash or broken property fails it, its input kept in .build/fuzz/crashes/<target>/
-## (docs/fuzzing.md). make fuzz-brief: every target for FUZZ_BRIEF_SECONDS (10), as make test does.
+## (docs/fuzzing.md). make fuzz-brief: every target for FUZZ_BRIEF_SECONDS (8), as make test does.
 FUZZ_SECONDS ?= 60
-FUZZ_BRIEF_SECONDS ?= 10
+FUZZ_BRIEF_SECONDS ?= 8
 fuzz: bootstrap
 	scripts/fuzz.sh --seconds $(FUZZ_SECONDS) $(FUZZ)
 
