@@ -5,7 +5,7 @@ export PATH := /opt/swift/usr/bin:$(PATH)
 SWIFT_FLAGS ?=
 VENV := .venv
 
-.PHONY: run test build release dist bootstrap bootstrap-test swift-test apple-check e2e bench instructions function-order clean
+.PHONY: run test build release dist bootstrap bootstrap-test swift-test apple-check e2e fuzz fuzz-brief bench instructions function-order clean
 
 ## make run: install what is missing, build release, start the server on the embedded default.
 run: bootstrap release
@@ -13,7 +13,7 @@ run: bootstrap release
 	./.build/release/latchkey serve
 
 ## make test: install what is missing (including test tools), then run every test suite.
-test: bootstrap-test swift-test apple-check e2e
+test: bootstrap-test swift-test apple-check e2e fuzz-brief
 
 ## make apple-check: type-check the Apple-only Swift (SDK adapters, the sample app) against the
 ## stand-ins in Tests/AppleStandIns, as iOS and as macOS (scripts/check-apple-sources.sh).
@@ -59,6 +59,18 @@ $(VENV)/.installed: e2e/requirements.txt
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r e2e/requirements.txt
 	touch $@
+
+## make fuzz: build the libFuzzer targets (Fuzz/Targets) and run each for FUZZ_SECONDS (60);
+## FUZZ=… runs only the targets named (FUZZ=FuzzJSONBody). Prints the executions reached; a
+## crash or broken property fails it, its input kept in .build/fuzz/crashes/<target>/
+## (docs/fuzzing.md). make fuzz-brief: every target for FUZZ_BRIEF_SECONDS (8), as make test does.
+FUZZ_SECONDS ?= 60
+FUZZ_BRIEF_SECONDS ?= 8
+fuzz: bootstrap
+	scripts/fuzz.sh --seconds $(FUZZ_SECONDS) $(FUZZ)
+
+fuzz-brief: bootstrap
+	scripts/fuzz.sh --seconds $(FUZZ_BRIEF_SECONDS)
 
 ## make bench: install wrk (bench/setup.sh), build release, run every benchmark (bench/run.py)
 ## and print the Markdown tables; BENCH_ARGS="--seconds 5 --only routes" and the like change it.

@@ -221,3 +221,45 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/, docs/fuzzing.md): one executable per parser of untrusted bytes,
+// declared only when LATCHKEY_FUZZ is set. They have no `main` of their own (libFuzzer's
+// links in with -sanitize=fuzzer), so they build only as scripts/fuzz.sh builds them, into
+// .build/fuzz; `swift build` and `make test`'s Swift build never see them.
+if Context.environment["LATCHKEY_FUZZ"] != nil {
+    /// Each fuzz target and the modules its harness reads.
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("FuzzJSONBody", ["LatchkeyHTTP", "LatchkeyCore", "LatchkeyCrypto"]),
+        ("FuzzFormParameters", ["LatchkeyHTTP", "LatchkeyCore"]),
+        ("FuzzCookies", ["LatchkeyHTTP", "LatchkeyCore"]),
+        ("FuzzBearerToken", ["LatchkeyHTTP", "LatchkeyCore", "LatchkeyCrypto"]),
+        ("FuzzRequestTarget", ["LatchkeyHTTP", "LatchkeyCore"]),
+        ("FuzzIPAddress", ["LatchkeyHTTP", "LatchkeyCore"]),
+        ("FuzzAcceptLanguage", ["LatchkeyCore"]),
+        ("FuzzUserAgent", ["LatchkeyCore"]),
+        ("FuzzEmailAddress", ["LatchkeyCore"]),
+        ("FuzzRedirectURI", ["LatchkeyCore"]),
+        ("FuzzAuthorizationRequest", ["LatchkeyCore"]),
+        ("FuzzJWS", ["LatchkeyJOSE", "LatchkeyCrypto"]),
+        ("FuzzJWK", ["LatchkeyJOSE", "LatchkeyCrypto"]),
+        ("FuzzPHCString", ["LatchkeyCrypto"]),
+        ("FuzzMIME", ["LatchkeyMail", "LatchkeyCore"]),
+        ("FuzzAccountLinks", ["LatchkeyClient"]),
+        ("FuzzHTTPDate", ["LatchkeyClient"]),
+        ("FuzzSPKI", ["LatchkeyClient"]),
+        ("FuzzClientReplies", ["LatchkeyClient"]),
+        ("FuzzCBOR", ["LatchkeyWebAuthn"]),
+        ("FuzzCOSEKey", ["LatchkeyWebAuthn"]),
+        ("FuzzAuthenticatorData", ["LatchkeyWebAuthn"]),
+        ("FuzzClientData", ["LatchkeyWebAuthn"]),
+        ("FuzzDirectusExport", ["LatchkeyCore"]),
+    ]
+    package.targets += [
+        .target(name: "LatchkeyFuzzSupport", path: "Fuzz/Support", swiftSettings: strictSettings),
+    ]
+    package.targets += fuzzTargets.map { target in
+        .executableTarget(
+            name: target.name, dependencies: ["LatchkeyFuzzSupport"] + target.dependencies,
+            path: "Fuzz/Targets/\(target.name)", swiftSettings: strictSettings)
+    }
+}

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// An Argon2 hash in the PHC string format, as written by libargon2, node-argon2 (Directus),
 /// argon2-cffi and Latchkey:
@@ -8,16 +8,22 @@ import Foundation
 /// `v=` may be absent (then version 1.0, as libargon2 reads it); node-argon2 may append
 /// `,data=<associated data>` to the parameters. Salt, tag and data are standard base64
 /// without padding.
-struct PHCString: Sendable {
+package struct PHCString: Sendable {
     /// Longer strings are refused before any parsing.
-    static let maximumLength = 1024
+    package static let maximumLength = 1024
 
-    let variant: Argon2Variant
-    let version: Argon2Version
-    let parameters: Argon2Parameters
-    let associatedData: Data
-    let salt: Data
-    let tag: Data
+    /// The Argon2 variant (`argon2id`, `argon2i`, `argon2d`).
+    package let variant: Argon2Variant
+    /// The version: 1.3 (`v=19`), or 1.0 (`v=16`, or no `v=`).
+    package let version: Argon2Version
+    /// Memory, passes and lanes.
+    package let parameters: Argon2Parameters
+    /// The associated data (`data=`), empty when there is none.
+    package let associatedData: Data
+    /// The salt.
+    package let salt: Data
+    /// The tag.
+    package let tag: Data
 
     init(variant: Argon2Variant, parameters: Argon2Parameters, salt: Data, tag: Data) {
         self.variant = variant
@@ -30,7 +36,7 @@ struct PHCString: Sendable {
 
     /// Parses `text`, or returns nil if it is not a well-formed Argon2 PHC string with
     /// acceptable parameters, a salt of at least 8 bytes and a tag of 4 to 1024 bytes.
-    init?(parsing text: String) {
+    package init?(parsing text: String) {
         guard text.utf8.count <= Self.maximumLength, text.hasPrefix("$") else { return nil }
         var fields = text.utf8.dropFirst().split(separator: UInt8(ascii: "$"), omittingEmptySubsequences: false)
             .map { String(decoding: $0, as: UTF8.self) }
@@ -78,7 +84,7 @@ struct PHCString: Sendable {
     }
 
     /// The PHC string, with `v=` always present.
-    var encoded: String {
+    package var encoded: String {
         var settings = "m=\(parameters.memoryKiB),t=\(parameters.iterations),p=\(parameters.parallelism)"
         if !associatedData.isEmpty {
             settings += ",data=" + Base64Codec.standard.encode(associatedData)

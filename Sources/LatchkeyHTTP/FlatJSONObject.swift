@@ -55,7 +55,9 @@ package struct FlatJSONObject: Equatable {
         }
 
         mutating func value() -> Value? {
-            if let text = string() { return .string(text) }
+            // A string that is not valid is no value: trying the literals after its bytes
+            // would read `"\u{FF}"null` as null.
+            if index < bytes.count, bytes[index] == UInt8(ascii: "\"") { return string().map(Value.string) }
             if take(literal: "true") { return .bool(true) }
             if take(literal: "false") { return .bool(false) }
             if take(literal: "null") { return .null }

@@ -24,14 +24,15 @@ package struct RequestTarget: Sendable {
             target[..<schemeEnd.lowerBound].allSatisfy(\.isLetter)
         {
             let afterScheme = target[schemeEnd.upperBound...]
-            target = afterScheme.firstIndex { $0 == "/" || $0 == "?" }.map { afterScheme[$0...] } ?? ""
+            target = afterScheme.utf8.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }.map { afterScheme[$0...] } ?? ""
         }
         let pathEnd = target.utf8.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex
         let path = target[..<pathEnd]
         self.path = path.isEmpty ? "/" : String(path)
 
         if pathEnd < target.endIndex {
-            guard let query = FormParameters.decode(urlencoded: target[target.index(after: pathEnd)...]) else { return nil }
+            // One byte past the `?`: a `Character` step would also skip a combining mark after it.
+            guard let query = FormParameters.decode(urlencoded: target[target.utf8.index(after: pathEnd)...]) else { return nil }
             self.query = query
         } else {
             self.query = []

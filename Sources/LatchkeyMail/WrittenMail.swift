@@ -50,15 +50,22 @@ package struct WrittenMail: Sendable, Equatable {
         if let size = attributes[.size] as? Int, size > maximumFileBytes {
             throw LatchkeyError(.invalidConfiguration, "The mail file \(url.path) is larger than \(maximumFileBytes) bytes: no mail the transport writes.")
         }
-        let data = try Data(contentsOf: url)
-        let message = MIMEEntity(data)
         return WrittenMail(
-            id: url.deletingPathExtension().lastPathComponent,
-            recipient: message.header("To") ?? "",
-            sender: EncodedWordDecoding.decode(message.header("From") ?? ""),
-            subject: EncodedWordDecoding.decode(message.header("Subject") ?? ""),
-            dateText: message.header("Date") ?? "",
-            writtenAt: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0),
-            textBody: message.textPart()?.decodedText() ?? "")
+            id: url.deletingPathExtension().lastPathComponent, message: try Data(contentsOf: url),
+            writtenAt: attributes[.modificationDate] as? Date ?? Date(timeIntervalSince1970: 0))
+    }
+
+    /// The mail whose `.eml` bytes are `message`, named `id` and written at `writtenAt`: what
+    /// ``read(_:)`` makes of a file's contents. Any bytes make a mail (a header or body it
+    /// cannot find is empty); it never throws or traps.
+    package init(id: String, message data: Data, writtenAt: Date) {
+        let message = MIMEEntity(data)
+        self.id = id
+        recipient = message.header("To") ?? ""
+        sender = EncodedWordDecoding.decode(message.header("From") ?? "")
+        subject = EncodedWordDecoding.decode(message.header("Subject") ?? "")
+        dateText = message.header("Date") ?? ""
+        self.writtenAt = writtenAt
+        textBody = message.textPart()?.decodedText() ?? ""
     }
 }

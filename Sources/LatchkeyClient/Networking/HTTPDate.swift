@@ -1,17 +1,17 @@
-import Foundation
+package import Foundation
 
 /// An HTTP-date (RFC 9110 §5.6.7), which a recipient must accept in all three formats:
 /// `Sun, 06 Nov 1994 08:49:37 GMT` (IMF-fixdate), `Sunday, 06-Nov-94 08:49:37 GMT`
 /// (obsolete RFC 850) and `Sun Nov  6 08:49:37 1994` (asctime). Names are case-sensitive,
 /// as the grammar says; the weekday is checked for its spelling, not against the date.
-enum HTTPDate {
+package enum HTTPDate {
     private static let shortDays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
     private static let longDays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The instant `text` names, or nil when it is no HTTP-date. `now` places the two-digit
     /// year of the RFC 850 format: a year more than 50 years ahead is the century before.
-    static func parse(_ text: String, now: Date) -> Date? {
+    package static func parse(_ text: String, now: Date) -> Date? {
         let parts = text.split(separator: " ")
         switch parts.count {
         case 6:  // IMF-fixdate: day-name "," SP day SP month SP year SP time SP "GMT"

@@ -1,11 +1,11 @@
 /// Finds the `subjectPublicKeyInfo` of a DER-encoded X.509 certificate (RFC 5280 §4.1):
 /// the bytes a public-key pin hashes. A bounded, read-only walk over definite-length DER
 /// — nothing is decoded beyond the tags and lengths it must skip.
-enum SubjectPublicKeyInfo {
+package enum SubjectPublicKeyInfo {
     /// The complete DER element (tag, length and contents) of the certificate's
     /// `subjectPublicKeyInfo`, or nil when `certificate` is not a well-formed certificate
     /// down to that field.
-    static func extract(fromCertificate certificate: [UInt8]) -> ArraySlice<UInt8>? {
+    package static func extract(fromCertificate certificate: [UInt8]) -> ArraySlice<UInt8>? {
         // Certificate ::= SEQUENCE { tbsCertificate SEQUENCE { [0] version OPTIONAL,
         //   serialNumber INTEGER, signature SEQUENCE, issuer SEQUENCE, validity SEQUENCE,
         //   subject SEQUENCE, subjectPublicKeyInfo SEQUENCE, … }, … }

@@ -11,9 +11,11 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The address in network byte order: 4 bytes for IPv4, 16 for IPv6.
     package let bytes: [UInt8]
 
-    /// Parses an IPv4 or IPv6 literal; nil for anything else (host names, ports, zones).
+    /// Parses an IPv4 or IPv6 literal; nil for anything else (host names, ports, zones, and
+    /// text holding a NUL, where inet_pton would read only the C string before it).
     package init?(_ text: some StringProtocol) {
         let text = String(text)
+        guard !text.utf8.contains(0) else { return nil }
         var ipv4 = in_addr()
         if inet_pton(AF_INET, text, &ipv4) == 1 {
             self.init(bytes: withUnsafeBytes(of: ipv4) { Array($0) })
@@ -92,7 +94,7 @@ package struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         // request, which skips the round trip through the bytes (docs/performance.md,
         // "Request path: rate-limit keys and security headers").
         var ipv4 = in_addr()
-        if inet_pton(AF_INET, text, &ipv4) == 1 { return text }
+        if !text.utf8.contains(0), inet_pton(AF_INET, text, &ipv4) == 1 { return text }
         guard let address = IPAddress(text) else { return text }
         guard address.isIPv6 else { return address.description }
         return (IPAddress(bytes: Array(address.bytes.prefix(8)) + Array(repeating: 0, count: 8))?.description ?? text) + "/64"

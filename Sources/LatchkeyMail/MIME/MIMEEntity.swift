@@ -96,9 +96,15 @@ struct MIMEEntity {
             bytes = Data(base64Encoded: compact).map { [UInt8]($0) } ?? body
         default: bytes = body
         }
+        // CRLF becomes LF in the bytes: a search in the text (Foundation's
+        // replacingOccurrences) leaves a CRLF followed by a combining mark in place.
+        var unfolded: [UInt8] = []
+        unfolded.reserveCapacity(bytes.count)
+        for (index, byte) in bytes.enumerated() where !(byte == 13 && index + 1 < bytes.count && bytes[index + 1] == 10) {
+            unfolded.append(byte)
+        }
         let charset = contentTypeParameter("charset")?.lowercased() ?? "us-ascii"
-        let text = charset == "utf-8" || charset == "us-ascii"
-            ? String(decoding: bytes, as: UTF8.self) : String(bytes.map { Character(UnicodeScalar($0)) })
-        return text.replacingOccurrences(of: "\r\n", with: "\n")
+        return charset == "utf-8" || charset == "us-ascii"
+            ? String(decoding: unfolded, as: UTF8.self) : String(unfolded.map { Character(UnicodeScalar($0)) })
     }
 }

@@ -1,5 +1,5 @@
-import LatchkeyCore
-import Foundation
+package import LatchkeyCore
+package import Foundation
 
 /// Renders a ``MailMessage`` as an RFC 5322 / MIME message: the exact bytes a `.eml` file
 /// holds and SMTP uploads, so both transports send the same thing.
@@ -10,15 +10,20 @@ import Foundation
 /// (lines of at most 76 characters). Header lines are 7-bit ASCII of at most 78 characters:
 /// every header value is checked for line breaks and control characters first, and non-ASCII
 /// header text is RFC 2047-encoded.
-struct MIMEMessageWriter: Sendable {
+package struct MIMEMessageWriter: Sendable {
     /// Who the message is from.
     let sender: MailSender
+
+    /// A writer of messages from `sender`.
+    package init(sender: MailSender) {
+        self.sender = sender
+    }
 
     /// The message as CRLF-terminated lines (ASCII but for an `8bit` text part), dated `date`.
     ///
     /// Throws ``LatchkeyError`` `invalid_mail_header` when the recipient is not a plain
     /// address, or the id, subject or language is unfit for a header.
-    func render(_ message: MailMessage, date: Date) throws -> Data {
+    package func render(_ message: MailMessage, date: Date) throws -> Data {
         try MailHeaderCheck.address(message.to, what: "recipient address")
         try MailHeaderCheck.token(message.id, what: "message id")
         try MailHeaderCheck.text(message.subject, what: "subject")
