@@ -6,7 +6,7 @@ package import LatchkeyMail
 import LatchkeyWeb
 import LatchkeyPasswordStrength
 package import Foundation
-import LatchkeyCrypto
+package import LatchkeyCrypto
 import LatchkeyJOSE
 import Synchronization
 
@@ -350,14 +350,23 @@ package final class ServerApplication: Sendable {
         return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
     }
 
-    /// Creates what `latchkey migrate` prepares besides the database: the signing keys and
-    /// the address key, each only when missing. Returns the paths of the files it created.
+    /// Creates what `latchkey migrate` prepares besides the database: the signing keys, the
+    /// address key and the secret box key, each only when missing. Returns the paths of the
+    /// files it created.
     package static func createKeyFiles(_ configuration: Configuration, now: Date = Date()) throws -> [String] {
-        let files = [configuration.signingKeysFile, configuration.addressKeyFile]
+        let files = [configuration.signingKeysFile, configuration.addressKeyFile, configuration.secretKeyFile]
         let missing = files.filter { !FileManager.default.fileExists(atPath: $0.path) }
         _ = try openKeyRing(configuration, now: now)
         _ = try loadOrCreateKey(at: configuration.addressKeyFile)
+        _ = try openSecretBox(configuration)
         return missing.map(\.path)
+    }
+
+    /// The secret box over the configured key file (`LATCHKEY_SECRET_KEY_FILE`), created
+    /// (mode 0600, 32 random bytes) when missing; instances starting at once on a shared file
+    /// all end up with the same key.
+    package static func openSecretBox(_ configuration: Configuration) throws -> SecretBox {
+        try SecretBox(key: loadOrCreateKey(at: configuration.secretKeyFile, setting: .secretKeyFile, what: "The secret key file"))
     }
 
     /// What came of `latchkey mail test`'s message.
@@ -438,11 +447,11 @@ package final class ServerApplication: Sendable {
 
     /// Reads the 32-byte key at `url`, or creates it (mode 0600) on first start; of instances
     /// starting at once on a shared file, every one ends up with the same key.
-    static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
-        if try FileAccess.exists(url.path, what: "The address key file", code: .invalidConfiguration) {
-            try FileAccess.require(.read, of: url.path, what: "The address key file", code: .invalidConfiguration)
+    static func loadOrCreateKey(at url: URL, setting: Setting = .addressKeyFile, what: String = "The address key file") throws -> Redacted<Data> {
+        if try FileAccess.exists(url.path, what: what, code: .invalidConfiguration) {
+            try FileAccess.require(.read, of: url.path, what: what, code: .invalidConfiguration)
         } else {
-            try createPrivateDirectory(url.deletingLastPathComponent(), setting: Setting.addressKeyFile.name)
+            try createPrivateDirectory(url.deletingLastPathComponent(), setting: setting.name)
             try KeyFile.write(SecureRandom.bytes(32), to: url, replacing: false)
         }
         guard let data = FileManager.default.contents(atPath: url.path), data.count == 32 else {

@@ -150,7 +150,8 @@ enum Help {
           as of one moment, and servers keep answering meanwhile). PATH is written as a
           temporary file of mode 0600 beside it, checked, synced and renamed; an existing file
           is never replaced. Back up the key files (LATCHKEY_SIGNING_KEYS_FILE,
-          LATCHKEY_ADDRESS_KEY_FILE) with it. For PostgreSQL use pg_dump. How to restore:
+          LATCHKEY_ADDRESS_KEY_FILE, LATCHKEY_SECRET_KEY_FILE) with it. For PostgreSQL use
+          pg_dump. How to restore:
           docs/deploy.md#backups.
     """
 

@@ -214,7 +214,9 @@ func backup(_ arguments: ArraySlice<String>) throws {
     let configuration = try loadConfiguration()
     let copied = try ServerApplication.backUpDatabase(configuration, to: path)
     print("backed up \(configuration.databasePath) to \(path): \(copied.pages) pages, \(copied.bytes) bytes, schema version \(copied.schema)")
-    print("keep \(configuration.signingKeysFile.path) and \(configuration.addressKeyFile.path) with it (restore: docs/deploy.md#backups)")
+    print(
+        "keep \(configuration.signingKeysFile.path), \(configuration.addressKeyFile.path) and \(configuration.secretKeyFile.path) "
+            + "with it (restore: docs/deploy.md#backups)")
 }
 
 func users(_ arguments: ArraySlice<String>) throws {
