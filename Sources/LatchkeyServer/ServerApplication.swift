@@ -103,6 +103,9 @@ package final class ServerApplication: Sendable {
                 refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
+        let secretBox = try Self.openSecretBox(configuration)
+        let oneTimeCodes = OneTimeCodeSignIn(
+            store: store, secretBox: secretBox, limiter: limiter, templates: templates, logger: logger, metrics: metrics)
         let signIn = SignInService(
             methods: [
                 PasswordSignIn(
@@ -110,7 +113,11 @@ package final class ServerApplication: Sendable {
                     limits: PasswordSignIn.Limits(attemptsPerIP: configuration.loginIPLimit), costs: verificationCosts,
                     addressKey: addressKey, logger: logger, metrics: metrics)
             ],
+            secondFactors: [oneTimeCodes],
             clock: clock)
+        let enrolment = AuthenticatorEnrolment(
+            store: store, signIn: signIn, codes: oneTimeCodes, secretBox: secretBox, templates: templates,
+            issuer: configuration.totpIssuer, clock: clock, logger: logger)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
         let authRoutes = DirectusAuthRoutes(
             login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens,
@@ -118,11 +125,13 @@ package final class ServerApplication: Sendable {
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
         let reauthentication = Reauthentication(signIn: signIn, clock: clock)
+        let selfService = AccountSelfService(
+            store: store, tokens: tokens, reauthentication: reauthentication, hasher: hasher, policy: policy,
+            templates: templates, resetPageURL: configuration.defaultResetURL, addressKey: addressKey, clock: clock,
+            logger: logger)
+        let secondFactorRoutes = SecondFactorRoutes(account: selfService, enrolment: enrolment)
         let accountRoutes = AccountRoutes(
-            account: AccountSelfService(
-                store: store, tokens: tokens, reauthentication: reauthentication, hasher: hasher, policy: policy,
-                templates: templates, resetPageURL: configuration.defaultResetURL, addressKey: addressKey, clock: clock,
-                logger: logger),
+            account: selfService,
             emailChange: EmailChangeService(
                 store: store, reauthentication: reauthentication, templates: templates, limiter: limiter, publicURL: issuer,
                 // A link's uses count like the reset routes' requests, in a budget of their own.
@@ -144,7 +153,7 @@ package final class ServerApplication: Sendable {
         self.grants = grants
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
-        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes
+        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes + secondFactorRoutes.routes
             + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
             + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                 resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),
