@@ -142,10 +142,14 @@ package final class ServerApplication: Sendable {
             store: store, clock: clock,
             formTokenKey: Redacted(HMACSHA256.authenticationCode(for: Data("latchkey-form-token-v1".utf8), key: addressKey.exposed)))
         let browserCookies = BrowserCookies(secure: secureCookies)
+        let challenges = SignInChallenges(store: store, clock: clock)
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients, authorization: authorization,
-            signIn: signIn, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
+            signIn: signIn, challenges: challenges, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
             issuer: issuer, cookies: browserCookies)
+        let enrolmentPageRoutes = EnrolmentPageRoutes(
+            enrolment: enrolment, challenges: challenges, authorization: authorization,
+            pages: EnrolmentPage(productName: configuration.productName), cookies: browserCookies, logger: logger)
         let logoutRoutes = LogoutRoutes(
             clients: clients, tokens: tokens, authorization: authorization,
             pages: SignOutPage(productName: configuration.productName), cookies: browserCookies, logger: logger)
@@ -154,7 +158,7 @@ package final class ServerApplication: Sendable {
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
         let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes + secondFactorRoutes.routes
-            + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
+            + authorizeRoutes.routes + enrolmentPageRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
             + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                 resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),
                 emailLinkPage: EmailLinkPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString))

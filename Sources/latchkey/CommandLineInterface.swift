@@ -75,6 +75,7 @@ enum Help {
       users disable EMAIL                   Disable an account: no sign-in, no reset mail, every login ended
       users enable EMAIL                    Enable a disabled account again
       users unlock EMAIL                    End the account's sign-in lockouts (failure counts start again)
+      users tfa-reset EMAIL                 Remove the account's second factor (lost phone); the owner is mailed
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
       users set-password EMAIL --password-stdin
                                             Set a new password (policy checked); every session of the account ends
@@ -378,7 +379,14 @@ enum Help {
           Enables a disabled account again (it signs in anew; nothing ended comes back).
       latchkey users unlock EMAIL
           Ends the account's sign-in lockouts on every server at once: its failure counts
-          start again from zero (a completed password reset does the same).
+          start again from zero (a completed password reset does the same), and so do its
+          counts of wrong second-factor codes.
+      latchkey users tfa-reset EMAIL
+          Removes the account's second factor (its authenticator app and recovery codes), for
+          a person who lost their phone and their recovery codes and has proved who they are
+          to you some other way, and mails the account's address that it was done. The next
+          sign-in needs the password only; the owner can turn two-step sign-in on again. A
+          password reset never removes it: nothing mailed signs in without the second factor.
       latchkey users verify EMAIL --password-stdin
           Exits 0 when the password read from standard input is the account's current
           password, 1 otherwise.

@@ -255,6 +255,10 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).unlock(email: email)
         print("unlocked \(email): its sign-in failure counts start again from zero")
+    case "tfa-reset":
+        let email = try onePositional(parsed, "EMAIL")
+        try ServerApplication.openAccounts(configuration).resetSecondFactor(email: email)
+        print("removed the second factor of \(email); the owner was mailed, and the next sign-in needs the password only")
     case "sessions":
         try userSessions(parsed, ServerApplication.openAccounts(configuration))
     case "set-email":
@@ -272,7 +276,10 @@ func users(_ arguments: ArraySlice<String>) throws {
         print("the password matches")
     default:
         throw unknownSubcommand(
-            "users", subcommand, known: ["create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key", "set-email", "sessions"])
+            "users", subcommand, known: [
+                "create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key", "set-email", "sessions",
+                "tfa-reset",
+            ])
     }
 }
 

@@ -1,5 +1,5 @@
 /// The words of the second factor's pages: the code step of the `/oauth/authorize` sign-in, and
-/// the enrolment page (`/two-step-sign-in`) with its QR code and recovery codes.
+/// the enrolment page (`/oauth/two-step-sign-in`) with its QR code and recovery codes.
 ///
 /// Texts that name the product take it as an argument, already isolated for the language's
 /// direction (``SupportedLanguage/isolated(_:)``).

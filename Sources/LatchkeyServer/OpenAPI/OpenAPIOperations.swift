@@ -581,18 +581,24 @@ enum OpenAPIOperations {
                     "required": .strings(["csrf_token", "step"]),
                     "properties": .object([
                         "csrf_token": .object(["type": .string("string")]),
-                        "step": .object(["type": .string("string"), "enum": .strings(["sign_in", "consent"])]),
+                        "step": .object(["type": .string("string"), "enum": .strings(["sign_in", "second_factor", "consent"])]),
                         "email": .object(["type": .string("string")]),
                         "password": .object(["type": .string("string")]),
+                        "challenge": .object(["type": .string("string")]),
+                        "code": .object(["type": .string("string"), "maxLength": .integer(64)]),
                         "decision": .object(["type": .string("string"), "enum": .strings(["allow", "deny"])]),
                     ]),
                 ])
             ),
             responses: [
-                "200": .answer("Consent page.", mediaType: "text/html"),
+                "200": .answer(
+                    "Consent page; or, after a right password for an account with a second factor, the code step (its challenge lives 5 minutes and is used once).",
+                    mediaType: "text/html"),
                 "303": .answer("Back to the client with code (or access_denied), state and iss."),
                 "400": .error("Error page: the body is not form-encoded, or a parameter is malformed or repeated."),
-                "401": .error("Sign-in page again: wrong credentials (one message for every cause)."),
+                "401": .error(
+                    "Sign-in page again: wrong credentials (one message for every cause), or a code step whose challenge expired or was used; the code step again: a wrong, used or spent code."
+                ),
                 "403": .error("The form token is missing or does not match the browser."),
                 "429": .error("Too many failed sign-ins.", retryAfter: true),
             ]
@@ -825,6 +831,37 @@ enum OpenAPIOperations {
             ]
         ),
         // The second factor (docs/accounts.md, "Second factor").
+        "two_step_sign_in_page": OpenAPIOperation(
+            summary: "The enrolment page: turn two-step sign-in on from a browser (lang=en|pt|es|ar, else Accept-Language).",
+            responses: ["200": .answer("The address and password form; sets the CSRF cookie.", mediaType: "text/html")]
+        ),
+        "two_step_sign_in_form": OpenAPIOperation(
+            summary: "Submit the enrolment page's forms (needs the csrf_token bound to the latchkey_csrf cookie).",
+            description: "step=start {email, password}: checked as a sign-in; answers the QR code (inline SVG), the otpauth:// link and the key, with a challenge (10 minutes, used once). step=confirm {challenge, code}: enrols the secret and shows the recovery codes once.",
+            requestBody: .init(
+                "application/x-www-form-urlencoded",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["csrf_token", "step"]),
+                    "properties": .object([
+                        "csrf_token": .object(["type": .string("string")]),
+                        "step": .object(["type": .string("string"), "enum": .strings(["start", "confirm"])]),
+                        "lang": .object(["type": .string("string")]),
+                        "email": .object(["type": .string("string")]),
+                        "password": .object(["type": .string("string")]),
+                        "challenge": .object(["type": .string("string")]),
+                        "code": .object(["type": .string("string"), "maxLength": .integer(64)]),
+                    ]),
+                ])
+            ),
+            responses: [
+                "200": .answer("The QR code page, or the recovery codes.", mediaType: "text/html"),
+                "400": .error("The form is incomplete or malformed, or the account has two-step sign-in already."),
+                "401": .error("Wrong credentials; a wrong code; or the challenge expired or was used."),
+                "403": .error("The form token is missing or does not match the browser."),
+                "429": .error("Too many failed sign-ins or wrong codes.", retryAfter: true),
+            ]
+        ),
         "users_me_tfa_generate": OpenAPIOperation(
             summary: "Generate an authenticator secret (Directus's POST /users/me/tfa/generate): not yet enrolled.",
             description: "Needs the account's password (checked and limited as a sign-in). The secret (160 random bits) is kept server-side, sealed and bound to the account, for 10 minutes, and shown only in this answer: base32 in secret, and the otpauth://totp/ URL for a QR code or a link that opens the authenticator app.",

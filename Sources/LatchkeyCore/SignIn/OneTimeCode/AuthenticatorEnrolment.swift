@@ -25,7 +25,9 @@ package struct AuthenticatorEnrolment: Sendable {
     /// A generated secret, shown once.
     package struct Generated: Sendable {
         /// The account it was generated for.
-        package let account: Account
+        package var account: Account { passwordStep.account }
+        /// The password step that generated it (for the enrolment page's challenge).
+        package let passwordStep: SignInService.FirstStep
         /// The secret in base32 (for typing it into an app).
         package let secret: Redacted<String>
         /// The `otpauth://totp/…` URL (for a QR code, or a link that opens the app).
@@ -73,7 +75,18 @@ package struct AuthenticatorEnrolment: Sendable {
             now: now, expiresAt: now.addingTimeInterval(Self.pendingLifetime))
         logger.info("otp_secret_generated", ["account": .string(account.id)])
         return Generated(
-            account: account, secret: Redacted(Base32.encode(secret.exposed)),
+            passwordStep: SignInService.FirstStep(account: account, methods: [.password]), secret: Redacted(Base32.encode(secret.exposed)),
+            provisioningURL: Redacted(OneTimePassword.provisioningURL(secret: secret.exposed, account: account.email, issuer: issuer)))
+    }
+
+    /// `account`'s pending secret again, while it waits for its confirmation (the enrolment page
+    /// shows it again after a wrong code); nil once it expired or was enrolled.
+    package func pendingSecret(for account: Account) throws -> Generated? {
+        guard let sealed = try store.pendingSecondFactor(accountID: account.id, now: clock.now()),
+            let secret = try? secretBox.open(sealed, purpose: OneTimeCodeSignIn.secretPurpose, binding: account.id)
+        else { return nil }
+        return Generated(
+            passwordStep: SignInService.FirstStep(account: account, methods: [.password]), secret: Redacted(Base32.encode(secret.exposed)),
             provisioningURL: Redacted(OneTimePassword.provisioningURL(secret: secret.exposed, account: account.email, issuer: issuer)))
     }
 
