@@ -52,6 +52,17 @@ import Testing
         for text in ["05047", "0504711", "05047a", "٠٥٠٤٧١", " 50471", ""] { #expect(!OneTimePassword.isCodeShaped(text)) }
     }
 
+    @Test("A code typed with spaces or in another script's digits reads as its six ASCII digits")
+    func typedCodes() {
+        #expect(OneTimePassword.normalizedCode("050 471") == "050471")
+        #expect(OneTimePassword.normalizedCode("٠٥٠٤٧١") == "050471")
+        #expect(OneTimePassword.normalizedCode("۰۵۰۴۷۱") == "050471")
+        #expect(OneTimePassword.normalizedCode("０５０４７１") == "050471")
+        #expect(OneTimePassword.isCodeShaped(OneTimePassword.normalizedCode("٠٥٠ ٤٧١")))
+        #expect(OneTimePassword.normalizedCode("7KQ2-M9XD") == "7KQ2-M9XD", "a recovery code is left as typed")
+        #expect(!OneTimePassword.isCodeShaped(OneTimePassword.normalizedCode("½50471")))
+    }
+
     @Test("Base32 round-trips, reads keys as people copy them, and refuses what no encoding has")
     func base32() {
         #expect(Base32.encode(Self.secret) == "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ")

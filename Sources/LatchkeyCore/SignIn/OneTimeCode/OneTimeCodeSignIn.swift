@@ -79,7 +79,7 @@ package struct OneTimeCodeSignIn: SecondFactorMethod {
     package func verify(_ code: Redacted<String>, account: Account, acceptingRecoveryCode: Bool, clientIP: String, now: Date) throws {
         try counted(account: account, clientIP: clientIP, now: now) {
             guard let factor = try store.secondFactor(accountID: account.id) else { return false }
-            let typed = code.exposed.filter { $0 != " " }
+            let typed = OneTimePassword.normalizedCode(code.exposed)
             if OneTimePassword.isCodeShaped(typed) {
                 guard let secret = try openSecret(factor.sealedSecret, accountID: account.id),
                     let step = OneTimePassword.matchingStep(typed, secret: secret.exposed, at: now)
@@ -113,7 +113,7 @@ package struct OneTimeCodeSignIn: SecondFactorMethod {
     {
         var matched: Int64?
         try counted(account: account, clientIP: clientIP, now: now) {
-            let typed = code.exposed.filter { $0 != " " }
+            let typed = OneTimePassword.normalizedCode(code.exposed)
             guard OneTimePassword.isCodeShaped(typed) else { return false }
             matched = OneTimePassword.matchingStep(typed, secret: secret.exposed, at: now)
             return matched != nil

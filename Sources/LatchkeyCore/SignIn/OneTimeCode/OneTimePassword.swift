@@ -55,6 +55,23 @@ package enum OneTimePassword {
         return matched
     }
 
+    /// `text` as a code is compared: spaces left out (apps show `123 456`), and every decimal
+    /// digit of another script (Arabic-Indic `٣`, Persian `۳`, full-width `３`, …), which a phone's
+    /// keyboard in that language types, read as its ASCII digit. Anything else is kept as it is.
+    package static func normalizedCode(_ text: String) -> String {
+        var output = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where !scalar.properties.isWhitespace {
+            if scalar.properties.numericType == .decimal, let value = scalar.properties.numericValue, (0...9).contains(value),
+                !scalar.isASCII
+            {
+                output.append(Unicode.Scalar(UInt8(ascii: "0") + UInt8(value)))
+            } else {
+                output.append(scalar)
+            }
+        }
+        return String(output)
+    }
+
     /// Whether `text` has the form of a code: exactly ``digits`` ASCII digits.
     package static func isCodeShaped(_ text: String) -> Bool {
         text.utf8.count == digits && text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
