@@ -312,3 +312,70 @@ def test_users_tfa_reset_removes_the_factor_and_mails_the_owner(tfa_server):
     assert login(server).status_code == 200
     again = server.cli("users", "tfa-reset", EMAIL, check=False)
     assert again.returncode != 0 and "has no second factor" in again.stderr
+
+
+def test_the_command_line_enrols_and_signs_in_with_the_code(make_server, tmp_path):
+    """`latchkey account tfa generate|enable|recovery-codes|disable` and `latchkey login --email`
+    with the code on the line after the password; at a terminal the code is asked for without echo."""
+    import os
+    import pty
+    import subprocess
+
+    from conftest import BINARY
+
+    server = make_server()
+    server.create_user(EMAIL)
+    env = dict(server.env, XDG_STATE_HOME=str(tmp_path / "state"), LATCHKEY_ISSUER=server.base)
+
+    def client(*args, stdin=None):
+        return subprocess.run([str(BINARY), *args], env=env, input=stdin, capture_output=True, text=True, timeout=60)
+
+    assert client("login", "--email", EMAIL, "--password-stdin", stdin=GOOD_PASSWORD + "\n").returncode == 0
+    generated = client("account", "tfa", "generate", stdin=GOOD_PASSWORD + "\n")
+    assert generated.returncode == 0, generated.stderr
+    url = generated.stdout.splitlines()[0]
+    assert url.startswith("otpauth://totp/") and generated.stdout.splitlines()[1].startswith("key: ")
+    totp = pyotp.TOTP(dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query))["secret"])
+    enabled = client("account", "tfa", "enable", stdin=code_at(totp, -1) + "\n")
+    assert enabled.returncode == 0, enabled.stderr
+    codes = [line for line in enabled.stdout.splitlines() if RECOVERY_CODE.match(line)]
+    assert len(codes) == 10
+
+    # Without the code: a clear failure; with it on the second line: signed in.
+    missing = client("login", "--email", EMAIL, "--password-stdin", stdin=GOOD_PASSWORD + "\n")
+    assert missing.returncode == 1 and "second line of standard input" in missing.stderr
+    signed_in = client("login", "--email", EMAIL, "--password-stdin", stdin=f"{GOOD_PASSWORD}\n{code_at(totp)}\n")
+    assert signed_in.returncode == 0, signed_in.stderr
+
+    # At a terminal both are asked for, and neither is echoed.
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(str(BINARY), [str(BINARY), "login", "--email", EMAIL, "--password-stdin"], env)
+    transcript = b""
+
+    def read_until(marker):
+        nonlocal transcript
+        while marker not in transcript:
+            chunk = os.read(fd, 1024)
+            if not chunk:
+                raise AssertionError(transcript.decode(errors="replace"))
+            transcript += chunk
+
+    read_until(b"Password for")
+    os.write(fd, (GOOD_PASSWORD + "\n").encode())
+    read_until(b"Code from your authenticator app")
+    typed = codes[0]
+    os.write(fd, (typed + "\n").encode())
+    read_until(b"signed in")
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert GOOD_PASSWORD.encode() not in transcript and typed.encode() not in transcript
+
+    renewed = client("account", "tfa", "recovery-codes", stdin=code_at(totp, 1) + "\n")
+    assert renewed.returncode == 0, renewed.stderr
+    fresh = [line for line in renewed.stdout.splitlines() if RECOVERY_CODE.match(line)]
+    assert len(fresh) == 10 and not set(fresh) & set(codes)
+    disabled = client("account", "tfa", "disable", stdin=fresh[0] + "\n")
+    assert disabled.returncode == 0, disabled.stderr
+    for text in [server.log(), generated.stderr, enabled.stderr, signed_in.stdout, signed_in.stderr]:
+        assert GOOD_PASSWORD not in text and codes[1] not in text

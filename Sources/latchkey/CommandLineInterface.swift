@@ -283,7 +283,9 @@ enum Help {
           `latchkey clients create ID --redirect-uri http://127.0.0.1/callback`.
       latchkey login --issuer URL --email EMAIL --password-stdin
           Signs in with the first-party /auth/login route; the password is read from
-          standard input.
+          standard input. For an account with two-step sign-in, the code from the
+          authenticator app (or a recovery code) is the second line of standard input (at a
+          terminal, both are asked for, without echo).
       Tokens are kept in $XDG_STATE_HOME/latchkey (else ~/.local/state/latchkey): the
       directory is 0700, tokens.json and client.json are 0600. --issuer defaults to
       LATCHKEY_ISSUER.
@@ -356,13 +358,26 @@ enum Help {
           password-login), signed in, last used (ISO 8601), address, user agent (or -).
       latchkey account sessions end ID
           Signs the device ID out; for the current one, as `latchkey logout` does.
+      latchkey account tfa generate
+          Two-step sign-in: with your password (first line of standard input), prints the
+          otpauth:// URL to add to an authenticator app (as a QR code, or opened on the
+          phone) and its key. The server keeps the secret for 10 minutes.
+      latchkey account tfa enable
+          Turns it on with the code the app shows (first line of standard input) and prints
+          the 10 recovery codes, once.
+      latchkey account tfa disable
+          Turns it off with a code from the app or a recovery code.
+      latchkey account tfa recovery-codes
+          Replaces the recovery codes with 10 new ones, with a code from the app.
       latchkey account delete [--yes]
           Deletes the account and everything in it, for good. At a terminal it asks you to
           type the address first; otherwise it needs --yes. The current password, when
           needed, is the first line of standard input (at a terminal, asked for). This command
           line is signed out afterwards.
       Changing the password or address and deleting need a sign-in within the last five
-      minutes or the current password; a wrong one counts as a failed sign-in.
+      minutes or the current password; a wrong one counts as a failed sign-in. With two-step
+      sign-in on, the code goes on the line after the current password (at a terminal, it is
+      asked for when the server needs it).
     """
 
     static let users = """
