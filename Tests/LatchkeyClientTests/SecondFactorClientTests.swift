@@ -19,12 +19,21 @@ struct SecondFactorClientTests {
         let script = """
             import sys, time, pyotp
             if 30 - time.time() % 30 < 1.2: time.sleep(1.3)
-            print(pyotp.TOTP(sys.stdin.read().strip()).at(time.time() + 30 * \(steps)))
+            print(pyotp.TOTP(sys.argv[1]).at(time.time() + 30 * \(steps)))
             """
-        let result = try CommandResult.run(
-            URL(fileURLWithPath: try #require(PythonHelper.python)), ["-c", script], environment: [:], stdin: secret.exposed)
-        let code = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard result.status == 0, code.count == 6 else { throw HarnessError("pyotp failed: \(result.stderr)") }
+        // The secret goes as an argument of this short-lived child only (tests' own secret). Its
+        // output is read once it has exited, not to end of file: a server child started at the
+        // same moment by another test may hold the pipe's write end open.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(PythonHelper.python))
+        process.arguments = ["-c", script, secret.exposed]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        let code = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard process.terminationStatus == 0, code.count == 6 else { throw HarnessError("pyotp failed for step \(steps)") }
         return ClientSecret(code)
     }
 
