@@ -28,6 +28,8 @@ let package = Package(
         // with a warning; the shim includes <hiredis/hiredis.h> from the default path.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // QR codes for authenticator enrolment, drawn as SVG by the pages.
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // The C library's Linux calls that Swift's Glibc module does not import.
         .systemLibrary(name: "CLinux"),
         // Latchkey's one C code: ECDSA P-256 nonces prepared in batches, over libcrypto.
@@ -86,7 +88,7 @@ let package = Package(
         ),
         .target(
             name: "LatchkeyWeb",
-            dependencies: ["LatchkeyCore"],
+            dependencies: ["LatchkeyCore", "CQREncode"],
             swiftSettings: strictSettings
         ),
         // The application: configuration, the route table, wiring, background jobs.

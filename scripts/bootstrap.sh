@@ -9,7 +9,7 @@ set -euo pipefail
 # binutils: objcopy, which `make dist` splits the binary's debug information off with.
 packages=(pkg-config libsqlite3-dev libssl-dev libargon2-dev libmicrohttpd-dev
           libcurl4-openssl-dev libzxcvbn-dev
-          libhiredis-dev libpq-dev binutils)
+          libhiredis-dev libpq-dev libqrencode-dev binutils)
 if [[ "${1:-}" == "--test" ]]; then
     packages+=(chromium chromium-driver python3-venv openssl redis-server postgresql libmagic1)
 fi

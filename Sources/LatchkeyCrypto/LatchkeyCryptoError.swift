@@ -22,6 +22,11 @@ package struct LatchkeyCryptoError: Error, Sendable, CustomStringConvertible {
         package static let invalidKey = Code("invalid_key")
         /// A TLS connection could not be made, or failed (``TLSClientStream``).
         package static let tlsFailure = Code("tls_failure")
+        /// A ``SecretBox`` text was sealed under another key.
+        package static let wrongKey = Code("wrong_key")
+        /// A ``SecretBox`` text is malformed, was changed, or was sealed for another purpose
+        /// or owner.
+        package static let sealedSecretRefused = Code("sealed_secret_refused")
     }
 
     /// What went wrong, as a stable code.

@@ -131,6 +131,134 @@ enum LibCrypto {
     }
 }
 
+// MARK: - HMAC-SHA1 and AES-256-GCM
+//
+// HMAC-SHA1 for one-time codes (RFC 4226, RFC 6238), whose authenticator apps know SHA-1
+// only; AES-256-GCM for secrets kept at rest that must be read back (``SecretBox``). Both
+// one-shot: the bytes cross in and out as Data, the contexts never leave these functions.
+
+extension LibCrypto {
+    /// The size of an HMAC-SHA1 code in bytes.
+    static let sha1Length = 20
+
+    /// HMAC-SHA1 of `message` under `key` (RFC 2104 with SHA-1), one-shot.
+    static func hmacSHA1(key: Data, message: Data) -> Data {
+        var code = Data(count: sha1Length)
+        var length: UInt32 = 0
+        let produced = key.withUnsafeBytes { keyBytes in
+            message.withUnsafeBytes { messageBytes in
+                code.withUnsafeMutableBytes { output in
+                    HMAC(
+                        EVP_sha1(), keyBytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(keyBytes.count),
+                        messageBytes.bindMemory(to: UInt8.self).baseAddress, messageBytes.count,
+                        output.bindMemory(to: UInt8.self).baseAddress, &length)
+                }
+            }
+        }
+        precondition(produced != nil && Int(length) == sha1Length, "libcrypto could not compute HMAC-SHA1")
+        return code
+    }
+
+    /// The AES-GCM key, nonce and tag sizes used: a 256-bit key, a 96-bit nonce (NIST SP
+    /// 800-38D's recommended length, used directly as the counter block's start) and a
+    /// 128-bit tag.
+    static let aesGCMKeyLength = 32
+    static let aesGCMNonceLength = 12
+    static let aesGCMTagLength = 16
+
+    /// `plaintext` encrypted and authenticated with AES-256-GCM under `key` and `nonce`, with
+    /// `additionalData` authenticated too: the ciphertext (as long as the plaintext) followed by
+    /// the 16-byte tag. `key` and `nonce` must have their sizes (a caller's error otherwise).
+    static func aes256GCMSeal(key: Data, nonce: Data, plaintext: Data, additionalData: Data) -> Data {
+        precondition(key.count == aesGCMKeyLength && nonce.count == aesGCMNonceLength, "AES-256-GCM key or nonce of the wrong size")
+        guard let context = EVP_CIPHER_CTX_new() else { preconditionFailure("libcrypto could not allocate a cipher context") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        var output = Data(count: plaintext.count + aesGCMTagLength)
+        let sealed = key.withUnsafeBytes { keyBytes in
+            nonce.withUnsafeBytes { nonceBytes in
+                output.withUnsafeMutableBytes { out -> Bool in
+                    let out = out.bindMemory(to: UInt8.self)
+                    guard EVP_EncryptInit_ex(
+                        context, EVP_aes_256_gcm(), nil, keyBytes.bindMemory(to: UInt8.self).baseAddress,
+                        nonceBytes.bindMemory(to: UInt8.self).baseAddress) == 1,
+                        authenticate(additionalData, context: context, encrypting: true)
+                    else { return false }
+                    var written: Int32 = 0
+                    if !plaintext.isEmpty {
+                        let updated = plaintext.withUnsafeBytes { input in
+                            EVP_EncryptUpdate(
+                                context, out.baseAddress, &written, input.bindMemory(to: UInt8.self).baseAddress, Int32(input.count))
+                        }
+                        guard updated == 1, Int(written) == plaintext.count else { return false }
+                    }
+                    var finalLength: Int32 = 0
+                    guard EVP_EncryptFinal_ex(context, out.baseAddress.map { $0 + Int(written) }, &finalLength) == 1,
+                        finalLength == 0
+                    else { return false }
+                    return EVP_CIPHER_CTX_ctrl(
+                        context, EVP_CTRL_GCM_GET_TAG, Int32(aesGCMTagLength), out.baseAddress.map { $0 + plaintext.count }) == 1
+                }
+            }
+        }
+        precondition(sealed, "libcrypto could not seal with AES-256-GCM")
+        return output
+    }
+
+    /// The plaintext of `sealed` (ciphertext then 16-byte tag, as ``aes256GCMSeal`` makes it)
+    /// under `key`, `nonce` and `additionalData`; nil when the tag does not verify (another
+    /// key, nonce or additional data, or any byte changed) or `sealed` is shorter than a tag.
+    static func aes256GCMOpen(key: Data, nonce: Data, sealed: Data, additionalData: Data) -> Data? {
+        precondition(key.count == aesGCMKeyLength && nonce.count == aesGCMNonceLength, "AES-256-GCM key or nonce of the wrong size")
+        guard sealed.count >= aesGCMTagLength else { return nil }
+        guard let context = EVP_CIPHER_CTX_new() else { preconditionFailure("libcrypto could not allocate a cipher context") }
+        defer { EVP_CIPHER_CTX_free(context) }
+        let ciphertextLength = sealed.count - aesGCMTagLength
+        var tag = [UInt8](sealed.suffix(aesGCMTagLength))
+        var plaintext = Data(count: ciphertextLength)
+        let opened = key.withUnsafeBytes { keyBytes in
+            nonce.withUnsafeBytes { nonceBytes in
+                plaintext.withUnsafeMutableBytes { out -> Bool in
+                    let out = out.bindMemory(to: UInt8.self)
+                    guard EVP_DecryptInit_ex(
+                        context, EVP_aes_256_gcm(), nil, keyBytes.bindMemory(to: UInt8.self).baseAddress,
+                        nonceBytes.bindMemory(to: UInt8.self).baseAddress) == 1,
+                        authenticate(additionalData, context: context, encrypting: false)
+                    else { return false }
+                    var written: Int32 = 0
+                    if ciphertextLength > 0 {
+                        let updated = sealed.prefix(ciphertextLength).withUnsafeBytes { input in
+                            EVP_DecryptUpdate(
+                                context, out.baseAddress, &written, input.bindMemory(to: UInt8.self).baseAddress, Int32(input.count))
+                        }
+                        guard updated == 1, Int(written) == ciphertextLength else { return false }
+                    }
+                    guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(aesGCMTagLength), &tag) == 1 else { return false }
+                    var finalLength: Int32 = 0
+                    // Fails when the tag does not verify.
+                    return EVP_DecryptFinal_ex(context, out.baseAddress.map { $0 + Int(written) }, &finalLength) == 1
+                }
+            }
+        }
+        guard opened else {
+            plaintext.resetBytes(in: 0..<plaintext.count)
+            return nil
+        }
+        return plaintext
+    }
+
+    /// Feeds `additionalData` to the GCM context as authenticated data (no output).
+    private static func authenticate(_ additionalData: Data, context: OpaquePointer, encrypting: Bool) -> Bool {
+        guard !additionalData.isEmpty else { return true }
+        var ignored: Int32 = 0
+        return additionalData.withUnsafeBytes { bytes in
+            let input = bytes.bindMemory(to: UInt8.self).baseAddress
+            return encrypting
+                ? EVP_EncryptUpdate(context, nil, &ignored, input, Int32(bytes.count)) == 1
+                : EVP_DecryptUpdate(context, nil, &ignored, input, Int32(bytes.count)) == 1
+        }
+    }
+}
+
 // MARK: - Asymmetric signatures
 //
 // Keys cross this boundary as raw bytes (big-endian coordinates and scalars, raw Ed25519

@@ -90,7 +90,7 @@ extension LatchkeyError {
     private var directusResponse: HTTPResponse {
         let status: Int =
             switch code {
-            case .invalidCredentials, .invalidToken: 401
+            case .invalidCredentials, .invalidToken, .invalidOTP: 401
             case .forbidden: 403
             case .rateLimited: 429
             case .payloadTooLarge: 413
@@ -113,6 +113,7 @@ extension LatchkeyError {
             case .invalidEmail: ("FAILED_VALIDATION", "email")
             case .forbidden: ("FORBIDDEN", nil)
             case .reauthenticationRequired: ("REAUTHENTICATION_REQUIRED", nil)
+            case .invalidOTP: ("INVALID_OTP", nil)
             // Directus's code for query parameters it cannot use: `?id=` names no live login.
             case .loginNotFound: ("INVALID_QUERY", nil)
             case .rateLimited: ("REQUESTS_EXCEEDED", nil)

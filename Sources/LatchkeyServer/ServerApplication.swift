@@ -6,7 +6,7 @@ package import LatchkeyMail
 import LatchkeyWeb
 import LatchkeyPasswordStrength
 package import Foundation
-import LatchkeyCrypto
+package import LatchkeyCrypto
 import LatchkeyJOSE
 import Synchronization
 
@@ -103,6 +103,9 @@ package final class ServerApplication: Sendable {
                 refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
+        let secretBox = try Self.openSecretBox(configuration)
+        let oneTimeCodes = OneTimeCodeSignIn(
+            store: store, secretBox: secretBox, limiter: limiter, templates: templates, logger: logger, metrics: metrics)
         let signIn = SignInService(
             methods: [
                 PasswordSignIn(
@@ -112,7 +115,11 @@ package final class ServerApplication: Sendable {
                     costs: verificationCosts,
                     addressKey: addressKey, logger: logger, metrics: metrics)
             ],
+            secondFactors: [oneTimeCodes],
             clock: clock)
+        let enrolment = AuthenticatorEnrolment(
+            store: store, signIn: signIn, codes: oneTimeCodes, secretBox: secretBox, templates: templates,
+            issuer: configuration.totpIssuer, clock: clock, logger: logger)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
         let authRoutes = DirectusAuthRoutes(
             login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens,
@@ -121,11 +128,13 @@ package final class ServerApplication: Sendable {
                 hostPrefixed: configuration.cookieHostPrefix,
                 refreshTokenLifetime: configuration.refreshIdleTTL, sessionTokenLifetime: Int(Self.maximumSignedTokenLifetime)))
         let reauthentication = Reauthentication(signIn: signIn, clock: clock)
+        let selfService = AccountSelfService(
+            store: store, tokens: tokens, reauthentication: reauthentication, hasher: hasher, policy: policy,
+            templates: templates, resetPageURL: configuration.defaultResetURL, addressKey: addressKey, clock: clock,
+            logger: logger)
+        let secondFactorRoutes = SecondFactorRoutes(account: selfService, enrolment: enrolment)
         let accountRoutes = AccountRoutes(
-            account: AccountSelfService(
-                store: store, tokens: tokens, reauthentication: reauthentication, hasher: hasher, policy: policy,
-                templates: templates, resetPageURL: configuration.defaultResetURL, addressKey: addressKey, clock: clock,
-                logger: logger),
+            account: selfService,
             emailChange: EmailChangeService(
                 store: store, reauthentication: reauthentication, templates: templates, limiter: limiter, publicURL: issuer,
                 // A link's uses count like the reset routes' requests, in a budget of their own.
@@ -138,10 +147,14 @@ package final class ServerApplication: Sendable {
             idleTimeout: TimeInterval(configuration.browserSessionIdleTTL),
             browserSessionsPerAccount: configuration.maxBrowserSessionsPerAccount)
         let browserCookies = BrowserCookies(secure: secureCookies)
+        let challenges = SignInChallenges(store: store, clock: clock)
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients, authorization: authorization,
-            signIn: signIn, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
+            signIn: signIn, challenges: challenges, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
             issuer: issuer, cookies: browserCookies)
+        let enrolmentPageRoutes = EnrolmentPageRoutes(
+            enrolment: enrolment, challenges: challenges, authorization: authorization,
+            pages: EnrolmentPage(productName: configuration.productName), cookies: browserCookies, logger: logger)
         let logoutRoutes = LogoutRoutes(
             clients: clients, tokens: tokens, authorization: authorization,
             pages: SignOutPage(productName: configuration.productName), cookies: browserCookies, logger: logger)
@@ -149,8 +162,8 @@ package final class ServerApplication: Sendable {
         self.grants = grants
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
-        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes
-            + authorizeRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
+        let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes + secondFactorRoutes.routes
+            + authorizeRoutes.routes + enrolmentPageRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
             + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                 resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),
                 emailLinkPage: EmailLinkPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString))
@@ -364,14 +377,23 @@ package final class ServerApplication: Sendable {
         return try SigningKeyRing(file: configuration.signingKeysFile, maximumTokenLifetime: maximumSignedTokenLifetime, now: now)
     }
 
-    /// Creates what `latchkey migrate` prepares besides the database: the signing keys and
-    /// the address key, each only when missing. Returns the paths of the files it created.
+    /// Creates what `latchkey migrate` prepares besides the database: the signing keys, the
+    /// address key and the secret box key, each only when missing. Returns the paths of the
+    /// files it created.
     package static func createKeyFiles(_ configuration: Configuration, now: Date = Date()) throws -> [String] {
-        let files = [configuration.signingKeysFile, configuration.addressKeyFile]
+        let files = [configuration.signingKeysFile, configuration.addressKeyFile, configuration.secretKeyFile]
         let missing = files.filter { !FileManager.default.fileExists(atPath: $0.path) }
         _ = try openKeyRing(configuration, now: now)
         _ = try loadOrCreateKey(at: configuration.addressKeyFile)
+        _ = try openSecretBox(configuration)
         return missing.map(\.path)
+    }
+
+    /// The secret box over the configured key file (`LATCHKEY_SECRET_KEY_FILE`), created
+    /// (mode 0600, 32 random bytes) when missing; instances starting at once on a shared file
+    /// all end up with the same key.
+    package static func openSecretBox(_ configuration: Configuration) throws -> SecretBox {
+        try SecretBox(key: loadOrCreateKey(at: configuration.secretKeyFile, setting: .secretKeyFile, what: "The secret key file"))
     }
 
     /// What came of `latchkey mail test`'s message.
@@ -452,11 +474,11 @@ package final class ServerApplication: Sendable {
 
     /// Reads the 32-byte key at `url`, or creates it (mode 0600) on first start; of instances
     /// starting at once on a shared file, every one ends up with the same key.
-    static func loadOrCreateKey(at url: URL) throws -> Redacted<Data> {
-        if try FileAccess.exists(url.path, what: "The address key file", code: .invalidConfiguration) {
-            try FileAccess.require(.read, of: url.path, what: "The address key file", code: .invalidConfiguration)
+    static func loadOrCreateKey(at url: URL, setting: Setting = .addressKeyFile, what: String = "The address key file") throws -> Redacted<Data> {
+        if try FileAccess.exists(url.path, what: what, code: .invalidConfiguration) {
+            try FileAccess.require(.read, of: url.path, what: what, code: .invalidConfiguration)
         } else {
-            try createPrivateDirectory(url.deletingLastPathComponent(), setting: Setting.addressKeyFile.name)
+            try createPrivateDirectory(url.deletingLastPathComponent(), setting: setting.name)
             try KeyFile.write(SecureRandom.bytes(32), to: url, replacing: false)
         }
         guard let data = FileManager.default.contents(atPath: url.path), data.count == 32 else {

@@ -299,6 +299,45 @@ enum Migrations {
                 CREATE INDEX email_change_tokens_account_id ON email_change_tokens (account_id);
                 """
         ),
+        // The second factor (docs/accounts.md, "Second factor"). An enrolled authenticator app:
+        // its TOTP secret sealed with the secret key (SecretBox, never the secret itself) and the
+        // last time step whose code was accepted, which only moves forward (one conditional
+        // UPDATE), so no code is accepted twice on any server. A generated secret not yet
+        // confirmed, kept sealed for ten minutes. Recovery codes: SHA-256 digests bound to the
+        // account, each deleted when used. And the pages' challenges (the sign-in page's code
+        // step, the enrolment page's confirmation): the digest of a token, taken out once.
+        Migration(
+            version: 16, name: "second_factor",
+            portable: """
+                CREATE TABLE second_factors (
+                    account_id TEXT NOT NULL PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                    sealed_secret TEXT NOT NULL,
+                    last_step BIGINT NOT NULL,
+                    enabled_at BIGINT NOT NULL
+                );
+                CREATE TABLE pending_second_factors (
+                    account_id TEXT NOT NULL PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                    sealed_secret TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                );
+                CREATE TABLE recovery_codes (
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    code_digest TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    PRIMARY KEY (account_id, code_digest)
+                );
+                CREATE TABLE second_factor_challenges (
+                    token_digest TEXT NOT NULL PRIMARY KEY,
+                    kind TEXT NOT NULL CHECK (kind IN ('sign_in', 'enrolment')),
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    credential_version INTEGER NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                );
+                CREATE INDEX second_factor_challenges_account_id ON second_factor_challenges (account_id);
+                """
+        ),
     ]
 }
 

@@ -28,6 +28,8 @@ package struct SignInPage: Sendable {
             switch problem {
             case .invalidCredentials: text.invalidCredentials
             case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
+            case .invalidCode: language.catalogue.secondFactorPage.invalidCode
+            case .secondFactorExpired: language.catalogue.secondFactorPage.expired
             case nil: nil
             }
         let fieldState = problem == .invalidCredentials ? #" aria-invalid="true" aria-describedby="problem""# : ""
@@ -99,13 +101,13 @@ package struct SignInPage: Sendable {
         }
     }
 
-    private static func hiddenFields(_ request: AuthorizationRequest, formToken: String, step: String) -> String {
+    static func hiddenFields(_ request: AuthorizationRequest, formToken: String, step: String) -> String {
         (request.formFields + [("csrf_token", formToken), ("step", step)])
             .map { "  <input type=\"hidden\" name=\"\($0.name.htmlEscaped)\" value=\"\($0.value.htmlEscaped)\">" }
             .joined(separator: "\n")
     }
 
-    private func page(title: String, body: String, language: SupportedLanguage, status: Int, redirectURI: String?) -> WebDocument {
+    func page(title: String, body: String, language: SupportedLanguage, status: Int, redirectURI: String?) -> WebDocument {
         .html(
             PageFrame.html(title: title, productName: productName, language: language, body: body), status: status,
             language: language, contentSecurityPolicy: Self.contentSecurityPolicy(redirectURI: redirectURI))

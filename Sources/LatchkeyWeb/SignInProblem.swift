@@ -4,4 +4,8 @@ package enum SignInProblem: Sendable, Equatable {
     case invalidCredentials
     /// Too many attempts: try again after `retryAfter` seconds (said as a round figure).
     case tooManyAttempts(retryAfter: Int)
+    /// The second factor's code was wrong, used already or spent: the code field is marked.
+    case invalidCode
+    /// The code step took too long, or its challenge was used: sign in again.
+    case secondFactorExpired
 }

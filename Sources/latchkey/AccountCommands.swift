@@ -64,6 +64,8 @@ enum AccountCommands {
             try endSession(parsed)
         case ("delete", nil):
             try deleteAccount(parsed)
+        case ("tfa", _):
+            try SecondFactorCommands.run(parsed)
         case ("show", _?), ("password", _?), ("sessions", _?), ("delete", _?):
             throw CommandFailure.usage("unexpected argument to account \(subcommand); run `latchkey account --help`")
         default:
@@ -76,8 +78,8 @@ enum AccountCommands {
         let (account, _) = try signedIn(parsed)
         var input = try StandardInput.open()
         let newPassword = try input.required("New password: ", missing: "standard input must hold the new password on its first line")
-        try withCurrentPassword(&input, line: "second") { current in
-            _ = try runAsync { try await account.changePassword(to: newPassword, currentPassword: current) }
+        try withCurrentPassword(&input, line: "second") { current, code in
+            _ = try runAsync { try await account.changePassword(to: newPassword, currentPassword: current, code: code) }
         }
         print("Your password has been changed. Every other device has been signed out; this one stays signed in.")
     }
@@ -87,8 +89,8 @@ enum AccountCommands {
         let newEmail = try onePositional(parsed, "NEW email address")
         let (account, _) = try signedIn(parsed)
         var input = try StandardInput.open()
-        try withCurrentPassword(&input, line: "first") { current in
-            _ = try runAsync { try await account.changeEmail(to: newEmail, currentPassword: current) }
+        try withCurrentPassword(&input, line: "first") { current, code in
+            _ = try runAsync { try await account.changeEmail(to: newEmail, currentPassword: current, code: code) }
         }
         print("A confirmation link is on its way to \(newEmail): the address changes once it is opened.")
         print("(If \(newEmail) has an account already, it gets a mail saying so instead.)")
@@ -150,27 +152,40 @@ enum AccountCommands {
                 throw CommandFailure.failure("not deleted: the address typed is not the account's")
             }
         }
-        try withCurrentPassword(&input, line: "first") { current in
-            try runAsync { try await account.deleteAccount(currentPassword: current) }
+        try withCurrentPassword(&input, line: "first") { current, code in
+            try runAsync { try await account.deleteAccount(currentPassword: current, code: code) }
         }
         ClientProfile.remove(from: store)
         print("Your account has been deleted, and this command line is signed out.")
     }
 
     /// Runs `attempt` with the current password read from standard input's `line` line when
-    /// piped (none when that line is absent or empty); on a terminal first without, then —
-    /// when the server asks for it (`reauthentication_required`) — once more with the password
-    /// typed at a prompt.
-    private static func withCurrentPassword(_ input: inout StandardInput, line: String, _ attempt: (ClientSecret?) throws -> Void) throws {
-        let given = input.next()
-        do {
-            try attempt(given)
-        } catch let error as LatchkeyClientError where error.code == .reauthenticationRequired {
-            guard input.isTerminal else {
-                throw CommandFailure.failure(
-                    "the server asks for your current password (reauthentication_required): give it on the \(line) line of standard input")
+    /// piped (none when that line is absent or empty) and, for an account with two-step sign-in,
+    /// the code on the line after it; on a terminal first without, then — when the server asks
+    /// for it (`reauthentication_required`) — once more with the password typed at a prompt, and
+    /// when it asks for the code too (`invalid_otp`), with the code typed at a prompt.
+    private static func withCurrentPassword(
+        _ input: inout StandardInput, line: String, _ attempt: (ClientSecret?, ClientSecret?) throws -> Void
+    ) throws {
+        var password = input.next()
+        var code = password == nil ? nil : input.next()
+        while true {
+            do {
+                return try attempt(password, code)
+            } catch let error as LatchkeyClientError where error.code == .reauthenticationRequired && password == nil {
+                guard input.isTerminal else {
+                    throw CommandFailure.failure(
+                        "the server asks for your current password (reauthentication_required): give it on the \(line) line of standard input")
+                }
+                password = try input.required("Current password: ", missing: "no current password given")
+            } catch let error as LatchkeyClientError where error.code == .invalidOTP && code == nil {
+                guard input.isTerminal else {
+                    throw CommandFailure.failure(
+                        "this account has two-step sign-in: give the code from the authenticator app (or a recovery code) on the line "
+                            + "after the current password")
+                }
+                code = try input.required("Code from your authenticator app (or a recovery code): ", missing: "no code given")
             }
-            try attempt(try input.required("Current password: ", missing: "no current password given"))
         }
     }
 

@@ -19,9 +19,21 @@ enum ClientCommands {
         if let email = parsed.options["--email"] {
             guard parsed.options["--client-id"] == nil else { throw CommandFailure.usage("use either --client-id or --email, not both") }
             guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("login --email needs --password-stdin") }
-            let password = ClientSecret(try readPassword("Password for \(email): ").exposed)
+            var input = try StandardInput.open()
+            let password = try input.required("Password for \(email): ", missing: "no password on standard input")
             let login = FirstPartyLogin(baseURL: issuer)
-            let tokens = try runAsync { try await login.signIn(email: email, password: password) }
+            let tokens: StoredTokens
+            switch try runAsync({ try await login.beginSignIn(email: email, password: password) }) {
+            case .signedIn(let signedIn):
+                tokens = signedIn
+            case .secondFactorRequired(let challenge):
+                // Two-step sign-in: the code on the next piped line, or typed without echo.
+                let code = try input.required(
+                    "Code from your authenticator app (or a recovery code): ",
+                    missing: "this account has two-step sign-in: give the code from the authenticator app (or a recovery code) "
+                        + "on the second line of standard input")
+                tokens = try runAsync { try await challenge.complete(code: code) }
+            }
             try store.save(tokens)
             try ClientProfile(firstPartyIssuer: issuer).save(in: store)
             FileHandle.standardError.write(Data("signed in as \(email)\n".utf8))

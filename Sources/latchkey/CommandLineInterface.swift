@@ -75,6 +75,7 @@ enum Help {
       users disable EMAIL                   Disable an account: no sign-in, no reset mail, every login ended
       users enable EMAIL                    Enable a disabled account again
       users unlock EMAIL                    End the account's sign-in lockouts (failure counts start again)
+      users tfa-reset EMAIL                 Remove the account's second factor (lost phone); the owner is mailed
       users verify EMAIL --password-stdin   Exit 0 when the password from standard input is the account's
       users set-password EMAIL --password-stdin
                                             Set a new password (policy checked); every session of the account ends
@@ -151,7 +152,8 @@ enum Help {
           as of one moment, and servers keep answering meanwhile). PATH is written as a
           temporary file of mode 0600 beside it, checked, synced and renamed; an existing file
           is never replaced. Back up the key files (LATCHKEY_SIGNING_KEYS_FILE,
-          LATCHKEY_ADDRESS_KEY_FILE) with it. For PostgreSQL use pg_dump. How to restore:
+          LATCHKEY_ADDRESS_KEY_FILE, LATCHKEY_SECRET_KEY_FILE) with it. For PostgreSQL use
+          pg_dump. How to restore:
           docs/deploy.md#backups.
     """
 
@@ -284,7 +286,9 @@ enum Help {
           `latchkey clients create ID --redirect-uri http://127.0.0.1/callback`.
       latchkey login --issuer URL --email EMAIL --password-stdin
           Signs in with the first-party /auth/login route; the password is read from
-          standard input.
+          standard input. For an account with two-step sign-in, the code from the
+          authenticator app (or a recovery code) is the second line of standard input (at a
+          terminal, both are asked for, without echo).
       Tokens are kept in $XDG_STATE_HOME/latchkey (else ~/.local/state/latchkey): the
       directory is 0700, tokens.json and client.json are 0600. --issuer defaults to
       LATCHKEY_ISSUER.
@@ -357,13 +361,26 @@ enum Help {
           password-login), signed in, last used (ISO 8601), address, user agent (or -).
       latchkey account sessions end ID
           Signs the device ID out; for the current one, as `latchkey logout` does.
+      latchkey account tfa generate
+          Two-step sign-in: with your password (first line of standard input), prints the
+          otpauth:// URL to add to an authenticator app (as a QR code, or opened on the
+          phone) and its key. The server keeps the secret for 10 minutes.
+      latchkey account tfa enable
+          Turns it on with the code the app shows (first line of standard input) and prints
+          the 10 recovery codes, once.
+      latchkey account tfa disable
+          Turns it off with a code from the app or a recovery code.
+      latchkey account tfa recovery-codes
+          Replaces the recovery codes with 10 new ones, with a code from the app.
       latchkey account delete [--yes]
           Deletes the account and everything in it, for good. At a terminal it asks you to
           type the address first; otherwise it needs --yes. The current password, when
           needed, is the first line of standard input (at a terminal, asked for). This command
           line is signed out afterwards.
       Changing the password or address and deleting need a sign-in within the last five
-      minutes or the current password; a wrong one counts as a failed sign-in.
+      minutes or the current password; a wrong one counts as a failed sign-in. With two-step
+      sign-in on, the code goes on the line after the current password (at a terminal, it is
+      asked for when the server needs it).
     """
 
     static let users = """
@@ -381,7 +398,14 @@ enum Help {
           Enables a disabled account again (it signs in anew; nothing ended comes back).
       latchkey users unlock EMAIL
           Ends the account's sign-in lockouts on every server at once: its failure counts
-          start again from zero (a completed password reset does the same).
+          start again from zero (a completed password reset does the same), and so do its
+          counts of wrong second-factor codes.
+      latchkey users tfa-reset EMAIL
+          Removes the account's second factor (its authenticator app and recovery codes), for
+          a person who lost their phone and their recovery codes and has proved who they are
+          to you some other way, and mails the account's address that it was done. The next
+          sign-in needs the password only; the owner can turn two-step sign-in on again. A
+          password reset never removes it: nothing mailed signs in without the second factor.
       latchkey users verify EMAIL --password-stdin
           Exits 0 when the password read from standard input (at a terminal: asked for,
           not echoed) is the account's current password, 1 otherwise.

@@ -214,7 +214,9 @@ func backup(_ arguments: ArraySlice<String>) throws {
     let configuration = try loadConfiguration()
     let copied = try ServerApplication.backUpDatabase(configuration, to: path)
     print("backed up \(configuration.databasePath) to \(path): \(copied.pages) pages, \(copied.bytes) bytes, schema version \(copied.schema)")
-    print("keep \(configuration.signingKeysFile.path) and \(configuration.addressKeyFile.path) with it (restore: docs/deploy.md#backups)")
+    print(
+        "keep \(configuration.signingKeysFile.path), \(configuration.addressKeyFile.path) and \(configuration.secretKeyFile.path) "
+            + "with it (restore: docs/deploy.md#backups)")
 }
 
 func users(_ arguments: ArraySlice<String>) throws {
@@ -255,6 +257,10 @@ func users(_ arguments: ArraySlice<String>) throws {
         let email = try onePositional(parsed, "EMAIL")
         try ServerApplication.openAccounts(configuration).unlock(email: email)
         print("unlocked \(email): its sign-in failure counts start again from zero")
+    case "tfa-reset":
+        let email = try onePositional(parsed, "EMAIL")
+        try ServerApplication.openAccounts(configuration).resetSecondFactor(email: email)
+        print("removed the second factor of \(email); the owner was mailed, and the next sign-in needs the password only")
     case "sessions":
         try userSessions(parsed, ServerApplication.openAccounts(configuration))
     case "set-email":
@@ -274,7 +280,7 @@ func users(_ arguments: ArraySlice<String>) throws {
         throw unknownSubcommand(
             "users", subcommand, known: [
                 "create", "list", "disable", "enable", "delete", "set-password", "unlock", "verify", "log-key", "set-email", "sessions",
-                "import",
+                "import", "tfa-reset",
             ])
     }
 }

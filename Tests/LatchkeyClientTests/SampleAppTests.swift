@@ -53,6 +53,63 @@ import Testing
         #expect(store.load() != nil)
     }
 
+    @Test(
+        "Two-step sign-in on the Account screen: password, the secret and a code, recovery codes; then sign-in asks for the code",
+        .enabled(if: ProcessInfo.processInfo.environment["LATCHKEY_TEST_PYTHON"] != nil, "pyotp computes the codes"))
+    func twoStepSignIn() async throws {
+        let server = try await LatchkeyServerProcess()
+        defer { server.stop() }
+        try server.createUser("jane@example.com")
+        let store = InMemoryTokenStore()
+        let model = try Self.model(server, store: store)
+        model.signIn.email = "jane@example.com"
+        model.signIn.setPassword(LatchkeyServerProcess.goodPassword)
+        await model.signInWithPassword()
+        try await waitFor { if case .signedIn = model.sessionState { true } else { false } }
+
+        await model.showAccount()
+        model.showTwoStepSetup()
+        model.setTwoStepPassword(LatchkeyServerProcess.goodPassword)
+        await model.generateTwoStepSecret()
+        guard case .confirming(let secret) = model.twoStepSetup?.step else {
+            Issue.record("no secret to confirm: \(String(describing: model.twoStepSetup?.step))")
+            return
+        }
+        #expect(model.twoStepSetup?.password.exposed.isEmpty == true, "the password is not kept")
+        model.setTwoStepCode("000000x")
+        await model.enableTwoStep()
+        guard case .failed = model.twoStepSetup?.step else {
+            Issue.record("a wrong code was not refused")
+            return
+        }
+        model.retryTwoStep()
+        model.setTwoStepCode(try SecondFactorClientTests.code(secret.secret, steps: -1).exposed)
+        await model.enableTwoStep()
+        guard case .enabled(let recoveryCodes) = model.twoStepSetup?.step else {
+            Issue.record("not enabled: \(String(describing: model.twoStepSetup?.step))")
+            return
+        }
+        #expect(recoveryCodes.count == 10)
+        model.closeAccount()
+
+        await model.signOut()
+        model.signIn.email = "jane@example.com"
+        model.signIn.setPassword(LatchkeyServerProcess.goodPassword)
+        await model.signInWithPassword()
+        #expect(model.signIn.step == .needsCode(nil))
+        model.signIn.setCode("123 456")
+        await model.submitSignInCode()
+        guard case .needsCode(let message?) = model.signIn.step else {
+            Issue.record("a wrong code did not ask again: \(model.signIn.step)")
+            return
+        }
+        #expect(message.contains("recovery codes"))
+        model.signIn.setCode(recoveryCodes[0])
+        await model.submitSignInCode()
+        try await waitFor { if case .signedIn = model.sessionState { true } else { false } }
+        #expect(model.signIn == SignInForm())
+    }
+
     @Test("the Account screen: devices, a new password once the current one is given, Delete account signs out")
     func accountScreen() async throws {
         let server = try await LatchkeyServerProcess()

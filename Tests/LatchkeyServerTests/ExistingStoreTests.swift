@@ -38,7 +38,9 @@ import LatchkeyTestSupport
         let error = try #require(throws: LatchkeyError.self) { try ServerApplication.openKeyRing(configuration, creating: false) }
         #expect(error.message.contains(configuration.signingKeysFile.path))
         #expect(!FileManager.default.fileExists(atPath: configuration.signingKeysFile.path))
-        #expect(try ServerApplication.createKeyFiles(configuration) == [configuration.signingKeysFile.path, configuration.addressKeyFile.path])
+        #expect(
+            try ServerApplication.createKeyFiles(configuration)
+                == [configuration.signingKeysFile.path, configuration.addressKeyFile.path, configuration.secretKeyFile.path])
         #expect(try ServerApplication.createKeyFiles(configuration) == [])
         #expect(try !ServerApplication.openKeyRing(configuration, creating: false).describe().isEmpty)
     }

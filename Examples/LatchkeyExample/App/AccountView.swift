@@ -43,6 +43,13 @@ struct AccountView: View {
                 }
             }
         }
+        Section("Two-step sign-in") {
+            if let setup = model.twoStepSetup {
+                TwoStepSetupSection(model: model, setup: setup)
+            } else {
+                Button("Two-step sign-in") { model.showTwoStepSetup() }
+            }
+        }
         Section("Signed-in devices") {
             ForEach(screen.devices) { device in
                 Text(screen.summary(of: device))

@@ -26,26 +26,58 @@ struct SignInView: View {
                 .disabled(model.isSigningInWithBrowser)
                 if let message = model.browserSignInError { Text(message).foregroundStyle(.red) }
             }
-            Section("Email and password") {
-                TextField("Email", text: $model.signIn.email)
-                    .textContentType(.username)
-                    .keyboardType(.emailAddress)
-                    .textInputAutocapitalization(.never)
-                SecureField("Password", text: Binding(get: { model.signIn.password.exposed }, set: { model.signIn.setPassword($0) }))
-                    .textContentType(.password)
-                Button("Sign in") { Task { await model.signInWithPassword() } }
-                    .disabled(!model.signIn.canSubmit)
-                switch model.signIn.step {
-                case .signingIn: ProgressView()
-                case .failed(let message): Text(message).foregroundStyle(.red)
-                case .editing: EmptyView()
-                }
-                Button("Forgot password?") { model.showForgotPassword() }
+            switch model.signIn.step {
+            case .needsCode(let message):
+                SignInCodeSection(model: model, message: message, verifying: false)
+            case .verifyingCode:
+                SignInCodeSection(model: model, message: nil, verifying: true)
+            default:
+                passwordSection
             }
             Section {
                 Button("Create account") { model.showSignUp() }
             }
         }
         .navigationTitle("Sign in")
+    }
+
+    private var passwordSection: some View {
+        Section("Email and password") {
+            TextField("Email", text: $model.signIn.email)
+                .textContentType(.username)
+                .keyboardType(.emailAddress)
+                .textInputAutocapitalization(.never)
+            SecureField("Password", text: Binding(get: { model.signIn.password.exposed }, set: { model.signIn.setPassword($0) }))
+                .textContentType(.password)
+            Button("Sign in") { Task { await model.signInWithPassword() } }
+                .disabled(!model.signIn.canSubmit)
+            switch model.signIn.step {
+            case .signingIn: ProgressView()
+            case .failed(let message): Text(message).foregroundStyle(.red)
+            case .editing, .needsCode, .verifyingCode: EmptyView()
+            }
+            Button("Forgot password?") { model.showForgotPassword() }
+        }
+    }
+}
+
+/// The sign-in's second step: the code from the authenticator app, or a recovery code.
+private struct SignInCodeSection: View {
+    @Bindable var model: AppModel
+    let message: String?
+    let verifying: Bool
+
+    var body: some View {
+        Section("Two-step sign-in") {
+            Text("Enter the 6-digit code from your authenticator app. Lost your phone? Enter one of your recovery codes.")
+            TextField("Code", text: Binding(get: { model.signIn.code.exposed }, set: { model.signIn.setCode($0) }))
+                .textContentType(.oneTimeCode)
+                .textInputAutocapitalization(.never)
+            Button("Verify") { Task { await model.submitSignInCode() } }
+                .disabled(!model.signIn.canSubmitCode)
+            if verifying { ProgressView() }
+            if let message { Text(message).foregroundStyle(.red) }
+            Button("Cancel", role: .cancel) { model.cancelSignInCode() }
+        }
     }
 }

@@ -49,6 +49,8 @@ public final class AppModel {
     public var changeEmail: ChangeEmailForm?
     /// "Delete account" on the Account screen, while shown.
     public private(set) var deleteAccount: DeleteAccountFlow?
+    /// "Two-step sign-in" on the Account screen, while shown.
+    public private(set) var twoStepSetup: TwoStepSetup?
     /// Whether the session ended because the person deleted their account (the sign-in
     /// screen says so), until the next sign-in.
     public private(set) var accountDeleted = false
@@ -84,6 +86,9 @@ public final class AppModel {
     @ObservationIgnored private let confirmIdentity: @Sendable () async throws -> Void
     @ObservationIgnored private let store: any TokenStore
     @ObservationIgnored private let session: AuthSession
+    @ObservationIgnored private let secondFactor: SecondFactorClient
+    /// The sign-in's second step, while the form asks for the code.
+    @ObservationIgnored private var secondFactorChallenge: SecondFactorChallenge?
     @ObservationIgnored private var following: Task<Void, Never>?
     /// Whether the next activation may ask for Face ID by itself: at launch, and after each
     /// return from the background; spent by the first activation.
@@ -123,6 +128,7 @@ public final class AppModel {
             store: store, refresher: .matchingTokens(oauth: oauth, firstParty: login), urlSession: urlSession,
             backgroundActivity: backgroundActivity)
         accountClient = AccountClient(baseURL: configuration.issuer, session: session)
+        secondFactor = SecondFactorClient(baseURL: configuration.issuer, session: session)
     }
 
     /// Follows the session's events (call from the root view's `.task`); the first one
@@ -267,16 +273,42 @@ public final class AppModel {
         reset = nil
     }
 
-    /// Signs in with the form's email and password (first-party login).
+    /// Signs in with the form's email and password (first-party login); for an account with
+    /// two-step sign-in the form then asks for the code (``submitSignInCode()``).
     public func signInWithPassword() async {
         guard signIn.submit() else { return }
         do {
-            let tokens = try await login.signIn(email: signIn.email, password: signIn.password)
-            try await session.signIn(tokens)
-            signIn.succeeded()
+            switch try await login.beginSignIn(email: signIn.email, password: signIn.password) {
+            case .signedIn(let tokens):
+                try await session.signIn(tokens)
+                signIn.succeeded()
+            case .secondFactorRequired(let challenge):
+                secondFactorChallenge = challenge
+                signIn.codeNeeded()
+            }
         } catch {
             signIn.failed(Self.clientError(error), language: language)
         }
+    }
+
+    /// Sends the code typed at the sign-in's second step: signed in, or asked again.
+    public func submitSignInCode() async {
+        guard let challenge = secondFactorChallenge, signIn.submitCode() else { return }
+        do {
+            try await session.signIn(try await challenge.complete(code: signIn.code))
+            secondFactorChallenge = nil
+            signIn.succeeded()
+        } catch {
+            let failure = Self.clientError(error)
+            signIn.codeFailed(failure, language: language)
+            if case .failed = signIn.step { secondFactorChallenge = nil }
+        }
+    }
+
+    /// Leaves the sign-in's second step: the form starts over.
+    public func cancelSignInCode() {
+        secondFactorChallenge = nil
+        signIn = SignInForm()
     }
 
     /// Signs in through the browser (OAuth with PKCE): `present` shows the request and
@@ -347,6 +379,63 @@ public final class AppModel {
         changePassword = nil
         changeEmail = nil
         deleteAccount = nil
+        twoStepSetup = nil
+    }
+
+    /// Shows "Two-step sign-in" on the Account screen.
+    public func showTwoStepSetup() {
+        twoStepSetup = TwoStepSetup()
+    }
+
+    /// Closes "Two-step sign-in"; a secret not confirmed expires on the server.
+    public func closeTwoStepSetup() {
+        twoStepSetup = nil
+    }
+
+    /// Replaces the password typed on "Two-step sign-in".
+    public func setTwoStepPassword(_ text: String) {
+        twoStepSetup?.setPassword(text)
+    }
+
+    /// Replaces the code typed on "Two-step sign-in".
+    public func setTwoStepCode(_ text: String) {
+        twoStepSetup?.setCode(text)
+    }
+
+    /// Asks the server for a new secret, with the password typed.
+    public func generateTwoStepSecret() async {
+        guard let password = twoStepSetup?.password, twoStepSetup?.start(needsPassword: true) == true else { return }
+        do {
+            twoStepSetup?.generated(try await secondFactor.generate(password: password))
+        } catch {
+            twoStepSetup?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Turns two-step sign-in on with the code typed, for the secret shown.
+    public func enableTwoStep() async {
+        guard let setup = twoStepSetup, let secret = setup.secret, twoStepSetup?.start(needsPassword: false) == true else { return }
+        do {
+            twoStepSetup?.enabled(try await secondFactor.enable(secret, code: setup.code))
+        } catch {
+            twoStepSetup?.failed(Self.clientError(error), language: language)
+        }
+    }
+
+    /// Back from a failure on "Two-step sign-in" to the step before it.
+    public func retryTwoStep() {
+        twoStepSetup?.retry()
+    }
+
+    /// Turns two-step sign-in off with the code typed (from the app, or a recovery code).
+    public func disableTwoStep() async {
+        guard let code = twoStepSetup?.code, twoStepSetup?.start(needsPassword: false) == true else { return }
+        do {
+            try await secondFactor.disable(code: code)
+            twoStepSetup?.disabled()
+        } catch {
+            twoStepSetup?.failed(Self.clientError(error), language: language)
+        }
     }
 
     /// Signs `device` out ("sign out this device"): another device's tokens stop at once;

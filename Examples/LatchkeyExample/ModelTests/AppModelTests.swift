@@ -93,6 +93,53 @@ final class UnreachableServer: URLProtocol {
         guard case .linkUnusable = model.reset?.step else { Issue.record("broken link not reported"); return }
     }
 
+    @Test("the sign-in form's code step: the password is dropped, a wrong code asks again, another failure starts over")
+    func signInCodeStep() {
+        var form = SignInForm()
+        form.email = "jane@example.com"
+        form.setPassword("correct horse battery staple")
+        let submitted = form.submit()
+        #expect(submitted)
+        form.codeNeeded()
+        #expect(form.step == .needsCode(nil) && form.password.exposed.isEmpty)
+        #expect(!form.canSubmitCode)
+        form.setCode("  ")
+        #expect(!form.canSubmitCode)
+        form.setCode("123456")
+        let sent = form.submitCode()
+        let again = form.submitCode()
+        #expect(sent && form.step == .verifyingCode && !again)
+        form.codeFailed(LatchkeyClientError(.invalidOTP), language: .pt)
+        guard case .needsCode(let message?) = form.step else { Issue.record("not asked again"); return }
+        #expect(message.contains("códigos de recuperação") && form.code.exposed.isEmpty)
+        form.setCode("7KQ2-M9XD-C4RT")
+        let recovery = form.submitCode()
+        #expect(recovery)
+        form.codeFailed(LatchkeyClientError(.invalidCredentials), language: .en)
+        guard case .failed = form.step else { Issue.record("did not start over"); return }
+    }
+
+    @Test("Two-step sign-in offline: each request fails in words and the screen can go back; closing the account closes it")
+    func twoStepOffline() async throws {
+        let (model, _) = try Self.model(signedIn: Self.signedIn)
+        model.showTwoStepSetup()
+        await model.generateTwoStepSecret()
+        #expect(model.twoStepSetup?.step == .editing, "nothing is sent without a password")
+        model.setTwoStepPassword("correct horse battery staple")
+        await model.generateTwoStepSecret()
+        guard case .failed(let message) = model.twoStepSetup?.step else { Issue.record("not failed"); return }
+        #expect(message.hasPrefix("The service could not be reached."))
+        model.retryTwoStep()
+        #expect(model.twoStepSetup?.step == .editing)
+        model.setTwoStepCode("123456")
+        await model.disableTwoStep()
+        guard case .failed = model.twoStepSetup?.step else { Issue.record("not failed"); return }
+        #expect(model.twoStepSetup?.code.exposed.isEmpty == true)
+        await model.showAccount()
+        model.closeAccount()
+        #expect(model.twoStepSetup == nil)
+    }
+
     @Test("sign-in and forgot-password forms report offline failures in the person's words; nothing is stored")
     func formsOffline() async throws {
         let (model, stores) = try Self.model()

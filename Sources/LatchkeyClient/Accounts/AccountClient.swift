@@ -11,17 +11,20 @@ public import Foundation
 /// need a sign-in within the last five minutes or the current password. Without either the
 /// call throws `reauthentication_required`: ask the person for their password and call
 /// again with `currentPassword` (or have them sign in again). A wrong one is
-/// `invalid_credentials` and counts as a failed sign-in (`rate_limited` past the limit).
+/// `invalid_credentials` and counts as a failed sign-in (`rate_limited` past the limit). For an
+/// account with two-step sign-in the recent sign-in must have included the code, and the
+/// password goes with a `code` (from the authenticator app, or a recovery code): without one,
+/// or with a wrong one, the call throws `invalid_otp`.
 ///
 /// What every call promises:
 /// - Requests carry the session's access token, renewed first when it is about to expire. A
 ///   reply that refuses the token itself (`401` with a `Bearer` challenge: the server acted
 ///   on nothing) renews it once and sends the request again, whatever its method; refused
 ///   again, the call throws `session_expired` (`access_token_refused`).
-/// - After ``changePassword(to:currentPassword:email:)`` the session renews its access token
+/// - After ``changePassword(to:currentPassword:code:email:)`` the session renews its access token
 ///   at once (the server's credential version moved: the old one stops working); the
 ///   change never reports a failure once the server made it.
-/// - After ``deleteAccount(currentPassword:)`` the session's tokens are removed and it sends
+/// - After ``deleteAccount(currentPassword:code:)`` the session's tokens are removed and it sends
 ///   ``AuthSessionEvent/signedOut(_:)`` with ``AuthSessionEvent/SignOutReason/accountDeleted``.
 /// - Passwords travel only in request bodies, as ``ClientSecret``; no error carries one.
 public struct AccountClient: Sendable {
@@ -59,12 +62,13 @@ public struct AccountClient: Sendable {
     ///   which also judges strength: `too_weak`), `reauthentication_required`,
     ///   `invalid_credentials` (a wrong `currentPassword`), `rate_limited`, `session_expired`,
     ///   or a server/transport error.
-    public func changePassword(to newPassword: ClientSecret, currentPassword: ClientSecret? = nil, email: String? = nil)
-        async throws -> UserAccount
-    {
+    public func changePassword(
+        to newPassword: ClientSecret, currentPassword: ClientSecret? = nil, code: ClientSecret? = nil, email: String? = nil
+    ) async throws -> UserAccount {
         let broken = PasswordRules.check(newPassword, email: email)
         guard broken.isEmpty else { throw LatchkeyClientError(.weakPassword, reasons: broken.map(\.code)) }
-        let (reply, token) = try await send("PATCH", "users/me", ["password": newPassword], currentPassword: currentPassword)
+        let (reply, token) = try await send(
+            "PATCH", "users/me", ["password": newPassword], currentPassword: currentPassword, code: code)
         guard reply.isSuccess else { throw reply.error }
         await session.accessTokenOutdated(token)
         return try UserAccount(reply: reply)
@@ -81,10 +85,13 @@ public struct AccountClient: Sendable {
     /// - Throws: `invalid_email` (checked locally first), `reauthentication_required`,
     ///   `invalid_credentials` (a wrong `currentPassword`), `rate_limited` (also past five
     ///   changes an hour), `session_expired`, or a server/transport error.
-    public func changeEmail(to newEmail: String, currentPassword: ClientSecret? = nil) async throws -> UserAccount {
+    public func changeEmail(to newEmail: String, currentPassword: ClientSecret? = nil, code: ClientSecret? = nil) async throws
+        -> UserAccount
+    {
         let address = newEmail.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailSyntax.isPlausible(address) else { throw LatchkeyClientError(.invalidEmail) }
-        let (reply, _) = try await send("PATCH", "users/me", ["email": ClientSecret(address)], currentPassword: currentPassword)
+        let (reply, _) = try await send(
+            "PATCH", "users/me", ["email": ClientSecret(address)], currentPassword: currentPassword, code: code)
         guard reply.isSuccess else { throw reply.error }
         return try UserAccount(reply: reply)
     }
@@ -128,19 +135,20 @@ public struct AccountClient: Sendable {
     /// - Throws: `reauthentication_required`, `invalid_credentials` (a wrong
     ///   `currentPassword`), `rate_limited`, `session_expired`, or a server/transport error;
     ///   nothing once the server deleted the account.
-    public func deleteAccount(currentPassword: ClientSecret? = nil) async throws {
-        let (reply, _) = try await send("DELETE", "users/me", [:], currentPassword: currentPassword)
+    public func deleteAccount(currentPassword: ClientSecret? = nil, code: ClientSecret? = nil) async throws {
+        let (reply, _) = try await send("DELETE", "users/me", [:], currentPassword: currentPassword, code: code)
         guard reply.isSuccess else { throw reply.error }
         await session.accountDeleted()
     }
 
-    /// Sends `method route` with `fields` and `current_password` as its JSON body (none when
-    /// both are empty); returns the reply and the access token it was sent with.
-    private func send(_ method: String, _ route: String, _ fields: [String: ClientSecret], currentPassword: ClientSecret?)
-        async throws -> (HTTPReply, ClientSecret)
-    {
+    /// Sends `method route` with `fields`, `current_password` and `otp` as its JSON body (none
+    /// when all are empty); returns the reply and the access token it was sent with.
+    private func send(
+        _ method: String, _ route: String, _ fields: [String: ClientSecret], currentPassword: ClientSecret?, code: ClientSecret?
+    ) async throws -> (HTTPReply, ClientSecret) {
         var body = fields.mapValues(\.exposed)
         if let currentPassword { body["current_password"] = currentPassword.exposed }
+        if let code { body["otp"] = code.exposed }
         return try await session.authorizedReply(to: ClientHTTP.jsonRequest(method, self.route(route), body.isEmpty ? nil : body))
     }
 

@@ -23,6 +23,12 @@ enum ClientErrorText {
     }
 
     static let messages: [String: [ClientLanguage: String]] = [
+        "invalid_otp": [
+            .en: "Enter the 6-digit code from your authenticator app, or one of your recovery codes. A code works only once.",
+            .pt: "Introduza o código de 6 dígitos da sua aplicação de autenticação ou um dos seus códigos de recuperação. Cada código só funciona uma vez.",
+            .es: "Escribe el código de 6 dígitos de tu aplicación de autenticación o uno de tus códigos de recuperación. Cada código funciona una sola vez.",
+            .ar: "أدخل الرمز المكوّن من 6 أرقام من تطبيق المصادقة، أو أحد رموز الاسترداد. يعمل كل رمز مرة واحدة فقط.",
+        ],
         "rate_limited": [
             .en: "Too many attempts. Please wait a moment and try again.",
             .pt: "Muitas tentativas. Aguarde um momento e tente de novo.",

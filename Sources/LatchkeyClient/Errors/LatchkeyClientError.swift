@@ -72,6 +72,10 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         /// current password, and the request brought neither: ask the person for their
         /// current password (and send it as `currentPassword`) or to sign in again.
         public static let reauthenticationRequired = Code("reauthentication_required", .needsUserAction)
+        /// The password was right, and the account's second factor was missing or wrong: ask
+        /// for the code from the authenticator app (or a recovery code) and send it too. The
+        /// server's `invalid_otp` / Directus's `INVALID_OTP`.
+        public static let invalidOTP = Code("invalid_otp", .needsUserAction)
         /// The server's certificate was not trusted: it failed the system's TLS checks, or
         /// its public key is not among the pinned ones (``PublicKeyPins``) — someone on this
         /// network may be intercepting, or the server's keys changed without the app.
@@ -98,7 +102,7 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
             .weakPassword, .invalidEmail, .invalidCredentials, .sessionExpired, .authorizationFailed,
             .signInCancelled, .userAuthenticationFailed, .userAuthenticationRequired, .invalidLink, .reauthenticationRequired,
             .untrustedServer, .tokenStoreCorrupted, .requestRejected, .unexpectedResponse, .registrationClosed,
-            .invalidConfiguration, .tokenStoreFailed,
+            .invalidConfiguration, .tokenStoreFailed, .invalidOTP,
         ]
     }
 

@@ -57,11 +57,13 @@ extension LatchkeyClientError {
         case "rate_limited": .rateLimited
         case "invalid_credentials": .invalidCredentials
         case "reauthentication_required": .reauthenticationRequired
+        case "invalid_otp": .invalidOTP
         case "internal_error", "storage_error", "mail_delivery_failed", "server_busy", "rate_limiter_unavailable": .serverUnavailable
         // Directus's codes.
         case "INVALID_TOKEN", "TOKEN_EXPIRED": .invalidToken
         case "INVALID_CREDENTIALS": .invalidCredentials
         case "REAUTHENTICATION_REQUIRED": .reauthenticationRequired
+        case "INVALID_OTP": .invalidOTP
         case "REQUESTS_EXCEEDED": .rateLimited
         case "SERVICE_UNAVAILABLE", "INTERNAL_SERVER_ERROR": .serverUnavailable
         // Directus reports its password policy and bad emails as failed field validation.

@@ -184,7 +184,7 @@ public actor AuthSession {
     public var hasUnsavedTokens: Bool { unsaved != nil }
 
     /// An access token that is not about to expire, refreshing first if needed (also when
-    /// the held one was outdated by a password change, ``AccountClient/changePassword(to:currentPassword:email:)``).
+    /// the held one was outdated by a password change, ``AccountClient/changePassword(to:currentPassword:code:email:)``).
     ///
     /// - Throws: `session_expired` when not signed in (reason `not_signed_in`) or when the
     ///   server ended the session (the tokens are then removed); a transient error when

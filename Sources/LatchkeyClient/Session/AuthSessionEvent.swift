@@ -19,7 +19,7 @@ public enum AuthSessionEvent: Sendable, Equatable {
         /// The server rejected the refresh token (expired, revoked, reused, or the
         /// password changed), or there was none to renew an expired access token.
         case sessionEnded
-        /// The person deleted their account (``AccountClient/deleteAccount(currentPassword:)``):
+        /// The person deleted their account (``AccountClient/deleteAccount(currentPassword:code:)``):
         /// every token of it stopped.
         case accountDeleted
     }

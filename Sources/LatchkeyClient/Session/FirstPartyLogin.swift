@@ -23,16 +23,33 @@ public struct FirstPartyLogin: Sendable {
         self.now = now
     }
 
-    /// Signs in with `email` and `password` and returns the new session's tokens.
+    /// Signs in with `email` and `password` (and `code`, the second factor's, for an account
+    /// that has one) and returns the new session's tokens.
     ///
     /// - Throws: `invalid_email` (checked locally), `invalid_credentials` (one answer
-    ///   for a wrong address, a wrong password and a disabled account), `rate_limited`,
-    ///   or a server/transport error.
-    public func signIn(email: String, password: ClientSecret) async throws -> StoredTokens {
+    ///   for a wrong address, a wrong password and a disabled account), `invalid_otp` (the
+    ///   password was right; the account's code is missing or wrong), `rate_limited`, or a
+    ///   server/transport error.
+    public func signIn(email: String, password: ClientSecret, code: ClientSecret? = nil) async throws -> StoredTokens {
         let address = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard EmailSyntax.isPlausible(address) else { throw LatchkeyClientError(.invalidEmail) }
-        return try await tokens(from: http.postJSON(
-            baseURL.appendingPathComponent("auth/login"), ["email": address, "password": password.exposed, "mode": "json"]))
+        var body = ["email": address, "password": password.exposed, "mode": "json"]
+        if let code { body["otp"] = code.exposed }
+        return try await tokens(from: http.postJSON(baseURL.appendingPathComponent("auth/login"), body))
+    }
+
+    /// Signs in with `email` and `password`: the tokens, or — for an account with two-step
+    /// sign-in — a ``SecondFactorChallenge`` that takes the code from the authenticator app or a
+    /// recovery code (``SecondFactorChallenge/complete(code:)``).
+    ///
+    /// - Throws: what ``signIn(email:password:code:)`` throws, but not `invalid_otp` for a
+    ///   missing code.
+    public func beginSignIn(email: String, password: ClientSecret) async throws -> FirstPartySignInStep {
+        do {
+            return .signedIn(try await signIn(email: email, password: password))
+        } catch let error as LatchkeyClientError where error.code == .invalidOTP {
+            return .secondFactorRequired(SecondFactorChallenge(login: self, email: email, password: password))
+        }
     }
 
     /// Trades `refreshToken` for new tokens; the server rotates it (single use).

@@ -109,6 +109,25 @@ package struct AccountAdministration: Sendable {
         }
     }
 
+    /// Removes the second factor (authenticator app and recovery codes) of the account with this
+    /// address, for a person who lost their phone and their recovery codes and proved who they
+    /// are to the operator, and mails the owner in the same transaction. The next sign-in needs
+    /// the password only; the owner can enrol again. Throws `account_not_found`, or
+    /// `invalid_request` when the account has no second factor.
+    package func resetSecondFactor(email: String) throws {
+        let account = try existingAccount(email)
+        let now = clock.now()
+        let removed = try store.removeSecondFactor(accountID: account.id, now: now) { owner in
+            try templates.render(
+                .secondFactorChanged(.removedByOperator, changedAt: now), to: owner.email,
+                language: SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: owner.locale),
+                id: SecureRandom.identifier())
+        }
+        guard removed else {
+            throw LatchkeyError(.invalidRequest, "The account \(account.email) has no second factor.")
+        }
+    }
+
     /// The live logins (signed-in devices) of the account with this address, most recently used
     /// first. Throws `account_not_found`.
     package func logins(email: String) throws -> [LiveLogin] {

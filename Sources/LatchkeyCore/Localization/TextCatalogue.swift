@@ -49,4 +49,9 @@ package struct TextCatalogue: Sendable {
     package let operatorEmailChangeMail: OperatorEmailChangeMailText
     /// The pages mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`).
     package let emailLinkPages: EmailLinkPageText
+    /// The mails about the account's second factor: on, off, removed by the operator, a
+    /// recovery code used.
+    package let secondFactorMail: SecondFactorMailText
+    /// The second factor's pages: the sign-in's code step and the enrolment page.
+    package let secondFactorPage: SecondFactorPageText
 }

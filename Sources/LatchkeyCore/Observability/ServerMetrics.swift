@@ -56,6 +56,8 @@ package enum SignInOutcome: String, Sendable, CaseIterable {
     case disabledAccount = "disabled_account"
     /// A limit refused the attempt before the credential was checked.
     case rateLimited = "rate_limited"
+    /// A second factor's code was wrong, replayed or spent.
+    case wrongCode = "wrong_code"
 }
 
 /// Receives the outcome of every sign-in, for `/metrics`.

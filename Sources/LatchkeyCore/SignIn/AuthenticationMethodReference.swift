@@ -12,4 +12,6 @@ package struct AuthenticationMethodReference: RawRepresentable, Hashable, Sendab
 
     /// `pwd`: a password known only to the person.
     package static let password = AuthenticationMethodReference(rawValue: "pwd")
+    /// `otp`: a one-time password — an authenticator app's code, or a recovery code.
+    package static let oneTimePassword = AuthenticationMethodReference(rawValue: "otp")
 }

@@ -1,4 +1,5 @@
 import Foundation
+package import LatchkeyCrypto
 
 /// Signing in to get tokens directly (the Directus-compatible `/auth/login`): a sign-in of
 /// ``SignInService`` and a new login of ``TokenService``.
@@ -23,11 +24,14 @@ package struct FirstPartyLogin: Sendable {
         self.logger = logger
     }
 
-    /// Checks `credential` from `clientIP` and starts a first-party login, recording where it
-    /// came from (`clientIP` and the `User-Agent` header `userAgent`) for the account's list of
-    /// signed-in devices.
-    package func signIn(_ credential: SignInCredential, clientIP: String, userAgent: String?) throws -> TokenService.IssuedTokens {
-        let signedIn = try signIn.signIn(credential, clientIP: clientIP)
+    /// Checks `credential` (and `code`, the second factor's, for an account that has one) from
+    /// `clientIP` and starts a first-party login, recording where it came from (`clientIP` and
+    /// the `User-Agent` header `userAgent`) for the account's list of signed-in devices. A
+    /// missing or wrong code after a right password is `invalid_otp`.
+    package func signIn(
+        _ credential: SignInCredential, code: Redacted<String>? = nil, clientIP: String, userAgent: String?
+    ) throws -> TokenService.IssuedTokens {
+        let signedIn = try signIn.signIn(credential, code: code, clientIP: clientIP)
         let issued: TokenService.IssuedTokens
         do {
             issued = try tokens.issue(

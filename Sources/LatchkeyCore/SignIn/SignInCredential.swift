@@ -5,4 +5,7 @@ package import LatchkeyCrypto
 package enum SignInCredential: Sendable {
     /// An email address and a password, both as typed (the password is normalised by the method).
     case password(email: String, password: Redacted<String>)
+    /// A one-time code (an authenticator app's, or a recovery code) for `account`, whose
+    /// password was proved first, as typed.
+    case oneTimeCode(account: Account, code: Redacted<String>)
 }

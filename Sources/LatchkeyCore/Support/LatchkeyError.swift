@@ -85,6 +85,9 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         /// An account change needs a recent sign-in or the current password, and the request
         /// brings neither (see ``Reauthentication``).
         package static let reauthenticationRequired = Code("reauthentication_required", .forbidden)
+        /// The password was right, and the account's second factor is missing or wrong (a
+        /// code from its authenticator app or a recovery code): Directus's `INVALID_OTP`.
+        package static let invalidOTP = Code("invalid_otp", .unauthorized)
         /// The thing the request names (a login of the account) is not there.
         package static let loginNotFound = Code("login_not_found", .notFound)
         /// The configuration is invalid; the message names the setting.

@@ -64,6 +64,9 @@ package struct Configuration: Sendable {
     /// The address-hash key file (`LATCHKEY_ADDRESS_KEY_FILE`; default `DATA_DIR/address-hash.key`).
     /// Instances behind one load balancer share it.
     package var addressKeyFile: URL
+    /// The secret box key file (`LATCHKEY_SECRET_KEY_FILE`; default `DATA_DIR/secret-box.key`):
+    /// seals secrets kept to be read back. Instances behind one load balancer share it.
+    package var secretKeyFile: URL
     /// The PostgreSQL database to use instead of SQLite (`LATCHKEY_DATABASE_URL`); nil
     /// means the SQLite file in ``dataDirectory``.
     package var databaseURL: PostgresURL?
@@ -82,6 +85,8 @@ package struct Configuration: Sendable {
     package var mailFromName: String
     /// The name people know the service by, in mails and on pages (`LATCHKEY_PRODUCT_NAME`).
     package var productName: String
+    /// The name authenticator apps show for the account (`LATCHKEY_TOTP_ISSUER`; default the product name).
+    package var totpIssuer: String
     /// Where the reset page sends people after a new password is saved (`LATCHKEY_APP_URL`);
     /// nil: the page tells them to sign in with it.
     package var appURL: URL?
@@ -194,6 +199,7 @@ package struct Configuration: Sendable {
         dataDirectory = reader.path(.dataDirectory)
         signingKeysFile = reader.path(.signingKeysFile, derived: dataDirectory.appendingPathComponent("signing-keys.json").path)
         addressKeyFile = reader.path(.addressKeyFile, derived: dataDirectory.appendingPathComponent("address-hash.key").path)
+        secretKeyFile = reader.path(.secretKeyFile, derived: dataDirectory.appendingPathComponent("secret-box.key").path)
         databaseURL = try reader.parsed(.databaseURL, PostgresURL.init)
         databasePoolSize = try reader.integer(.databasePoolSize)
         databaseStatementTimeout = try reader.integer(.databaseStatementTimeout)
@@ -204,6 +210,7 @@ package struct Configuration: Sendable {
         mailFromAddress = try reader.emailAddress(.mailFrom, derived: "no-reply@\(senderDomain)")
         productName = try reader.string(.productName)
         mailFromName = try reader.string(.mailFromName, derived: productName)
+        totpIssuer = try reader.string(.totpIssuer, derived: productName)
         appURL = try reader.optionalURL(.appURL)
         registration = try reader.choice(.registration)
         if mailTransport == .smtp {

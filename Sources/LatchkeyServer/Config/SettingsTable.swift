@@ -18,9 +18,9 @@ extension Setting {
     /// docs/deploy.md in sync), the JSON file's key check and the typo warning follow.
     package static let all: [Setting] = [
         configFile, listen, tlsCertificate, tlsKey, publicURL, allowHTTPPublicURL, dataDirectory, signingKeysFile, addressKeyFile,
-        databaseURL, databasePoolSize, databaseStatementTimeout,
+        secretKeyFile, databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
-        smtpTimeout, outboxLease, productName, appURL, registration,
+        smtpTimeout, outboxLease, productName, totpIssuer, appURL, registration,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, browserSessionIdleTTL, resetURLAllowList,
         appleAppIDs, androidApps, authCookieOrigins, cookieHostPrefix,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, maxBrowserSessionsPerAccount, redisURL,
@@ -70,6 +70,11 @@ extension Setting {
         "LATCHKEY_ADDRESS_KEY_FILE", .path("a 32-byte key file"), default: .derived("`DATA_DIR/address-hash.key`"),
         meaning: "The key for address hashes in logs and rate limits and for sign-in form tokens (mode 0600); "
             + "instances behind one load balancer share it.")
+    static let secretKeyFile = Setting(
+        "LATCHKEY_SECRET_KEY_FILE", .path("a 32-byte key file"), default: .derived("`DATA_DIR/secret-box.key`"),
+        meaning: "The AES-256-GCM key that seals the secrets kept to be read back, such as authenticator secrets (mode 0600); "
+            + "instances behind one load balancer share it. Back it up apart from the database: without it no "
+            + "authenticator app's codes are accepted until each person enrols again.")
 
     // MARK: Database
 
@@ -129,6 +134,9 @@ extension Setting {
         meaning: "The name people know your service by: in the subject and text of every mail, on the reset, sign-in "
             + "and consent pages, and as the sender's name unless `LATCHKEY_MAIL_FROM_NAME` is set.",
         advice: ProductionAdvice("the name people know your app by", when: { $0.productName == "Latchkey" }))
+    static let totpIssuer = Setting(
+        "LATCHKEY_TOTP_ISSUER", .text(.line(maximumLength: 60)), default: .derived("`LATCHKEY_PRODUCT_NAME`"),
+        meaning: "The name authenticator apps show above the account's codes (the `issuer` of the `otpauth://` URL).")
     static let appURL = Setting(
         "LATCHKEY_APP_URL", .url(schemes: ["https", "http"]),
         default: .unset("the page tells people to sign in with their new password"),

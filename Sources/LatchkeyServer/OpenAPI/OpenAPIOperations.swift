@@ -55,10 +55,10 @@ enum OpenAPIOperations {
     /// The errors of the routes that change the account with a re-authentication.
     private static let reauthenticationErrors: [String: OpenAPIOperation.Response] = [
         "401": .error(
-            "INVALID_CREDENTIALS: no valid access token (WWW-Authenticate: Bearer), or a wrong current_password (counted as a failed sign-in)."
+            "INVALID_CREDENTIALS: no valid access token (WWW-Authenticate: Bearer), or a wrong current_password (counted as a failed sign-in); INVALID_OTP: the current_password was right, and the account's second factor was missing from otp or wrong."
         ),
         "403": .error(
-            "REAUTHENTICATION_REQUIRED: the login signed in more than 5 minutes ago and no current_password was sent; FORBIDDEN: the access token is a third-party client's."
+            "REAUTHENTICATION_REQUIRED: the login signed in more than 5 minutes ago (or, for an account with a second factor, without it) and no current_password was sent; FORBIDDEN: the access token is a third-party client's."
         ),
         "413": .error("The body exceeds the size limit."),
         "415": .error("The body is not application/json."),
@@ -104,6 +104,45 @@ enum OpenAPIOperations {
         "properties": .object(["token": .object(["type": .string("string")])]),
     ])
 
+    /// `otp`: an authenticator app's 6-digit code, or one of the account's recovery codes.
+    private static let otpProperty: JSONValue = .object([
+        "type": .string("string"), "maxLength": .integer(64),
+        "description": .string("A 6-digit code from the authenticator app, or a recovery code (XXXX-XXXX-XXXX; case, spaces and hyphens ignored)."),
+    ])
+
+    /// `{"data": {"recovery_codes": […]}}`.
+    private static let recoveryCodesSchema: JSONValue = .object([
+        "type": .string("object"),
+        "required": .strings(["data"]),
+        "properties": .object([
+            "data": .object([
+                "type": .string("object"),
+                "required": .strings(["recovery_codes"]),
+                "properties": .object([
+                    "recovery_codes": .object([
+                        "type": .string("array"), "minItems": .integer(10), "maxItems": .integer(10),
+                        "items": .object(["type": .string("string"), "pattern": .string("^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$")]),
+                    ])
+                ]),
+            ])
+        ]),
+    ])
+
+    /// `{otp}`.
+    private static let otpBody: JSONValue = .object([
+        "type": .string("object"), "required": .strings(["otp"]), "properties": .object(["otp": otpProperty]),
+    ])
+
+    /// The errors of the second factor's routes besides their own.
+    private static let secondFactorErrors: [String: OpenAPIOperation.Response] = [
+        "401": .error("INVALID_CREDENTIALS: no valid access token (WWW-Authenticate: Bearer); INVALID_OTP: the code is wrong, used already or spent, or the account has no second factor."),
+        "403": .error("FORBIDDEN: the access token is a third-party client's."),
+        "413": .error("The body exceeds the size limit."),
+        "415": .error("The body is not application/json."),
+        "429": .error("Too many wrong codes for this account (5 in 15 minutes).", retryAfter: true),
+        "503": .error("The server is busy, or the shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
+    ]
+
     /// The operations, by route name.
     static let byRouteName: [String: OpenAPIOperation] = [
         "users_me": OpenAPIOperation(
@@ -125,6 +164,7 @@ enum OpenAPIOperations {
                         "password": .object(["type": .string("string"), "minLength": .integer(8), "maxLength": .integer(128)]),
                         "email": .object(["type": .string("string"), "format": .string("email"), "maxLength": .integer(254)]),
                         "current_password": .object(["type": .string("string")]),
+                        "otp": otpProperty,
                     ]),
                 ])
             ),
@@ -147,7 +187,7 @@ enum OpenAPIOperations {
                 required: false,
                 schema: .object([
                     "type": .string("object"),
-                    "properties": .object(["current_password": .object(["type": .string("string")])]),
+                    "properties": .object(["current_password": .object(["type": .string("string")]), "otp": otpProperty]),
                 ])
             ),
             bearer: true,
@@ -398,6 +438,7 @@ enum OpenAPIOperations {
                     "properties": .object([
                         "email": .object(["type": .string("string")]),
                         "password": .object(["type": .string("string")]),
+                        "otp": otpProperty,
                         "mode": .reference("DirectusMode"),
                     ]),
                 ])
@@ -415,9 +456,11 @@ enum OpenAPIOperations {
                     ])
                 ),
                 "400": .error("Malformed input."),
-                "401": .error("INVALID_CREDENTIALS, the same for every cause."),
+                "401": .error(
+                    "INVALID_CREDENTIALS, the same for every cause, whether or not the account has a second factor; INVALID_OTP only after a right password, for an account with a second factor whose otp is missing, wrong, used already or spent."
+                ),
                 "403": .error("FORBIDDEN: cookie or session mode from another origin."),
-                "429": .error("Too many failed logins from this client or for this account.", retryAfter: true),
+                "429": .error("Too many failed logins from this client or for this account, or too many wrong codes for this account.", retryAfter: true),
                 "503": .error("SERVICE_UNAVAILABLE: the shared rate limiter (Redis) is unreachable and the server fails closed.", retryAfter: true),
             ]
         ),
@@ -538,18 +581,24 @@ enum OpenAPIOperations {
                     "required": .strings(["csrf_token", "step"]),
                     "properties": .object([
                         "csrf_token": .object(["type": .string("string")]),
-                        "step": .object(["type": .string("string"), "enum": .strings(["sign_in", "consent"])]),
+                        "step": .object(["type": .string("string"), "enum": .strings(["sign_in", "second_factor", "consent"])]),
                         "email": .object(["type": .string("string")]),
                         "password": .object(["type": .string("string")]),
+                        "challenge": .object(["type": .string("string")]),
+                        "code": .object(["type": .string("string"), "maxLength": .integer(64)]),
                         "decision": .object(["type": .string("string"), "enum": .strings(["allow", "deny"])]),
                     ]),
                 ])
             ),
             responses: [
-                "200": .answer("Consent page.", mediaType: "text/html"),
+                "200": .answer(
+                    "Consent page; or, after a right password for an account with a second factor, the code step (its challenge lives 5 minutes and is used once).",
+                    mediaType: "text/html"),
                 "303": .answer("Back to the client with code (or access_denied), state and iss."),
                 "400": .error("Error page: the body is not form-encoded, or a parameter is malformed or repeated."),
-                "401": .error("Sign-in page again: wrong credentials (one message for every cause)."),
+                "401": .error(
+                    "Sign-in page again: wrong credentials (one message for every cause), or a code step whose challenge expired or was used; the code step again: a wrong, used or spent code."
+                ),
                 "403": .error("The form token is missing or does not match the browser."),
                 "429": .error("Too many failed sign-ins.", retryAfter: true),
             ]
@@ -786,6 +835,106 @@ enum OpenAPIOperations {
             responses: [
                 "200": .answer("OpenAPI 3.1.", mediaType: "application/json"),
             ]
+        ),
+        // The second factor (docs/accounts.md, "Second factor").
+        "two_step_sign_in_page": OpenAPIOperation(
+            summary: "The enrolment page: turn two-step sign-in on from a browser (lang=en|pt|es|ar, else Accept-Language).",
+            responses: ["200": .answer("The address and password form; sets the CSRF cookie.", mediaType: "text/html")]
+        ),
+        "two_step_sign_in_form": OpenAPIOperation(
+            summary: "Submit the enrolment page's forms (needs the csrf_token bound to the latchkey_csrf cookie).",
+            description: "step=start {email, password}: checked as a sign-in; answers the QR code (inline SVG), the otpauth:// link and the key, with a challenge (10 minutes, used once). step=confirm {challenge, code}: enrols the secret and shows the recovery codes once.",
+            requestBody: .init(
+                "application/x-www-form-urlencoded",
+                schema: .object([
+                    "type": .string("object"),
+                    "required": .strings(["csrf_token", "step"]),
+                    "properties": .object([
+                        "csrf_token": .object(["type": .string("string")]),
+                        "step": .object(["type": .string("string"), "enum": .strings(["start", "confirm"])]),
+                        "lang": .object(["type": .string("string")]),
+                        "email": .object(["type": .string("string")]),
+                        "password": .object(["type": .string("string")]),
+                        "challenge": .object(["type": .string("string")]),
+                        "code": .object(["type": .string("string"), "maxLength": .integer(64)]),
+                    ]),
+                ])
+            ),
+            responses: [
+                "200": .answer("The QR code page, or the recovery codes.", mediaType: "text/html"),
+                "400": .error("The form is incomplete or malformed, or the account has two-step sign-in already."),
+                "401": .error("Wrong credentials; a wrong code; or the challenge expired or was used."),
+                "403": .error("The form token is missing or does not match the browser."),
+                "429": .error("Too many failed sign-ins or wrong codes.", retryAfter: true),
+            ]
+        ),
+        "users_me_tfa_generate": OpenAPIOperation(
+            summary: "Generate an authenticator secret (Directus's POST /users/me/tfa/generate): not yet enrolled.",
+            description: "Needs the account's password (checked and limited as a sign-in). The secret (160 random bits) is kept server-side, sealed and bound to the account, for 10 minutes, and shown only in this answer: base32 in secret, and the otpauth://totp/ URL for a QR code or a link that opens the authenticator app.",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"), "required": .strings(["password"]),
+                    "properties": .object(["password": .object(["type": .string("string")])]),
+                ])
+            ),
+            bearer: true,
+            responses: [
+                "200": .answer(
+                    "The secret, not yet enrolled.", mediaType: "application/json",
+                    schema: .object([
+                        "type": .string("object"),
+                        "required": .strings(["data"]),
+                        "properties": .object([
+                            "data": .object([
+                                "type": .string("object"),
+                                "required": .strings(["secret", "otpauth_url"]),
+                                "properties": .object([
+                                    "secret": .object(["type": .string("string"), "pattern": .string("^[A-Z2-7]{32}$")]),
+                                    "otpauth_url": .object(["type": .string("string"), "format": .string("uri")]),
+                                ]),
+                            ])
+                        ]),
+                    ])),
+                "400": .error("INVALID_PAYLOAD: malformed input, or the account has a second factor already."),
+                "401": .error("INVALID_CREDENTIALS: no valid access token (WWW-Authenticate: Bearer), or a wrong password (counted as a failed sign-in)."),
+            ].merging(secondFactorErrors) { own, _ in own }
+        ),
+        "users_me_tfa_enable": OpenAPIOperation(
+            summary: "Enrol the generated secret with a code from the app (Directus's POST /users/me/tfa/enable).",
+            description: "secret, when sent (Directus's clients send it back), must be the one generated for this account; the code's step is spent, so it cannot sign in again. Answers 200 with the 10 recovery codes, shown only now (Directus answers 204; its clients ignore a body). The owner is mailed.",
+            requestBody: .init(
+                "application/json",
+                schema: .object([
+                    "type": .string("object"), "required": .strings(["otp"]),
+                    "properties": .object(["secret": .object(["type": .string("string")]), "otp": otpProperty]),
+                ])
+            ),
+            bearer: true,
+            responses: [
+                "200": .answer("Enrolled; the recovery codes.", mediaType: "application/json", schema: recoveryCodesSchema),
+                "400": .error("INVALID_PAYLOAD: malformed input, no generated secret (or it expired), another secret, or a second factor already."),
+            ].merging(secondFactorErrors) { own, _ in own }
+        ),
+        "users_me_tfa_disable": OpenAPIOperation(
+            summary: "Turn the second factor off with a code (Directus's POST /users/me/tfa/disable).",
+            description: "otp: a code from the app or a recovery code. The secret and every recovery code go; the owner is mailed.",
+            requestBody: .init("application/json", schema: otpBody),
+            bearer: true,
+            responses: [
+                "204": .answer("Turned off."),
+                "400": .error("INVALID_PAYLOAD: malformed input."),
+            ].merging(secondFactorErrors) { own, _ in own }
+        ),
+        "users_me_tfa_recovery_codes": OpenAPIOperation(
+            summary: "Replace every recovery code with 10 new ones, with a code from the authenticator app.",
+            description: "otp must be a code from the app (not a recovery code). The old codes stop working at once.",
+            requestBody: .init("application/json", schema: otpBody),
+            bearer: true,
+            responses: [
+                "200": .answer("The new recovery codes, shown only now.", mediaType: "application/json", schema: recoveryCodesSchema),
+                "400": .error("INVALID_PAYLOAD: malformed input."),
+            ].merging(secondFactorErrors) { own, _ in own }
         ),
     ]
 }

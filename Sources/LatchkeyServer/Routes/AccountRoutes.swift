@@ -33,12 +33,12 @@ struct AccountRoutes {
                 switch body.change {
                 case .password(let password):
                     let changed = try account.changePassword(
-                        owner, to: password, currentPassword: body.currentPassword, clientIP: request.clientIP,
+                        owner, to: password, currentPassword: body.currentPassword, code: body.otp, clientIP: request.clientIP,
                         acceptLanguage: language)
                     return .json(UserReply(changed))
                 case .email(let email):
                     let unchanged = try emailChange.requestChange(
-                        owner, to: email, currentPassword: body.currentPassword, clientIP: request.clientIP,
+                        owner, to: email, currentPassword: body.currentPassword, code: body.otp, clientIP: request.clientIP,
                         acceptLanguage: language)
                     return .json(UserReply(unchanged))
                 }
@@ -50,7 +50,7 @@ struct AccountRoutes {
                 let owner = try owner(request)
                 let body = try request.decodeJSON(DeleteBody.self, allowingEmpty: true)
                 try account.deleteAccount(
-                    owner, currentPassword: body.currentPassword, clientIP: request.clientIP,
+                    owner, currentPassword: body.currentPassword, code: body.otp, clientIP: request.clientIP,
                     acceptLanguage: request.headers["Accept-Language"])
                 return HTTPResponse(status: 204)
             },
@@ -78,13 +78,7 @@ struct AccountRoutes {
 
     /// The account owner the request's `Authorization: Bearer` token acts for.
     private func owner(_ request: HTTPRequest) throws -> AccountOwner {
-        let token: Redacted<String>?
-        do {
-            token = try request.bearerToken()
-        } catch let error as LatchkeyError where error.code == .authenticationRequired {
-            token = nil
-        }
-        return try account.owner(presenting: token)
+        try account.owner(of: request)
     }
 
     /// The `id` query parameter of `DELETE /users/me/sessions`: once, at most 64 bytes, no
@@ -101,8 +95,22 @@ struct AccountRoutes {
     }
 }
 
-/// `PATCH /users/me`'s `{password?, email?, current_password?}`: exactly one of `password` and
-/// `email` (else `invalid_request`).
+extension AccountSelfService {
+    /// The account owner the request's `Authorization: Bearer` token acts for.
+    func owner(of request: HTTPRequest) throws -> AccountOwner {
+        let token: Redacted<String>?
+        do {
+            token = try request.bearerToken()
+        } catch let error as LatchkeyError where error.code == .authenticationRequired {
+            token = nil
+        }
+        return try owner(presenting: token)
+    }
+}
+
+/// `PATCH /users/me`'s `{password?, email?, current_password?, otp?}`: exactly one of `password`
+/// and `email` (else `invalid_request`); `otp` goes with `current_password` for an account with
+/// a second factor.
 private struct UpdateBody: Decodable {
     enum Change {
         case password(Redacted<String>)
@@ -111,9 +119,10 @@ private struct UpdateBody: Decodable {
 
     let change: Change
     let currentPassword: Redacted<String>?
+    let otp: Redacted<String>?
 
     private enum CodingKeys: String, CodingKey {
-        case password, email, currentPassword = "current_password"
+        case password, email, currentPassword = "current_password", otp
     }
 
     init(from decoder: any Decoder) throws {
@@ -121,6 +130,7 @@ private struct UpdateBody: Decodable {
         let password = try fields.optionalText(.password, maxBytes: 4096).map(Redacted.init)
         let email = try fields.optionalText(.email, maxBytes: 320)
         currentPassword = try fields.optionalText(.currentPassword, maxBytes: 4096).map(Redacted.init)
+        otp = try fields.optionalText(.otp, maxBytes: 64).map(Redacted.init)
         switch (password, email) {
         case (let password?, nil): change = .password(password)
         case (nil, let email?): change = .email(email)
@@ -129,17 +139,19 @@ private struct UpdateBody: Decodable {
     }
 }
 
-/// `DELETE /users/me`'s `{current_password?}` (or no body at all).
+/// `DELETE /users/me`'s `{current_password?, otp?}` (or no body at all).
 private struct DeleteBody: Decodable {
     let currentPassword: Redacted<String>?
+    let otp: Redacted<String>?
 
     private enum CodingKeys: String, CodingKey {
-        case currentPassword = "current_password"
+        case currentPassword = "current_password", otp
     }
 
     init(from decoder: any Decoder) throws {
-        currentPassword = try decoder.container(keyedBy: CodingKeys.self).optionalText(.currentPassword, maxBytes: 4096)
-            .map(Redacted.init)
+        let fields = try decoder.container(keyedBy: CodingKeys.self)
+        currentPassword = try fields.optionalText(.currentPassword, maxBytes: 4096).map(Redacted.init)
+        otp = try fields.optionalText(.otp, maxBytes: 64).map(Redacted.init)
     }
 }
 

@@ -14,11 +14,16 @@ import LatchkeyCrypto
 /// `prompt=login`, or a sign-in older than `max_age`, asks for the password again;
 /// `prompt=none` never shows a page; "Not you?" on the consent page is a form post (with the
 /// form token, like every other: never a link another site could trigger) that signs the
-/// browser out and shows the sign-in form.
+/// browser out and shows the sign-in form. For an account with a second factor, a right password
+/// leads to the code step (``SignInPage/secondFactor(request:formToken:challenge:language:problem:status:)``):
+/// the page carries a single-use challenge (``SignInChallenges``, 5 minutes) instead of the
+/// password, and the browser session starts only once the code was right, with `pwd` and `otp`.
 struct AuthorizeRoutes {
     let clients: ClientRegistry
     let authorization: AuthorizationService
     let signIn: SignInService
+    /// The code step's challenges.
+    let challenges: SignInChallenges
     /// The sign-in, consent and error pages, with the product's name.
     let pages: SignInPage
     let clock: any WallClock
@@ -133,9 +138,9 @@ struct AuthorizeRoutes {
         case "sign_in":
             let email = try form.optional("email", maxLength: 320) ?? ""
             let password = try form.optionalSecret("password", maxLength: 4096) ?? Redacted("")
-            let signedIn: SignInService.SignedIn
+            let progress: SignInService.Progress
             do {
-                signedIn = try signIn.signIn(.password(email: email, password: password), clientIP: request.clientIP)
+                progress = try signIn.begin(.password(email: email, password: password), clientIP: request.clientIP)
             } catch let error as LatchkeyError where error.code == .invalidCredentials || error.code == .rateLimited {
                 // The sign-in page again, saying what went wrong; Retry-After comes with the error.
                 let problem: SignInProblem =
@@ -146,29 +151,67 @@ struct AuthorizeRoutes {
                 if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
                 return response
             }
-            guard let (session, cookie) = try authorization.startBrowserSession(for: signedIn) else {
-                return HTTPResponse(pages.signIn(
-                    request: authorizationRequest, formToken: formToken, language: language, email: email,
-                    problem: .invalidCredentials, status: 401))
+            switch progress {
+            case .signedIn(let signedIn):
+                return try signedInResponse(signedIn, request: request, authorizationRequest, formToken: formToken, language: language, email: email)
+            case .needsSecondFactor(let first):
+                let challenge = try challenges.start(first, kind: .signIn)
+                return HTTPResponse(pages.secondFactor(
+                    request: authorizationRequest, formToken: formToken, challenge: challenge.exposed, language: language, problem: nil,
+                    status: 200))
             }
-            // A sign-in replaces the browser's session: the one its cookie held (prompt=login,
-            // max_age, another account) ends, on every server, rather than staying valid until it
-            // expires for whoever else holds that cookie.
-            try authorization.endBrowserSession(cookie: cookies.sessionValue(in: request))
-            logger.info(
-                "authorize_signed_in", ["account": .string(session.account.id), "client_id": .string(authorizationRequest.client.id)])
-            var response =
-                if authorizationRequest.needsConsent {
-                    HTTPResponse(pages.consent(
-                        request: authorizationRequest, account: session.account, formToken: formToken, language: language))
-                } else {
-                    try issueCode(authorizationRequest, session: session)
-                }
-            cookies.setSession(cookie, on: &response)
-            return response
+        case "second_factor":
+            guard let (first, expiresAt) = try challenges.take(try form.optionalSecret("challenge", maxLength: 64), kind: .signIn) else {
+                return HTTPResponse(pages.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: .secondFactorExpired,
+                    status: 401))
+            }
+            let code = try form.optionalSecret("code", maxLength: 64) ?? Redacted("")
+            do {
+                let signedIn = try signIn.complete(first, code: code, clientIP: request.clientIP)
+                return try signedInResponse(
+                    signedIn, request: request, authorizationRequest, formToken: formToken, language: language, email: first.account.email)
+            } catch let error as LatchkeyError where error.code == .invalidOTP || error.code == .rateLimited {
+                // The code step again, with a new challenge that ends when the first one would have.
+                let challenge = try challenges.start(first, kind: .signIn, expiresAt: expiresAt)
+                let problem: SignInProblem = error.code == .rateLimited ? .tooManyAttempts(retryAfter: error.retryAfter ?? 0) : .invalidCode
+                var response = HTTPResponse(pages.secondFactor(
+                    request: authorizationRequest, formToken: formToken, challenge: challenge.exposed, language: language, problem: problem,
+                    status: error.httpStatus))
+                if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+                return response
+            }
         default:
             throw LatchkeyError(.invalidRequest, "The form is incomplete.")
         }
+    }
+
+    /// What follows a complete sign-in on the form: a browser session (ending the one the
+    /// browser's cookie held), then the consent page or the code.
+    private func signedInResponse(
+        _ signedIn: SignInService.SignedIn, request: HTTPRequest, _ authorizationRequest: AuthorizationRequest, formToken: String,
+        language: SupportedLanguage, email: String
+    ) throws -> HTTPResponse {
+        guard let (session, cookie) = try authorization.startBrowserSession(for: signedIn) else {
+            return HTTPResponse(pages.signIn(
+                request: authorizationRequest, formToken: formToken, language: language, email: email,
+                problem: .invalidCredentials, status: 401))
+        }
+        // A sign-in replaces the browser's session: the one its cookie held (prompt=login,
+        // max_age, another account) ends, on every server, rather than staying valid until it
+        // expires for whoever else holds that cookie.
+        try authorization.endBrowserSession(cookie: cookies.sessionValue(in: request))
+        logger.info(
+            "authorize_signed_in", ["account": .string(session.account.id), "client_id": .string(authorizationRequest.client.id)])
+        var response =
+            if authorizationRequest.needsConsent {
+                HTTPResponse(pages.consent(
+                    request: authorizationRequest, account: session.account, formToken: formToken, language: language))
+            } else {
+                try issueCode(authorizationRequest, session: session)
+            }
+        cookies.setSession(cookie, on: &response)
+        return response
     }
 
     /// The browser's live session, if its sign-in is recent enough for the request's `max_age`.

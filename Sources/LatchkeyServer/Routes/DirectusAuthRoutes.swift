@@ -18,7 +18,9 @@ import LatchkeyHTTP
 /// request in `cookie` or `session` mode must pass ``DirectusCookies/checkSameOrigin(_:)``.
 ///
 /// Login answers one `INVALID_CREDENTIALS` for an unknown account, a wrong password and a
-/// disabled account (see ``PasswordSignIn``); beyond the failure limit the answer is 429
+/// disabled account (see ``PasswordSignIn``), whether or not the account has a second factor;
+/// only after a right password does an account with one answer `401 INVALID_OTP` for a missing
+/// or wrong `otp` (see ``OneTimeCodeSignIn``); beyond the failure limit the answer is 429
 /// `REQUESTS_EXCEEDED` with `Retry-After`. Refresh and logout accept only first-party
 /// tokens (issued here, not to an OAuth client).
 struct DirectusAuthRoutes {
@@ -33,7 +35,8 @@ struct DirectusAuthRoutes {
                 if body.mode != .json { try cookies.checkSameOrigin(request) }
                 let credential = SignInCredential.password(email: body.email, password: body.password)
                 return reply(
-                    try login.signIn(credential, clientIP: request.clientIP, userAgent: request.headers["User-Agent"]), mode: body.mode)
+                    try login.signIn(credential, code: body.otp, clientIP: request.clientIP, userAgent: request.headers["User-Agent"]),
+                    mode: body.mode)
             },
             Route("POST", "/auth/refresh", name: "directus_refresh", body: .jsonOrEmpty, errorShape: .directus) { request in
                 let body = try request.decodeJSON(TokenBody.self, allowingEmpty: true)
@@ -85,18 +88,21 @@ enum DirectusMode: String {
     }
 }
 
-/// `{email, password, mode?}`; the mode defaults to `json`.
+/// `{email, password, otp?, mode?}`; the mode defaults to `json`. `otp` is the second factor's
+/// code (an authenticator code, or a recovery code) for an account that has one.
 private struct LoginBody: Decodable {
     let email: String
     let password: Redacted<String>
+    let otp: Redacted<String>?
     let mode: DirectusMode
 
-    private enum CodingKeys: String, CodingKey { case email, password, mode }
+    private enum CodingKeys: String, CodingKey { case email, password, otp, mode }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
         email = try fields.text(.email, maxBytes: 320)
         password = try fields.secret(.password, maxBytes: 4096)
+        otp = try fields.optionalText(.otp, maxBytes: 64).map(Redacted.init)
         mode = try DirectusMode(field: try fields.optionalText(.mode, maxBytes: 16)) ?? .json
     }
 }

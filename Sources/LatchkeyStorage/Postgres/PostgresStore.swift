@@ -33,4 +33,4 @@ package final class PostgresStore: Sendable, SQLStore {
 }
 
 extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore {}

@@ -117,7 +117,9 @@ extension SQLStore {
                 "DELETE FROM registration_requests WHERE id < ?", [.text(SecureRandom.identifierTimePrefix(cutoffTime))])
             let registrations = try connection.execute(
                 "DELETE FROM registrations WHERE expires_at < ? OR used_at < ? OR superseded_at < ?", [cutoff, cutoff, cutoff])
-            return tokens + emailChanges + sessions + mail + codes + requests + signUps + registrations
+            let pendingSecrets = try connection.execute("DELETE FROM pending_second_factors WHERE expires_at < ?", [cutoff])
+            let challenges = try connection.execute("DELETE FROM second_factor_challenges WHERE expires_at < ?", [cutoff])
+            return tokens + emailChanges + sessions + mail + codes + requests + signUps + registrations + pendingSecrets + challenges
         }
     }
 

@@ -59,4 +59,4 @@ package final class SQLiteStore: Sendable, SQLStore {
 }
 
 extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore {}

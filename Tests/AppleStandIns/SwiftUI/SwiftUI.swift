@@ -206,6 +206,17 @@ extension Button where Label == Text {
     public nonisolated init(_ titleKey: LocalizedStringKey, role: ButtonRole?, action: @escaping @MainActor () -> Void) { standIn() }
 }
 
+/// `Link` (iOS 14.0, macOS 11.0): opens its destination with the system (another app for a
+/// URL scheme it handles).
+@available(iOS 14.0, macOS 11.0, *)
+public struct Link<Label: View>: _PrimitiveView {}
+
+@available(iOS 14.0, macOS 11.0, *)
+extension Link where Label == Text {
+    /// A link titled with a localized key, opening `destination`.
+    public nonisolated init(_ titleKey: LocalizedStringKey, destination: URL) { standIn() }
+}
+
 /// `Toggle`.
 public struct Toggle<Label: View>: _PrimitiveView {}
 

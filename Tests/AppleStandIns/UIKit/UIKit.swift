@@ -60,6 +60,8 @@ public struct UITextContentType: RawRepresentable, Hashable, Sendable {
     @available(iOS 11.0, *) public static let password = UITextContentType(rawValue: "password")
     /// `.newPassword` (iOS 12.0).
     @available(iOS 12.0, *) public static let newPassword = UITextContentType(rawValue: "new-password")
+    /// `.oneTimeCode` (iOS 12.0).
+    @available(iOS 12.0, *) public static let oneTimeCode = UITextContentType(rawValue: "one-time-code")
 }
 
 /// Never called: the stand-ins are only type-checked against.

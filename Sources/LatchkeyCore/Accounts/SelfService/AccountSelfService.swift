@@ -69,17 +69,17 @@ package final class AccountSelfService: Sendable {
     }
 
     /// Sets a new password for `owner`'s account, from `clientIP`. Passes ``Reauthentication``
-    /// (a recent sign-in or `currentPassword`), checks the policy (`weak_password` with reasons),
+    /// (a recent sign-in, or `currentPassword` with `code` when the account has a second factor), checks the policy (`weak_password` with reasons),
     /// then in one transaction stores the new hash, ends every other login and every browser
     /// session, keeps this login (its refresh token goes on; its access token must be refreshed)
     /// and queues the "password changed" mail, in the account's language, else
     /// `acceptLanguage`'s. Returns the updated account.
     package func changePassword(
-        _ owner: AccountOwner, to newPassword: Redacted<String>, currentPassword: Redacted<String>?, clientIP: String,
-        acceptLanguage: String?
+        _ owner: AccountOwner, to newPassword: Redacted<String>, currentPassword: Redacted<String>?, code: Redacted<String>? = nil,
+        clientIP: String, acceptLanguage: String?
     ) throws -> Account {
         try reauthentication.confirm(
-            account: owner.account, assurance: owner.assurance, currentPassword: currentPassword, clientIP: clientIP)
+            account: owner.account, assurance: owner.assurance, currentPassword: currentPassword, code: code, clientIP: clientIP)
         let normalized = try policy.check(newPassword, email: try EmailAddress(owner.account.email))
         let hash = try hasher.hash(normalized)
         let now = clock.now()
@@ -101,10 +101,11 @@ package final class AccountSelfService: Sendable {
     /// confirmation mail (in the account's language, else `acceptLanguage`'s). Logs
     /// `account_deleted` with the address's keyed hash only.
     package func deleteAccount(
-        _ owner: AccountOwner, currentPassword: Redacted<String>?, clientIP: String, acceptLanguage: String?
+        _ owner: AccountOwner, currentPassword: Redacted<String>?, code: Redacted<String>? = nil, clientIP: String,
+        acceptLanguage: String?
     ) throws {
         try reauthentication.confirm(
-            account: owner.account, assurance: owner.assurance, currentPassword: currentPassword, clientIP: clientIP)
+            account: owner.account, assurance: owner.assurance, currentPassword: currentPassword, code: code, clientIP: clientIP)
         let now = clock.now()
         let deleted = try store.deleteAccount(login: owner.login, now: now) { account in
             let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: acceptLanguage, accountLocale: account.locale)

@@ -61,14 +61,16 @@ package final class EmailChangeService: Sendable {
     /// and mails the new address in the account's language, else `acceptLanguage`'s.
     /// Returns the account, its address unchanged.
     package func requestChange(
-        _ owner: AccountOwner, to newEmail: String, currentPassword: Redacted<String>?, clientIP: String, acceptLanguage: String?
+        _ owner: AccountOwner, to newEmail: String, currentPassword: Redacted<String>?, code: Redacted<String>? = nil, clientIP: String,
+        acceptLanguage: String?
     ) throws -> Account {
         let address = try EmailAddress(newEmail)
         let account = owner.account
         guard address.normalized != account.email else {
             throw LatchkeyError(.invalidRequest, "This is the account's address already.")
         }
-        try reauthentication.confirm(account: account, assurance: owner.assurance, currentPassword: currentPassword, clientIP: clientIP)
+        try reauthentication.confirm(
+            account: account, assurance: owner.assurance, currentPassword: currentPassword, code: code, clientIP: clientIP)
         let now = clock.now()
         if case .limited(let retryAfter) = try limiter.consume("email-change-account:" + account.id, policy: Self.perAccountPolicy, now: now) {
             throw LatchkeyError.rateLimited(retryAfter: retryAfter)

@@ -164,5 +164,52 @@ extension TextCatalogue {
             chooseNewPasswordLink: "Choose a new password",
             working: "One moment…",
             invalidLink: "This link is no longer valid.",
-            failed: "Something went wrong. Please try again."))
+            failed: "Something went wrong. Please try again."),
+        secondFactorMail: SecondFactorMailText(
+            greeting: "Hello,",
+            enabledSubject: { product in "Two-step sign-in is on for your \(product) account" },
+            enabled: { product, date, time in
+                "Two-step sign-in was turned on for your \(product) account on \(date) at \(time) UTC. From now on, signing in needs your password and a code from your authenticator app."
+            },
+            disabledSubject: { product in "Two-step sign-in is off for your \(product) account" },
+            disabled: { product, date, time in
+                "Two-step sign-in was turned off for your \(product) account on \(date) at \(time) UTC. Signing in now needs only your password."
+            },
+            removedByOperator: { product, date, time in
+                "\(product)’s support turned off two-step sign-in for your account on \(date) at \(time) UTC, as asked by someone who lost their authenticator app. Your recovery codes no longer work."
+            },
+            enrolAgain: "You can turn two-step sign-in on again in your account’s settings.",
+            recoveryCodeSubject: { product in "A recovery code of your \(product) account was used" },
+            recoveryCodeUsed: { product, date, time in
+                "One of the recovery codes of your \(product) account was used on \(date) at \(time) UTC, instead of a code from your authenticator app. It cannot be used again."
+            },
+            remaining: { count in
+                switch count {
+                case 0: "You have no recovery codes left: make new ones in your account’s settings now."
+                case 1: "You have 1 recovery code left: make new ones in your account’s settings."
+                case 2, 3: "You have \(count) recovery codes left: make new ones in your account’s settings."
+                default: "You have \(count) recovery codes left."
+                }
+            },
+            ifNotYou: "If this was not you, someone knows your password: reset it now, and change it wherever else you use it.",
+            ifNotYouOperator: { product in "If you did not ask for this, contact \(product)’s support at once and reset your password." }),
+        secondFactorPage: SecondFactorPageText(
+            codeTitle: "Two-step sign-in",
+            codeIntro: { product in "Enter the 6-digit code your authenticator app shows for \(product)." },
+            codeLabel: "Code",
+            recoveryHint: "Lost your phone? Enter one of your recovery codes instead.",
+            verify: "Verify",
+            invalidCode: "This code is not correct, or it was used already. Wait for the next code and try again.",
+            expired: "This sign-in took too long. Please sign in again.",
+            enrolTitle: "Set up two-step sign-in",
+            enrolStart: "Enter your email address and password to set up two-step sign-in with an authenticator app.",
+            continueButton: "Continue",
+            scanIntro: "Scan this QR code with your authenticator app, or on this device open the link below.",
+            openInApp: "Add to my authenticator app",
+            typeKey: "Or type this key into the app:",
+            confirmIntro: "Then enter the 6-digit code the app shows, to check it works.",
+            turnOn: "Turn on two-step sign-in",
+            enabledTitle: "Two-step sign-in is on",
+            recoveryCodesIntro: "Keep these recovery codes somewhere safe, apart from your phone. If you lose your phone, each one signs you in once instead of a code. They are shown only now.",
+            alreadyOn: "Two-step sign-in is already on for this account."))
 }

@@ -164,5 +164,52 @@ extension TextCatalogue {
             chooseNewPasswordLink: "Escolher uma nova senha",
             working: "Um momento…",
             invalidLink: "Este link já não é válido.",
-            failed: "Algo deu errado. Tente novamente."))
+            failed: "Algo deu errado. Tente novamente."),
+        secondFactorMail: SecondFactorMailText(
+            greeting: "Olá,",
+            enabledSubject: { product in "A verificação em duas etapas está ativada na sua conta \(product)" },
+            enabled: { product, date, time in
+                "A verificação em duas etapas foi ativada na sua conta \(product) em \(date) às \(time) UTC. A partir de agora, para entrar são precisos a sua senha e um código da sua aplicação de autenticação."
+            },
+            disabledSubject: { product in "A verificação em duas etapas está desativada na sua conta \(product)" },
+            disabled: { product, date, time in
+                "A verificação em duas etapas foi desativada na sua conta \(product) em \(date) às \(time) UTC. Para entrar, basta agora a sua senha."
+            },
+            removedByOperator: { product, date, time in
+                "O suporte de \(product) desativou a verificação em duas etapas da sua conta em \(date) às \(time) UTC, a pedido de alguém que perdeu a aplicação de autenticação. Os seus códigos de recuperação deixaram de funcionar."
+            },
+            enrolAgain: "Pode voltar a ativar a verificação em duas etapas nas definições da sua conta.",
+            recoveryCodeSubject: { product in "Foi usado um código de recuperação da sua conta \(product)" },
+            recoveryCodeUsed: { product, date, time in
+                "Um dos códigos de recuperação da sua conta \(product) foi usado em \(date) às \(time) UTC, em vez de um código da aplicação de autenticação. Esse código não pode ser usado de novo."
+            },
+            remaining: { count in
+                switch count {
+                case 0: "Não lhe resta nenhum código de recuperação: crie novos nas definições da sua conta agora."
+                case 1: "Resta-lhe 1 código de recuperação: crie novos nas definições da sua conta."
+                case 2, 3: "Restam-lhe \(count) códigos de recuperação: crie novos nas definições da sua conta."
+                default: "Restam-lhe \(count) códigos de recuperação."
+                }
+            },
+            ifNotYou: "Se não foi você, alguém conhece a sua senha: redefina-a agora e altere-a em todos os sítios onde a usa.",
+            ifNotYouOperator: { product in "Se não pediu isto, contacte imediatamente o suporte de \(product) e redefina a sua senha." }),
+        secondFactorPage: SecondFactorPageText(
+            codeTitle: "Verificação em duas etapas",
+            codeIntro: { product in "Introduza o código de 6 dígitos que a sua aplicação de autenticação mostra para \(product)." },
+            codeLabel: "Código",
+            recoveryHint: "Perdeu o telemóvel? Introduza antes um dos seus códigos de recuperação.",
+            verify: "Verificar",
+            invalidCode: "Este código não está correto ou já foi usado. Aguarde pelo código seguinte e tente de novo.",
+            expired: "Este início de sessão demorou demasiado. Inicie sessão de novo.",
+            enrolTitle: "Configurar a verificação em duas etapas",
+            enrolStart: "Introduza o seu endereço de email e a sua senha para configurar a verificação em duas etapas com uma aplicação de autenticação.",
+            continueButton: "Continuar",
+            scanIntro: "Leia este código QR com a sua aplicação de autenticação ou, neste dispositivo, abra a ligação abaixo.",
+            openInApp: "Adicionar à minha aplicação de autenticação",
+            typeKey: "Ou escreva esta chave na aplicação:",
+            confirmIntro: "Depois introduza o código de 6 dígitos que a aplicação mostra, para confirmar que funciona.",
+            turnOn: "Ativar a verificação em duas etapas",
+            enabledTitle: "A verificação em duas etapas está ativada",
+            recoveryCodesIntro: "Guarde estes códigos de recuperação num lugar seguro, longe do telemóvel. Se perder o telemóvel, cada um permite entrar uma vez em vez de um código. Só são mostrados agora.",
+            alreadyOn: "A verificação em duas etapas já está ativada nesta conta."))
 }

@@ -164,5 +164,52 @@ extension TextCatalogue {
             chooseNewPasswordLink: "Elegir una contraseña nueva",
             working: "Un momento…",
             invalidLink: "Este enlace ya no es válido.",
-            failed: "Algo salió mal. Vuelve a intentarlo."))
+            failed: "Algo salió mal. Vuelve a intentarlo."),
+        secondFactorMail: SecondFactorMailText(
+            greeting: "Hola:",
+            enabledSubject: { product in "La verificación en dos pasos está activada en tu cuenta de \(product)" },
+            enabled: { product, date, time in
+                "La verificación en dos pasos se activó en tu cuenta de \(product) el \(date) a las \(time) UTC. A partir de ahora, para iniciar sesión necesitas tu contraseña y un código de tu aplicación de autenticación."
+            },
+            disabledSubject: { product in "La verificación en dos pasos está desactivada en tu cuenta de \(product)" },
+            disabled: { product, date, time in
+                "La verificación en dos pasos se desactivó en tu cuenta de \(product) el \(date) a las \(time) UTC. Ahora basta tu contraseña para iniciar sesión."
+            },
+            removedByOperator: { product, date, time in
+                "El soporte de \(product) desactivó la verificación en dos pasos de tu cuenta el \(date) a las \(time) UTC, a petición de alguien que perdió su aplicación de autenticación. Tus códigos de recuperación ya no funcionan."
+            },
+            enrolAgain: "Puedes volver a activar la verificación en dos pasos en la configuración de tu cuenta.",
+            recoveryCodeSubject: { product in "Se usó un código de recuperación de tu cuenta de \(product)" },
+            recoveryCodeUsed: { product, date, time in
+                "Uno de los códigos de recuperación de tu cuenta de \(product) se usó el \(date) a las \(time) UTC, en lugar de un código de tu aplicación de autenticación. Ese código no se puede volver a usar."
+            },
+            remaining: { count in
+                switch count {
+                case 0: "No te queda ningún código de recuperación: crea nuevos en la configuración de tu cuenta ahora."
+                case 1: "Te queda 1 código de recuperación: crea nuevos en la configuración de tu cuenta."
+                case 2, 3: "Te quedan \(count) códigos de recuperación: crea nuevos en la configuración de tu cuenta."
+                default: "Te quedan \(count) códigos de recuperación."
+                }
+            },
+            ifNotYou: "Si no fuiste tú, alguien conoce tu contraseña: restablécela ahora y cámbiala en todos los sitios donde la uses.",
+            ifNotYouOperator: { product in "Si no lo pediste, contacta de inmediato con el soporte de \(product) y restablece tu contraseña." }),
+        secondFactorPage: SecondFactorPageText(
+            codeTitle: "Verificación en dos pasos",
+            codeIntro: { product in "Escribe el código de 6 dígitos que tu aplicación de autenticación muestra para \(product)." },
+            codeLabel: "Código",
+            recoveryHint: "¿Perdiste el teléfono? Escribe en su lugar uno de tus códigos de recuperación.",
+            verify: "Verificar",
+            invalidCode: "Este código no es correcto o ya se usó. Espera al siguiente código y vuelve a intentarlo.",
+            expired: "Este inicio de sesión tardó demasiado. Vuelve a iniciar sesión.",
+            enrolTitle: "Configurar la verificación en dos pasos",
+            enrolStart: "Escribe tu correo electrónico y tu contraseña para configurar la verificación en dos pasos con una aplicación de autenticación.",
+            continueButton: "Continuar",
+            scanIntro: "Escanea este código QR con tu aplicación de autenticación o, en este dispositivo, abre el enlace de abajo.",
+            openInApp: "Añadir a mi aplicación de autenticación",
+            typeKey: "O escribe esta clave en la aplicación:",
+            confirmIntro: "Luego escribe el código de 6 dígitos que muestra la aplicación, para comprobar que funciona.",
+            turnOn: "Activar la verificación en dos pasos",
+            enabledTitle: "La verificación en dos pasos está activada",
+            recoveryCodesIntro: "Guarda estos códigos de recuperación en un lugar seguro, lejos de tu teléfono. Si pierdes el teléfono, cada uno te permite iniciar sesión una vez en lugar de un código. Solo se muestran ahora.",
+            alreadyOn: "La verificación en dos pasos ya está activada en esta cuenta."))
 }

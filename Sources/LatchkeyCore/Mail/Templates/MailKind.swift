@@ -32,4 +32,18 @@ package enum MailKind: Sendable {
     /// (`n***@example.com`), when, and what to do if the reader did not ask for it. No undo
     /// link: the change was the operator's.
     case operatorEmailChange(newAddressHint: String, changedAt: Date)
+    /// "Two-step sign-in is on/off for your account": the change and when (UTC); no link.
+    case secondFactorChanged(SecondFactorChange, changedAt: Date)
+    /// "A recovery code of your account was used": when (UTC), and how many codes are left.
+    case recoveryCodeUsed(usedAt: Date, remaining: Int)
+
+    /// What happened to an account's second factor.
+    package enum SecondFactorChange: Sendable {
+        /// The owner enrolled an authenticator app.
+        case enabled
+        /// The owner turned it off, with a code.
+        case disabled
+        /// The operator removed it (`latchkey users tfa-reset`).
+        case removedByOperator
+    }
 }

@@ -157,6 +157,31 @@ package struct MailTemplates: Sendable {
                 .paragraph(text.signedOut),
                 .paragraph(text.ifNotYou(product)),
             ])
+        case .secondFactorChanged(let change, let changedAt):
+            let text = language.catalogue.secondFactorMail
+            let (day, minute) = Self.utcDateAndTime(changedAt)
+            let (date, time) = (language.isolated(day), language.isolated(minute))
+            let blocks: [MailBlock] =
+                switch change {
+                case .enabled: [.paragraph(text.enabled(product, date, time)), .paragraph(text.ifNotYou)]
+                case .disabled: [.paragraph(text.disabled(product, date, time)), .paragraph(text.enrolAgain), .paragraph(text.ifNotYou)]
+                case .removedByOperator:
+                    [.paragraph(text.removedByOperator(product, date, time)), .paragraph(text.enrolAgain), .paragraph(text.ifNotYouOperator(product))]
+                }
+            layout = MailLayout(
+                language: language, title: change == .enabled ? text.enabledSubject(product) : text.disabledSubject(product),
+                blocks: [.brand(productName), .paragraph(text.greeting)] + blocks)
+        case .recoveryCodeUsed(let usedAt, let remaining):
+            let text = language.catalogue.secondFactorMail
+            let (day, minute) = Self.utcDateAndTime(usedAt)
+            let (date, time) = (language.isolated(day), language.isolated(minute))
+            layout = MailLayout(language: language, title: text.recoveryCodeSubject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.recoveryCodeUsed(product, date, time)),
+                .paragraph(text.remaining(max(0, remaining))),
+                .paragraph(text.ifNotYou),
+            ])
         }
         return try MailMessage(
             id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,

@@ -92,6 +92,8 @@ package struct PasswordSignIn: SignInMethod {
         switch credential {
         case .password(let email, let password):
             try attempt(email: email, password: PasswordPolicy.normalized(password), clientIP: clientIP, now: now)
+        case .oneTimeCode:
+            nil
         }
     }
 
