@@ -299,6 +299,12 @@ enum Migrations {
                 CREATE INDEX email_change_tokens_account_id ON email_change_tokens (account_id);
                 """
         ),
+        // Waiting mail holds live links: its bodies are sealed (SecretBox, the secret key
+        // file) from now on. Rows an older build queued stay readable in clear (sealed = 0).
+        Migration(
+            version: 22, name: "sealed_outbox",
+            portable: "ALTER TABLE outbox ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;"
+        ),
     ]
 }
 
