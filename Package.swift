@@ -113,7 +113,7 @@ let package = Package(
         // manual clock, the log sink, a raw HTTP client socket, threads released together.
         .target(
             name: "LatchkeyTestSupport",
-            dependencies: ["LatchkeyCore"],
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto"],
             path: "Tests/LatchkeyTestSupport",
             swiftSettings: strictSettings
         ),

@@ -52,7 +52,8 @@ package final class ServerApplication: Sendable {
         let configuration = configuration.listening(onPort: listener.port)
         self.configuration = configuration
         self.logger = logger
-        let store = try Self.openStore(configuration)
+        let secretBox = try Self.openSecretBox(configuration)
+        let store = try Self.openStore(configuration, mailBox: secretBox)
         self.store = store
 
         let metrics = ServerMetrics(version: LatchkeyVersion.current)
@@ -103,7 +104,6 @@ package final class ServerApplication: Sendable {
                 refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
-        let secretBox = try Self.openSecretBox(configuration)
         let oneTimeCodes = OneTimeCodeSignIn(
             store: store, secretBox: secretBox, limiter: limiter, templates: templates, logger: logger, metrics: metrics)
         let signIn = SignInService(
@@ -247,16 +247,16 @@ package final class ServerApplication: Sendable {
     /// Opens the database named by the configuration, creating it when it does not exist and
     /// migrating it unless told not to: PostgreSQL when `LATCHKEY_DATABASE_URL` is set, else
     /// the SQLite file in the data directory. For `serve` and `migrate` only; every other
-    /// command uses ``openExistingStore(_:)``.
-    package static func openStore(_ configuration: Configuration, migrating: Bool = true) throws -> any Store {
+    /// command uses ``openExistingStore(_:)``. `mailBox` seals waiting mail (``openSecretBox(_:)``).
+    package static func openStore(_ configuration: Configuration, mailBox: SecretBox, migrating: Bool = true) throws -> any Store {
         let store: any Store
         if let url = configuration.databaseURL {
             store = PostgresStore(
-                url: url, poolSize: configuration.databasePoolSize,
+                url: url, mailBox: mailBox, poolSize: configuration.databasePoolSize,
                 statementTimeout: TimeInterval(configuration.databaseStatementTimeout))
         } else {
             try createPrivateDirectory(configuration.dataDirectory)
-            store = try SQLiteStore(path: configuration.databasePath)
+            store = try SQLiteStore(path: configuration.databasePath, mailBox: mailBox)
         }
         if migrating { try store.migrate() }
         return store
@@ -274,7 +274,7 @@ package final class ServerApplication: Sendable {
         if let url = configuration.databaseURL {
             place = "The PostgreSQL database \(url)"
             store = PostgresStore(
-                url: url, poolSize: configuration.databasePoolSize,
+                url: url, mailBox: try openSecretBox(configuration), poolSize: configuration.databasePoolSize,
                 statementTimeout: TimeInterval(configuration.databaseStatementTimeout))
         } else {
             let path = configuration.databasePath
@@ -286,7 +286,7 @@ package final class ServerApplication: Sendable {
                         + "Point the command at the server's data with --data-dir, \(Setting.dataDirectory.name) or "
                         + "\(Setting.configFile.name); `latchkey migrate` creates a new database.")
             }
-            store = try SQLiteStore(path: path, creating: false)
+            store = try SQLiteStore(path: path, mailBox: try openSecretBox(configuration), creating: false)
         }
         let versions = try store.schemaVersions()
         if versions.applied == 0 {

@@ -338,6 +338,12 @@ enum Migrations {
                 CREATE INDEX second_factor_challenges_account_id ON second_factor_challenges (account_id);
                 """
         ),
+        // Waiting mail holds live links: its bodies are sealed (SecretBox, the secret key
+        // file) from now on. Rows an older build queued stay readable in clear (sealed = 0).
+        Migration(
+            version: 17, name: "sealed_outbox",
+            portable: "ALTER TABLE outbox ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;"
+        ),
     ]
 }
 

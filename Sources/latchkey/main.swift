@@ -203,7 +203,9 @@ func reportProductionAdvice(_ hints: [Setting.ProductionHint], logger: Logger) {
 func migrate(_ arguments: ArraySlice<String>) throws {
     _ = try ParsedArguments(arguments)
     let configuration = try loadConfiguration()
-    let applied = try ServerApplication.openStore(configuration, migrating: false).migrate()
+    let applied = try ServerApplication.openStore(
+        configuration, mailBox: try ServerApplication.openSecretBox(configuration), migrating: false
+    ).migrate()
     print(applied.isEmpty ? "database is up to date" : "applied migrations: \(applied.map(String.init).joined(separator: ", "))")
     for file in try ServerApplication.createKeyFiles(configuration) { print("created \(file)") }
 }

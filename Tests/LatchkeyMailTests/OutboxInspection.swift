@@ -1,6 +1,7 @@
 import Foundation
 @testable import LatchkeyCore
 @testable import LatchkeyStorage
+import LatchkeyTestSupport
 
 /// One outbox row as the worker tests check it, read straight from the real SQLite store.
 struct OutboxRow {
@@ -14,7 +15,7 @@ struct OutboxRow {
 extension SQLiteStore {
     /// A fresh, migrated store in `directory`.
     static func migrated(in directory: URL, clock: any WallClock) throws -> SQLiteStore {
-        let store = try SQLiteStore(path: directory.appendingPathComponent("outbox.sqlite3").path, clock: clock)
+        let store = try SQLiteStore(path: directory.appendingPathComponent("outbox.sqlite3").path, mailBox: .forTests, clock: clock)
         try store.migrate()
         return store
     }

@@ -24,7 +24,7 @@ import LatchkeyTestSupport
     func unmigratedDatabase() throws {
         let folder = try TemporaryDirectory()
         let configuration = try configuration(folder.url)
-        let store = try ServerApplication.openStore(configuration, migrating: false)
+        let store = try ServerApplication.openStore(configuration, mailBox: try ServerApplication.openSecretBox(configuration), migrating: false)
         let empty = try #require(throws: LatchkeyError.self) { try ServerApplication.openExistingStore(configuration) }
         #expect(empty.message.contains("has no Latchkey tables"))
         try store.migrate()

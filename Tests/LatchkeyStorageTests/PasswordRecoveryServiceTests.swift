@@ -21,7 +21,7 @@ struct RecoveryHarness {
     init(ttl: TimeInterval = 1200, allowList: [String] = [], inboxLimit: Int = PasswordRecoveryService.Settings.defaultInboxLimit) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory.appendingPathComponent("db.sqlite3").path)
+        store = try SQLiteStore(path: directory.appendingPathComponent("db.sqlite3").path, mailBox: .forTests)
         try store.migrate()
         settings = .init(
             tokenTTL: ttl, defaultResetURL: "https://id.example.com/reset-password", resetURLAllowList: allowList,
@@ -57,7 +57,11 @@ struct RecoveryHarness {
     /// The plain-text bodies of every mail in the outbox, oldest first (read without leasing).
     func outboxBodies() throws -> [String] {
         try store.database.withConnection { connection in
-            try connection.query("SELECT text_body FROM outbox ORDER BY created_at, rowid").map { try $0.text("text_body") }
+            try connection.query("SELECT id, text_body FROM outbox ORDER BY created_at, rowid").map {
+                // A sent mail's body is erased, not sealed.
+                let body = try $0.text("text_body")
+                return body.isEmpty ? body : try SQLiteStore.openMailBody(body, part: "text", id: try $0.text("id"), box: store.mailBox)
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyCore
 @testable import LatchkeyStorage
+import LatchkeyTestSupport
 import Testing
 
 /// A database password never shows in an error, and taking it out never garbles the message:
@@ -14,7 +15,7 @@ import Testing
     func unreachableDatabase(password: String) throws {
         let encoded = try #require(password.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed))
         let url = try PostgresURL("postgres://latchkey:\(encoded)@127.0.0.1:1/latchkey?connect_timeout=2")
-        let error = try #require(throws: LatchkeyError.self) { try PostgresStore(url: url).migrate() }
+        let error = try #require(throws: LatchkeyError.self) { try PostgresStore(url: url, mailBox: .forTests).migrate() }
         #expect(error.code == .storage)
         let detail = try #require(error.detail)
         #expect(detail.hasPrefix("postgres://latchkey:<redacted>@127.0.0.1:1/latchkey?connect_timeout=2: "))

@@ -29,7 +29,7 @@ struct PostgresStoreTests {
     func nulIsRefused() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
-        let store = PostgresStore(url: database.url)
+        let store = PostgresStore(url: database.url, mailBox: .forTests)
         try store.migrate()
         let account = try makeAccount(in: store, email: "carol@example.com")
         let error = #expect(throws: LatchkeyError.self) { try store.account(email: account.email + "\u{0}x") }
@@ -40,7 +40,7 @@ struct PostgresStoreTests {
     func reconnectsAfterSessionsEnd() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
-        let store = PostgresStore(url: database.url)
+        let store = PostgresStore(url: database.url, mailBox: .forTests)
         try store.migrate()
         let account = try makeAccount(in: store, email: "before@example.com")
 
@@ -55,7 +55,7 @@ struct PostgresStoreTests {
     @Test("while the PostgreSQL server is down calls fail and readiness is false; after it restarts the next call reconnects")
     func survivesServerRestart() throws {
         let server = try PostgresTestServer()
-        let store = PostgresStore(url: server.url)
+        let store = PostgresStore(url: server.url, mailBox: .forTests)
         try store.migrate()
         let account = try makeAccount(in: store, email: "restart@example.com")
 
@@ -76,7 +76,7 @@ struct PostgresStoreTests {
     func statementTimeout() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
-        let store = PostgresStore(url: database.url, statementTimeout: 0.3)
+        let store = PostgresStore(url: database.url, mailBox: .forTests, statementTimeout: 0.3)
         try store.migrate()
         let account = try makeAccount(in: store, email: "locked@example.com")
 
@@ -95,7 +95,7 @@ struct PostgresStoreTests {
     func exhaustedPool() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
-        let store = PostgresStore(url: database.url, poolSize: 1, statementTimeout: 0.2)
+        let store = PostgresStore(url: database.url, mailBox: .forTests, poolSize: 1, statementTimeout: 0.2)
         try store.migrate()
 
         try store.database.read { _ in
@@ -264,8 +264,8 @@ struct PostgresStoreTests {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
         let clock = ManualClock()
-        let first = PostgresStore(url: database.url, clock: clock)
-        let second = PostgresStore(url: database.url, clock: clock)
+        let first = PostgresStore(url: database.url, mailBox: .forTests, clock: clock)
+        let second = PostgresStore(url: database.url, mailBox: .forTests, clock: clock)
         try first.migrate()
         let message = try mail()
         try first.enqueue(message, now: clock.now())
@@ -281,7 +281,7 @@ struct PostgresStoreTests {
     func concurrentMigrations() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
-        let stores = (0..<4).map { _ in PostgresStore(url: database.url) }
+        let stores = (0..<4).map { _ in PostgresStore(url: database.url, mailBox: .forTests) }
         let applied = Mutex<[Int]>([])
         let failures = Mutex<[String]>([])
 
@@ -308,7 +308,7 @@ struct PostgresStoreTests {
         var components = try #require(URLComponents(string: adminURL))
         components.password = secret
         let url = try PostgresURL(try #require(components.string))
-        let store = PostgresStore(url: url)
+        let store = PostgresStore(url: url, mailBox: .forTests)
 
         let error = try #require(throws: LatchkeyError.self) { try store.migrate() }
         #expect(error.code == .storage)
@@ -324,7 +324,7 @@ struct PostgresStoreTests {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
         let clock = ManualClock()
-        let store = PostgresStore(url: database.url, clock: clock)
+        let store = PostgresStore(url: database.url, mailBox: .forTests, clock: clock)
         try store.migrate()
         let account = try makeAccount(in: store, email: "private.person@example.com")
         let digest = randomDigest()
@@ -353,7 +353,7 @@ struct PostgresStoreTests {
             "LATCHKEY_DATA_DIR": FileManager.default.temporaryDirectory
                 .appendingPathComponent("latchkey-unused-\(UUID().uuidString.lowercased())").path,
         ])
-        let store = try ServerApplication.openStore(configuration)
+        let store = try ServerApplication.openStore(configuration, mailBox: .forTests)
         #expect(store is PostgresStore)
         #expect(try store.migrate() == [])
         #expect(!FileManager.default.fileExists(atPath: configuration.dataDirectory.path))
@@ -362,7 +362,7 @@ struct PostgresStoreTests {
     /// Creates and stores an active account.
     /// Two stores on one migrated database, sharing `clock`, as two servers would be.
     private func twoServers(on database: PostgresTestDatabase, clock: ManualClock) throws -> [PostgresStore] {
-        let stores = [PostgresStore(url: database.url, clock: clock), PostgresStore(url: database.url, clock: clock)]
+        let stores = [PostgresStore(url: database.url, mailBox: .forTests, clock: clock), PostgresStore(url: database.url, mailBox: .forTests, clock: clock)]
         try stores[0].migrate()
         return stores
     }

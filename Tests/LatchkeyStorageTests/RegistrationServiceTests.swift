@@ -20,7 +20,7 @@ struct RegistrationHarness {
     init(open: Bool = true, allowList: [String] = []) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        store = try SQLiteStore(path: directory.appendingPathComponent("db.sqlite3").path)
+        store = try SQLiteStore(path: directory.appendingPathComponent("db.sqlite3").path, mailBox: .forTests)
         try store.migrate()
         let hasher = PasswordHasher(parameters: .owaspMinimum)
         let key = Redacted(Data(repeating: 7, count: 32))
@@ -53,8 +53,9 @@ struct RegistrationHarness {
     /// Every queued mail: recipient, subject and plain text, oldest first.
     func mails() throws -> [(to: String, subject: String, text: String)] {
         try store.database.withConnection { connection in
-            try connection.query("SELECT recipient, subject, text_body FROM outbox ORDER BY created_at, rowid").map {
-                (try $0.text("recipient"), try $0.text("subject"), try $0.text("text_body"))
+            try connection.query("SELECT id, recipient, subject, text_body FROM outbox ORDER BY created_at, rowid").map {
+                (try $0.text("recipient"), try $0.text("subject"),
+                    try SQLiteStore.openMailBody(try $0.text("text_body"), part: "text", id: try $0.text("id"), box: store.mailBox))
             }
         }
     }

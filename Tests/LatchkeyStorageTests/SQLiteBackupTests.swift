@@ -12,7 +12,7 @@ import Testing
     func copyWhileWriting() throws {
         let folder = try TemporaryDirectory()
         let source = folder.url.appendingPathComponent("latchkey.sqlite3").path
-        let store = try SQLiteStore(path: source)
+        let store = try SQLiteStore(path: source, mailBox: .forTests)
         try store.migrate()
         for index in 0..<200 { try store.createAccount(Self.account(index)) }
 
@@ -39,7 +39,7 @@ import Testing
         #expect(summary.pages > 0 && summary.bytes == summary.pages * 4096)
         let mode = try #require(FileManager.default.attributesOfItem(atPath: destination)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
-        let copy = try SQLiteStore(path: destination, creating: false)
+        let copy = try SQLiteStore(path: destination, mailBox: .forTests, creating: false)
         let accounts = try copy.allAccounts()
         // Every account of one moment: the first 220 at least, and no gap.
         #expect(accounts.count >= 220 && accounts.count <= written)

@@ -1,6 +1,7 @@
 import Foundation
 import LatchkeyCore
 import LatchkeyStorage
+import LatchkeyTestSupport
 import Testing
 
 /// What is particular to the SQLite store; the shared behaviour is in StoreContractTests.
@@ -12,7 +13,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         let path = root.appendingPathComponent("nested/data/latchkey.sqlite").path
 
-        let store = try SQLiteStore(path: path)
+        let store = try SQLiteStore(path: path, mailBox: .forTests)
         try store.migrate()
 
         let directory = try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("nested/data").path)
@@ -29,7 +30,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: blocker) }
 
         let error = try #require(throws: LatchkeyError.self) {
-            try SQLiteStore(path: blocker.appendingPathComponent("data/latchkey.sqlite").path)
+            try SQLiteStore(path: blocker.appendingPathComponent("data/latchkey.sqlite").path, mailBox: .forTests)
         }
         #expect(error.code == .storage)
     }
@@ -45,11 +46,11 @@ import Testing
             status: .active, credentialVersion: 3, locale: "pt", createdAt: Date(timeIntervalSince1970: 1_800_000_000.123))
 
         do {
-            let store = try SQLiteStore(path: path)
+            let store = try SQLiteStore(path: path, mailBox: .forTests)
             try store.migrate()
             try store.createAccount(account)
         }
-        let reopened = try SQLiteStore(path: path)
+        let reopened = try SQLiteStore(path: path, mailBox: .forTests)
         #expect(try reopened.migrate() == [])
         #expect(try reopened.account(email: "kept@example.com") == account)
     }

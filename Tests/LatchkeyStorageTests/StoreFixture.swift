@@ -1,4 +1,5 @@
 import Foundation
+import LatchkeyCrypto
 @testable import LatchkeyCore
 @testable import LatchkeyStorage
 import Testing
@@ -12,8 +13,8 @@ final class StoreFixture: Sendable {
     let store: any Store
     /// The clock tests move; also the store's own clock.
     let clock: ManualClock
-    /// Opens another, independent store on the same database.
-    let openAnother: @Sendable () throws -> any Store
+    /// Opens another, independent store on the same database, sealing mail with this box.
+    let openSealing: @Sendable (SecretBox) throws -> any Store
     /// Runs one portable SQL statement directly against the database.
     let execute: @Sendable (String) throws -> Void
     /// Runs a portable `SELECT` whose single row has an integer column named `value`.
@@ -21,19 +22,22 @@ final class StoreFixture: Sendable {
     private let tearDown: @Sendable () -> Void
 
     init(
-        store: any Store, clock: ManualClock, openAnother: @escaping @Sendable () throws -> any Store,
+        store: any Store, clock: ManualClock, openSealing: @escaping @Sendable (SecretBox) throws -> any Store,
         execute: @escaping @Sendable (String) throws -> Void, integer: @escaping @Sendable (String) throws -> Int,
         tearDown: @escaping @Sendable () -> Void
     ) {
         self.store = store
         self.clock = clock
-        self.openAnother = openAnother
+        self.openSealing = openSealing
         self.execute = execute
         self.integer = integer
         self.tearDown = tearDown
     }
 
     deinit { tearDown() }
+
+    /// Opens another, independent store on the same database (another server process).
+    func openAnother() throws -> any Store { try openSealing(.forTests) }
 
     /// The store, migrated.
     func migratedStore() throws -> any Store {
@@ -86,12 +90,12 @@ struct StoreFactory: Sendable, CustomTestStringConvertible {
             .appendingPathComponent("latchkey-store-\(UUID().uuidString.lowercased())")
         let path = directory.appendingPathComponent("data/latchkey.sqlite").path
         let clock = ManualClock()
-        let store = try SQLiteStore(path: path, clock: clock)
+        let store = try SQLiteStore(path: path, mailBox: .forTests, clock: clock)
         let direct = try SQLiteDatabase(path: path)
         return StoreFixture(
             store: store,
             clock: clock,
-            openAnother: { try SQLiteStore(path: path, clock: clock) },
+            openSealing: { box in try SQLiteStore(path: path, mailBox: box, clock: clock) },
             execute: { sql in _ = try direct.withConnection { try $0.execute(sql) } },
             integer: { sql in
                 let value = try direct.withConnection { try $0.query(sql).first?.integer("value") }
@@ -109,9 +113,9 @@ extension StoreFactory {
         let clock = ManualClock()
         let direct = try database.connect()
         return StoreFixture(
-            store: PostgresStore(url: database.url, clock: clock),
+            store: PostgresStore(url: database.url, mailBox: .forTests, clock: clock),
             clock: clock,
-            openAnother: { PostgresStore(url: database.url, clock: clock) },
+            openSealing: { box in PostgresStore(url: database.url, mailBox: box, clock: clock) },
             execute: { sql in try direct.execute(sql) },
             integer: { sql in
                 guard let value = try direct.query(sql).first?.integer("value") else {

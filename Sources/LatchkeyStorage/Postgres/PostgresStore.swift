@@ -1,4 +1,5 @@
 package import LatchkeyCore
+package import LatchkeyCrypto
 package import Foundation
 
 /// The ``Store`` for several servers sharing one PostgreSQL database (libpq, a bounded
@@ -18,17 +19,23 @@ package import Foundation
 package final class PostgresStore: Sendable, SQLStore {
     let database: PostgresConnectionPool
     let clock: any WallClock
+    let mailBox: SecretBox
 
     /// A store on the database `url` names, with at most `poolSize` connections; each
     /// statement may run `statementTimeout` seconds, and a call waits as long for a free
     /// connection. Connects lazily: nothing is opened until the first call, so this
     /// never fails; call ``migrate()`` before use (it fails when the database cannot be
-    /// reached). `clock` stamps the few changes whose methods take no `now`.
-    package init(url: PostgresURL, poolSize: Int = 8, statementTimeout: TimeInterval = 5, clock: any WallClock = SystemClock()) {
+    /// reached). `mailBox` seals the bodies of waiting mail (see ``SQLStore/mailBox``);
+    /// `clock` stamps the few changes whose methods take no `now`.
+    package init(
+        url: PostgresURL, mailBox: SecretBox, poolSize: Int = 8, statementTimeout: TimeInterval = 5,
+        clock: any WallClock = SystemClock()
+    ) {
         database = PostgresConnectionPool(
             url: url, size: max(1, poolSize), statementTimeout: statementTimeout, connectTimeout: 5,
             acquireTimeout: statementTimeout)
         self.clock = clock
+        self.mailBox = mailBox
     }
 }
 

@@ -33,7 +33,7 @@ extension SQLStore {
             try connection.execute(
                 "UPDATE reset_tokens SET superseded_at = ? WHERE account_id = ? AND used_at IS NULL AND superseded_at IS NULL",
                 [now, .text(login.accountID)])
-            try Self.insertMail(try notification(account), now: now, using: connection)
+            try Self.insertMail(try notification(account), sealedBy: mailBox, now: now, using: connection)
             return account
         }
     }
@@ -62,7 +62,7 @@ extension SQLStore {
                 try connection.execute("DELETE FROM outbox WHERE recipient = ?", [.text(account.email)])
                 // Reset tokens, sessions, logins, codes and address changes go with it (ON DELETE CASCADE).
                 try connection.execute("DELETE FROM accounts WHERE id = ?", [.text(login.accountID)])
-                try Self.insertMail(try notification(account), now: now, using: connection)
+                try Self.insertMail(try notification(account), sealedBy: mailBox, now: now, using: connection)
                 return account
             }
         } catch is LoginNotLive {

@@ -105,7 +105,7 @@ extension SQLStore {
                 "UPDATE accounts SET email = ?, credential_version = credential_version + 1, updated_at = ? WHERE id = ?",
                 [.text(new), stamp, .text(accountID)])
             try Self.endTokens(ofAccount: accountID, now: stamp, using: connection)
-            try Self.insertMail(try notice(account), now: stamp, using: connection)
+            try Self.insertMail(try notice(account), sealedBy: mailBox, now: stamp, using: connection)
             return account
         }
     }

@@ -18,7 +18,7 @@ extension SQLStore {
             if let confirmation {
                 try Self.insertEmailChange(confirmation, using: connection)
             }
-            try Self.insertMail(mail, now: nowValue, using: connection)
+            try Self.insertMail(mail, sealedBy: mailBox, now: nowValue, using: connection)
             return true
         }
     }
@@ -65,7 +65,7 @@ extension SQLStore {
                     digest: undo.digest, kind: .undo, accountID: accountID, oldEmail: confirmed.oldEmail,
                     newEmail: confirmed.newEmail, createdAt: now, expiresAt: undo.expiresAt),
                 using: connection)
-            try Self.insertMail(try notification(confirmed, account), now: nowValue, using: connection)
+            try Self.insertMail(try notification(confirmed, account), sealedBy: mailBox, now: nowValue, using: connection)
             return account
         }
     }

@@ -1,17 +1,18 @@
 import LatchkeyCore
+import LatchkeyCrypto
 import Foundation
 
 extension SQLStore {
     package func enqueue(_ message: MailMessage, now: Date) throws {
         try database.transaction { connection in
-            try Self.insertMail(message, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
+            try Self.insertMail(message, sealedBy: mailBox, now: .integer(StorageEncoding.milliseconds(now)), using: connection)
         }
     }
 
     package func leaseDueMail(now: Date, lease: TimeInterval, limit: Int) throws -> [OutboxEntry] {
         guard limit > 0 else { return [] }
         let leaseUntil = StorageEncoding.milliseconds(now.addingTimeInterval(lease))
-        let now = SQLValue.integer(StorageEncoding.milliseconds(now))
+        let stamp = SQLValue.integer(StorageEncoding.milliseconds(now))
         // One UPDATE chooses and leases the rows. Where rows lock, SKIP LOCKED lets each worker
         // take rows no other worker is taking; a row another worker leased meanwhile is
         // re-checked after its lock and skipped as still leased.
@@ -25,18 +26,32 @@ extension SQLStore {
                     ORDER BY next_attempt_at, created_at, id \(database.dialect.byteOrder)
                     LIMIT ?
                     \(database.dialect.updateLockSkippingLocked))
-                RETURNING id, recipient, subject, text_body, html_body, locale, attempts, created_at
+                RETURNING id, recipient, subject, text_body, html_body, sealed, locale, attempts, created_at
                 """,
-                [.integer(leaseUntil), now, now, .integer(Int64(limit))])
+                [.integer(leaseUntil), stamp, stamp, .integer(Int64(limit))])
         }
-        let entries = try rows.map { row in
-            OutboxEntry(
-                message: try MailMessage(
-                    id: try row.text("id"), to: try row.text("recipient"), subject: try row.text("subject"),
-                    textBody: try row.text("text_body"), htmlBody: try row.text("html_body"),
-                    locale: try row.text("locale")),
-                attempts: Int(try row.integer("attempts")),
-                createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")))
+        var entries: [OutboxEntry] = []
+        for row in rows {
+            let id = try row.text("id")
+            let sealed = try row.integer("sealed") != 0
+            let bodies: (text: String, html: String)
+            do {
+                bodies = sealed
+                    ? (try Self.openMailBody(try row.text("text_body"), part: "text", id: id, box: mailBox),
+                        try Self.openMailBody(try row.text("html_body"), part: "html", id: id, box: mailBox))
+                    : (try row.text("text_body"), try row.text("html_body"))
+            } catch let error as LatchkeyCryptoError {
+                // No later attempt can open it: given up at once, with why, for `outbox list`.
+                try markFailed(id: id, error: "not sent: \(error.message)", retryAt: nil, now: now)
+                continue
+            }
+            entries.append(
+                OutboxEntry(
+                    message: try MailMessage(
+                        id: id, to: try row.text("recipient"), subject: try row.text("subject"),
+                        textBody: bodies.text, htmlBody: bodies.html, locale: try row.text("locale")),
+                    attempts: Int(try row.integer("attempts")),
+                    createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at"))))
         }
         // RETURNING yields rows in no promised order.
         return entries.sorted { ($0.createdAt, $0.message.id) < ($1.createdAt, $1.message.id) }
@@ -150,17 +165,30 @@ extension SQLStore {
     }
 
     /// Queues `message` as a pending outbox row due at once, on `connection` (inside the
-    /// caller's transaction).
-    static func insertMail(_ message: MailMessage, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable) throws {
+    /// caller's transaction), its bodies sealed by `box` for this row (they hold live links).
+    static func insertMail(
+        _ message: MailMessage, sealedBy box: SecretBox, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable
+    ) throws {
         try connection.execute(
             """
-            INSERT INTO outbox (id, recipient, subject, text_body, html_body, locale, status, attempts,
+            INSERT INTO outbox (id, recipient, subject, text_body, html_body, sealed, locale, status, attempts,
                                 next_attempt_at, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?)
+            VALUES (?, ?, ?, ?, ?, 1, ?, 'pending', 0, ?, ?)
             """,
             [
-                .text(message.id), .text(message.to), .text(message.subject), .text(message.textBody),
-                .text(message.htmlBody), .text(message.locale), now, now,
+                .text(message.id), .text(message.to), .text(message.subject),
+                .text(box.seal(Data(message.textBody.utf8), purpose: mailPurpose + "text", binding: message.id)),
+                .text(box.seal(Data(message.htmlBody.utf8), purpose: mailPurpose + "html", binding: message.id)),
+                .text(message.locale), now, now,
             ])
+    }
+
+    /// The purpose a mail body is sealed for, followed by the part (`text`, `html`).
+    private static var mailPurpose: String { "outbox-mail-" }
+
+    /// The `part` body (`text` or `html`) of the mail `id`, sealed by
+    /// ``insertMail(_:sealedBy:now:using:)``.
+    static func openMailBody(_ sealed: String, part: String, id: String, box: SecretBox) throws -> String {
+        String(decoding: try box.open(sealed, purpose: mailPurpose + part, binding: id).exposed, as: UTF8.self)
     }
 }

@@ -61,9 +61,9 @@ extension SQLStore {
                         .text(registration.locale), .integer(StorageEncoding.milliseconds(registration.createdAt)),
                         .integer(StorageEncoding.milliseconds(registration.expiresAt)),
                     ])
-                try Self.insertMail(mail, now: nowValue, using: connection)
+                try Self.insertMail(mail, sealedBy: mailBox, now: nowValue, using: connection)
             case .notify(let mail):
-                try Self.insertMail(mail, now: nowValue, using: connection)
+                try Self.insertMail(mail, sealedBy: mailBox, now: nowValue, using: connection)
             case .drop:
                 break
             }

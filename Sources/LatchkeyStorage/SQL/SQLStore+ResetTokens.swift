@@ -77,7 +77,7 @@ extension SQLStore {
                 .integer(StorageEncoding.milliseconds(token.createdAt)),
                 .integer(StorageEncoding.milliseconds(token.expiresAt)),
             ])
-        try Self.insertMail(issued.mail, now: nowValue, using: connection)
+        try Self.insertMail(issued.mail, sealedBy: mailBox, now: nowValue, using: connection)
         return true
     }
 
@@ -140,7 +140,7 @@ extension SQLStore {
             }
             let account = try Self.account(from: row)
             try Self.endTokens(ofAccount: accountID, now: now, using: connection)
-            try Self.insertMail(try notification(account), now: now, using: connection)
+            try Self.insertMail(try notification(account), sealedBy: mailBox, now: now, using: connection)
             return account
         }
     }

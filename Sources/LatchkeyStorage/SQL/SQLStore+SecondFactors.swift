@@ -57,7 +57,7 @@ extension SQLStore {
                 "INSERT INTO second_factors (account_id, sealed_secret, last_step, enabled_at) VALUES (?, ?, ?, ?)",
                 [.text(accountID), .text(sealedSecret), .integer(acceptedStep), now])
             try Self.insertRecoveryCodes(recoveryCodeDigests, accountID: accountID, now: now, using: connection)
-            try Self.insertMail(try notice(try Self.account(from: row)), now: now, using: connection)
+            try Self.insertMail(try notice(try Self.account(from: row)), sealedBy: mailBox, now: now, using: connection)
             return true
         }
     }
@@ -85,7 +85,7 @@ extension SQLStore {
             let remaining = Int(
                 try connection.query("SELECT COUNT(*) AS counted FROM recovery_codes WHERE account_id = ?", [.text(accountID)])
                     .first?.integer("counted") ?? 0)
-            try Self.insertMail(try notice(try Self.account(from: row), remaining), now: now, using: connection)
+            try Self.insertMail(try notice(try Self.account(from: row), remaining), sealedBy: mailBox, now: now, using: connection)
             return remaining
         }
     }
@@ -116,7 +116,7 @@ extension SQLStore {
             for table in ["recovery_codes", "pending_second_factors", "second_factor_challenges"] {
                 try connection.execute("DELETE FROM \(table) WHERE account_id = ?", [.text(accountID)])
             }
-            try Self.insertMail(try notice(try Self.account(from: row)), now: now, using: connection)
+            try Self.insertMail(try notice(try Self.account(from: row)), sealedBy: mailBox, now: now, using: connection)
             return true
         }
     }

@@ -23,6 +23,9 @@ protocol SQLStore: Sendable {
     /// Stamps the changes whose protocol methods carry no `now`: `schema_migrations.applied_at`
     /// and `accounts.updated_at` on a status change.
     var clock: any WallClock { get }
+    /// Seals the bodies of mail waiting in the outbox (they hold live links), and opens them
+    /// when the mail is leased for sending.
+    var mailBox: SecretBox { get }
 }
 
 extension SQLStore {

@@ -1,4 +1,5 @@
 package import LatchkeyCore
+package import LatchkeyCrypto
 import Foundation
 
 /// The embedded ``Store``: one SQLite file in WAL mode, read through a pool of reader
@@ -13,6 +14,7 @@ import Foundation
 package final class SQLiteStore: Sendable, SQLStore {
     let database: SQLiteDatabase
     let clock: any WallClock
+    let mailBox: SecretBox
 
     /// Whether a database file exists at `path`. Throws `storage_error` naming the directory
     /// and the permission missing when it cannot be reached or used, so a permission problem
@@ -28,12 +30,14 @@ package final class SQLiteStore: Sendable, SQLStore {
     /// first needed) beside the one writer. With `creating` (the default), the file (mode 0600)
     /// and any missing parent directories (mode 0700) are created first; without it, a missing
     /// file is an error, so a command pointed at the wrong place never starts an empty
-    /// database. Does not migrate: call ``migrate()`` before use. `clock` stamps the few
+    /// database. Does not migrate: call ``migrate()`` before use. `mailBox` seals the bodies
+    /// of waiting mail (see ``SQLStore/mailBox``). `clock` stamps the few
     /// changes whose methods take no `now` (migration records, status changes). Throws
     /// `storage_error` when the directory or the database cannot be created or opened, naming
     /// the file and the permission that is missing (see ``SQLiteFileAccess``).
     package init(
-        path: String, readers: Int = SQLiteStore.defaultReaders, creating: Bool = true, clock: any WallClock = SystemClock()
+        path: String, mailBox: SecretBox, readers: Int = SQLiteStore.defaultReaders, creating: Bool = true,
+        clock: any WallClock = SystemClock()
     ) throws {
         if creating {
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
@@ -55,6 +59,7 @@ package final class SQLiteStore: Sendable, SQLStore {
         try SQLiteFileAccess.check(databasePath: path)
         database = try SQLiteDatabase(path: path, readers: max(1, readers))
         self.clock = clock
+        self.mailBox = mailBox
     }
 }
 
