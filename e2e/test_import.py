@@ -4,11 +4,13 @@ which builds the same reference code node-argon2 does) and their statuses; each 
 reported with its reason; a rerun changes nothing. On SQLite and on PostgreSQL."""
 import base64
 import csv
+import os
 import io
 import json
 import sqlite3
 import subprocess
 
+import pyotp
 import pytest
 from argon2.low_level import Type, hash_secret
 
@@ -58,13 +60,18 @@ def stored_hash(server, email):
         return connection.execute(statement).fetchone()[0]
 
 
-def csv_export(users):
+def csv_export(users, tfa=None):
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(["id", "first_name", "email", "password", "status", "role", "tfa_secret", "language"])
     for user_id, email, password, status in users:
-        writer.writerow([user_id, "Name, with comma", email, password, status, "", "", "en-US"])
+        writer.writerow([user_id, "Name, with comma", email, password, status, "", (tfa or {}).get(email, ""), "en-US"])
     return out.getvalue()
+
+
+class DirectusTOTP(pyotp.TOTP):
+    """pyotp's TOTP, taking the 80-bit secrets Directus (otplib) makes by default."""
+    min_secret_length_bits = 80
 
 
 def sign_in(server, email, password):
@@ -83,7 +90,7 @@ def test_a_directus_export_signs_in_with_its_passwords_and_ids(store_server, tmp
     first = server.cli("users", "import", str(export), check=False)
     assert first.returncode == 1, first.stderr
     assert "line 8: refused: its password is hidden" in first.stdout
-    assert "imported 6 (4 active, 1 disabled, 1 unverified), 0 already imported, 1 refused, of 7" in first.stdout
+    assert "imported 6 (4 active, 1 disabled, 1 unverified; 0 with an authenticator app), 0 already imported, 1 refused, of 7" in first.stdout
 
     for user_id, email, _, status in USERS[:4]:
         answer = sign_in(server, email, PASSWORDS[email])
@@ -114,7 +121,7 @@ def test_a_directus_export_signs_in_with_its_passwords_and_ids(store_server, tmp
     again = server.cli("users", "import", str(export_json), check=False)
     assert again.returncode == 1
     assert "user 7: refused: its password is hidden" in again.stdout
-    assert "imported 0 (0 active, 0 disabled, 0 unverified), 6 already imported, 1 refused, of 7" in again.stdout
+    assert "imported 0 (0 active, 0 disabled, 0 unverified; 0 with an authenticator app), 6 already imported, 1 refused, of 7" in again.stdout
     assert sign_in(server, "invited@example.com", NEW_PASSWORD).status_code == 200
     assert sign_in(server, "away@example.com", "suspended pw").status_code == 401
 
@@ -128,7 +135,7 @@ def test_a_dry_run_and_refusals_change_nothing(server, tmp_path):
         ("gone-id", "gone@example.com", directus_hash("pw three"), "deleted"),
     ]))
     dry = server.cli("users", "import", str(export), "--dry-run", check=False)
-    assert "would import 2 (2 active, 0 disabled, 0 unverified), 0 already imported, 2 refused, of 4" in dry.stdout
+    assert "would import 2 (2 active, 0 disabled, 0 unverified; 0 with an authenticator app), 0 already imported, 2 refused, of 4" in dry.stdout
     assert server.cli("users", "list").stdout == ""
     wet = server.cli("users", "import", str(export), check=False)
     assert wet.returncode == 1
@@ -136,3 +143,32 @@ def test_a_dry_run_and_refusals_change_nothing(server, tmp_path):
     assert "line 4: refused: its password is not an Argon2 hash Latchkey can verify" in wet.stdout
     assert "line 5: refused: its status \"deleted\" is not one Directus gives" in wet.stdout
     assert [line.split("\t")[1] for line in server.cli("users", "list").stdout.splitlines()] == ["taken@example.com"]
+
+
+def test_an_imported_authenticator_app_keeps_working_and_its_codes_are_spent_once(store_server, tmp_path):
+    server = store_server
+    # 80 bits, what Directus (otplib) makes; pyotp makes no secret that short itself.
+    directus_default = base64.b32encode(os.urandom(10)).decode()
+    longer = pyotp.random_base32()  # 160 bits
+    users = [("7f000001-0000-4000-8000-000000000001", "two@example.com", directus_hash("two step pw"), "active"),
+             ("7f000001-0000-4000-8000-000000000002", "long@example.com", directus_hash("long secret pw"), "active")]
+    export = tmp_path / "users.csv"
+    export.write_text(csv_export(users, tfa={"two@example.com": directus_default, "long@example.com": longer}))
+    result = server.cli("users", "import", str(export))
+    assert "imported 2 (2 active, 0 disabled, 0 unverified; 2 with an authenticator app)" in result.stdout
+    for (_, email, _, _), secret, password in [(users[0], directus_default, "two step pw"), (users[1], longer, "long secret pw")]:
+        # The password alone is not enough, and says so only after the password was right.
+        missing = server.post("/auth/login", {"email": email, "password": password})
+        assert missing.status_code == 401 and missing.json()["errors"][0]["extensions"]["code"] == "INVALID_OTP"
+        wrong_password = server.post("/auth/login", {"email": email, "password": password + "x"})
+        assert wrong_password.json()["errors"][0]["extensions"]["code"] == "INVALID_CREDENTIALS"
+        # The code from the person's existing authenticator app signs in, once.
+        code = DirectusTOTP(secret).now()
+        assert server.post("/auth/login", {"email": email, "password": password, "otp": code}).status_code == 200
+        replay = server.post("/auth/login", {"email": email, "password": password, "otp": code})
+        assert replay.status_code == 401
+    # The secrets are nowhere in clear: not in the database, not in the log.
+    for path in server.data_dir.glob("latchkey.sqlite3*"):
+        data = path.read_bytes()
+        assert directus_default.encode() not in data and longer.encode() not in data
+    assert directus_default not in server.log() and longer not in server.log()

@@ -332,7 +332,8 @@ package final class ServerApplication: Sendable {
     /// The Directus user import over the configured, existing database, for `users import`.
     package static func openUserImport(_ configuration: Configuration) throws -> DirectusUserImport {
         DirectusUserImport(
-            store: try openExistingStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2), clock: SystemClock())
+            store: try openExistingStore(configuration), hasher: PasswordHasher(parameters: configuration.argon2),
+            secretBox: try openSecretBox(configuration), clock: SystemClock())
     }
 
     /// The OAuth client registry over the configured, existing database, for the `clients` commands.

@@ -82,7 +82,7 @@ enum Help {
       users delete EMAIL                    Delete an account with its tokens, sessions and unsent mail
       users set-email OLD NEW               Move an account to another address; its sessions end, the old address is told
       users log-key EMAIL                   Print the keyed hash the server's logs give for the address
-      users import FILE [--dry-run]         Create accounts from a Directus user export (JSON or CSV), keeping ids and hashes
+      users import FILE [--dry-run]         Create accounts from a Directus user export (JSON or CSV): ids, hashes, authenticators
       keys list                             List token-signing keys (kid, algorithm, created, active or retired)
       keys rotate                           Add new active signing keys; older keys stay published until their tokens expire
       keys revoke KID                       Remove a signing key now: unpublished, the tokens it signed refused
@@ -435,8 +435,9 @@ enum Help {
       latchkey users import FILE [--dry-run]
           Creates accounts from a Directus user export: JSON (an array of users, or
           {"data": [...]}) or CSV with a header row, such as `COPY directus_users TO STDOUT
-          WITH CSV HEADER` (FILE `-` is standard input). Keeps each user's id and its Argon2
-          password hash (replaced at its next sign-in when weaker than the configured costs);
+          WITH CSV HEADER` (FILE `-` is standard input). Keeps each user's id, its Argon2
+          password hash (replaced at its next sign-in when weaker than the configured costs)
+          and its authenticator app (tfa_secret, sealed with the secret key file);
           active stays active, suspended and archived become disabled, invited, unverified
           and draft get no password until their owner completes a reset. A user whose id and
           address are already an account is left as it is, so a rerun changes nothing. Prints

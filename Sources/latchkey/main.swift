@@ -303,9 +303,12 @@ private func importUsers(from path: String, dryRun: Bool, _ configuration: Confi
     var imported: [DirectusUserImport.ImportedStatus: Int] = [:]
     var already = 0
     var refused = 0
+    var factors = 0
     for record in records {
         switch try importer.run(record, dryRun: dryRun) {
-        case .imported(_, let status, _): imported[status, default: 0] += 1
+        case .imported(_, let status, _, let hasSecondFactor):
+            imported[status, default: 0] += 1
+            if hasSecondFactor { factors += 1 }
         case .alreadyImported: already += 1
         case .refused(let reason):
             refused += 1
@@ -313,7 +316,8 @@ private func importUsers(from path: String, dryRun: Bool, _ configuration: Confi
         }
     }
     let counts = [DirectusUserImport.ImportedStatus.active, .disabled, .unverified].map { "\(imported[$0, default: 0]) \($0.rawValue)" }
-    print("\(dryRun ? "would import" : "imported") \(imported.values.reduce(0, +)) (\(counts.joined(separator: ", "))), "
+    print("\(dryRun ? "would import" : "imported") \(imported.values.reduce(0, +)) (\(counts.joined(separator: ", ")); "
+        + "\(factors) with an authenticator app), "
         + "\(already) already imported, \(refused) refused, of \(records.count)")
     if refused > 0 { throw CommandFailure(exitCode: 1, message: "", reported: true) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import LatchkeyCrypto
 @testable import LatchkeyCore
 @testable import LatchkeyStorage
+import LatchkeyTestSupport
 import Testing
 
 /// `latchkey users import` on every store.
@@ -21,7 +22,7 @@ import Testing
         let fixture = try factory.make()
         try withExtendedLifetime(fixture) {
             let store = try fixture.migratedStore()
-            try body(DirectusUserImport(store: store, hasher: PasswordHasher(parameters: .owaspMinimum), clock: fixture.clock), store)
+            try body(DirectusUserImport(store: store, hasher: PasswordHasher(parameters: .owaspMinimum), secretBox: .forTests, clock: fixture.clock), store)
         }
     }
 
@@ -30,7 +31,7 @@ import Testing
         try withImport(factory) { importer, store throws in
             let id = "3b241101-e2bb-4255-8caf-4136c566a962"
             let outcome = try importer.run(record("Admin@Example.com", id: id, language: "pt-BR"))
-            #expect(outcome == .imported(email: "admin@example.com", status: .active, hasPassword: true))
+            #expect(outcome == .imported(email: "admin@example.com", status: .active, hasPassword: true, hasSecondFactor: false))
             let account = try #require(try store.account(id: id))
             #expect(account.email == "admin@example.com" && account.status == .active && account.locale == "pt")
             #expect(account.passwordHash == Self.directusHash)
@@ -48,7 +49,7 @@ import Testing
             ]
             for (index, (status, imported, stored, hasPassword)) in cases.enumerated() {
                 let email = "user\(index)@example.com"
-                #expect(try importer.run(record(email, status: status)) == .imported(email: email, status: imported, hasPassword: hasPassword))
+                #expect(try importer.run(record(email, status: status)) == .imported(email: email, status: imported, hasPassword: hasPassword, hasSecondFactor: false))
                 let account = try #require(try store.account(email: email))
                 #expect(account.status == stored)
                 #expect((account.passwordHash != nil) == hasPassword)
@@ -81,7 +82,8 @@ import Testing
                 (record("a@example.com", password: "**********"), "hidden"),
                 (record("a@example.com", password: "$2b$10$abcdefghijklmnopqrstuv"), "not an Argon2 hash"),
                 (record("a@example.com", password: "$argon2id$v=19$m=4294967295,t=3,p=4$MDEyMzQ1Njc4OWFiY2RlZg$sQ3JmbOAUOU"), "not an Argon2 hash"),
-                (record("a@example.com", tfa: "JBSWY3DPEHPK3PXP"), "second factor"),
+                (record("a@example.com", tfa: "JBSWY3DPEHPK3P"), "not a base32 secret of at least 80 bits"),
+                (record("a@example.com", tfa: "JBSWY3DP!HPK3PXP"), "not a base32 secret of at least 80 bits"),
                 (record("a@example.com", id: "taken-id"), "the id of the account taken@example.com"),
                 (record("TAKEN@example.com", id: "other-id"), "exists already"),
                 (DirectusUserRecord(location: "user 9", id: nil, email: "a@example.com", password: nil, status: "active", tfaSecret: nil,
@@ -98,10 +100,26 @@ import Testing
         }
     }
 
+    @Test("a tfa_secret becomes the account's authenticator, sealed for it, with the account in one step", arguments: StoreFactory.all)
+    func authenticatorComesAlong(factory: StoreFactory) throws {
+        try withImport(factory) { importer, store throws in
+            let secret = "JBSWY3DPEHPK3PXP"  // 80 bits, as Directus makes them
+            #expect(try importer.run(record("ana@example.com", id: "4f1c", tfa: secret))
+                == .imported(email: "ana@example.com", status: .active, hasPassword: true, hasSecondFactor: true))
+            let factor = try #require(try store.secondFactor(accountID: "4f1c"))
+            #expect(factor.lastStep == 0 && !factor.sealedSecret.contains(secret))
+            let opened = try SecretBox.forTests.open(factor.sealedSecret, purpose: OneTimeCodeSignIn.secretPurpose, binding: "4f1c")
+            #expect(opened.exposed == Base32.decode(secret))
+            // An account refused for its address gets no factor either.
+            _ = try importer.run(record("ANA@example.com", id: "other", tfa: secret))
+            #expect(try store.secondFactor(accountID: "other") == nil)
+        }
+    }
+
     @Test("a dry run says what would happen and stores nothing", arguments: StoreFactory.all)
     func dryRun(factory: StoreFactory) throws {
         try withImport(factory) { importer, store throws in
-            #expect(try importer.run(record("ana@example.com"), dryRun: true) == .imported(email: "ana@example.com", status: .active, hasPassword: true))
+            #expect(try importer.run(record("ana@example.com"), dryRun: true) == .imported(email: "ana@example.com", status: .active, hasPassword: true, hasSecondFactor: false))
             #expect(try store.allAccounts().isEmpty)
         }
     }

@@ -4,6 +4,11 @@ package import Foundation
 package protocol AccountStore: Sendable {
     /// Inserts a new account. Throws `account_exists` when the email is taken.
     func createAccount(_ account: Account) throws
+    /// Inserts a new account and, when `sealedSecondFactor` is given, its enrolled authenticator
+    /// (a TOTP secret sealed for the account, see ``OneTimeCodeSignIn``), with no code accepted
+    /// yet and no recovery codes, in one transaction. Throws `account_exists` when the email is
+    /// taken (and stores nothing).
+    func createAccount(_ account: Account, sealedSecondFactor: String?) throws
     /// The account with this normalised email, if any.
     func account(email: String) throws -> Account?
     /// The account with this id, if any.

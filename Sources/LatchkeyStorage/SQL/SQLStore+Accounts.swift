@@ -6,13 +6,17 @@ extension SQLStore {
     static var accountColumns: String { "id, email, password_hash, status, credential_version, locale, failure_epoch, created_at" }
 
     package func createAccount(_ account: Account) throws {
+        try createAccount(account, sealedSecondFactor: nil)
+    }
+
+    package func createAccount(_ account: Account, sealedSecondFactor: String?) throws {
         let createdAt = SQLValue.integer(StorageEncoding.milliseconds(account.createdAt))
         let inserted = try database.transaction { connection in
             // ON CONFLICT makes the check and the insert one step, so racing servers cannot both
             // take the email; the address lock queues it with an address change to the same
             // address, which checks the address is free before it takes it.
             try lockAddress(account.email, using: connection)
-            return try connection.execute(
+            let inserted = try connection.execute(
                 """
                 INSERT INTO accounts (id, email, password_hash, status, credential_version, locale, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -23,6 +27,13 @@ extension SQLStore {
                     .text(account.status.rawValue), .integer(Int64(account.credentialVersion)),
                     .text(account.locale), createdAt, createdAt,
                 ])
+            // In the same transaction: the account never exists without its second factor.
+            if inserted == 1, let sealedSecondFactor {
+                try connection.execute(
+                    "INSERT INTO second_factors (account_id, sealed_secret, last_step, enabled_at) VALUES (?, ?, 0, ?)",
+                    [.text(account.id), .text(sealedSecondFactor), createdAt])
+            }
+            return inserted
         }
         guard inserted == 1 else {
             throw LatchkeyError(.accountExists, "An account with this email already exists.")

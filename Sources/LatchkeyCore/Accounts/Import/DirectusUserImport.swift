@@ -13,14 +13,20 @@ package import LatchkeyCrypto
 ///   Latchkey has no account that has not: they become accounts without a password, which
 ///   cannot sign in until their owner completes a password reset — the mail proves the
 ///   address, as Directus's verification would have. Their Directus hash is not kept.
+/// - A `tfa_secret` (Directus's base32 TOTP secret, 80 bits by default) becomes the account's
+///   enrolled authenticator, sealed with the secret key like one enrolled here, in the same
+///   transaction as the account: the person's authenticator app keeps working, and the account
+///   is never without it. No recovery codes come with it (Directus has none); the person makes
+///   them with a code (`POST /users/me/tfa/recovery-codes`).
 /// - Reruns are idempotent: a user whose id and address are already an account is reported
 ///   as already imported and left as it is (a change made since, such as a new password, is
 ///   never undone).
 package struct DirectusUserImport: Sendable {
     /// What became of one user of the export.
     package enum Outcome: Sendable, Equatable {
-        /// A new account, with the status it got and whether it has a password.
-        case imported(email: String, status: ImportedStatus, hasPassword: Bool)
+        /// A new account, with the status it got, whether it has a password and whether it has
+        /// an authenticator.
+        case imported(email: String, status: ImportedStatus, hasPassword: Bool, hasSecondFactor: Bool)
         /// An account with this id and address exists already; nothing was changed.
         case alreadyImported(email: String)
         /// Not imported, and why.
@@ -39,15 +45,20 @@ package struct DirectusUserImport: Sendable {
 
     /// The longest id kept (Directus's are 36-character UUIDs).
     static let maximumIDLength = 64
+    /// The shortest TOTP secret taken: 80 bits, what Directus (otplib) generates.
+    static let minimumSecretBytes = 10
 
     private let store: any Store
     private let hasher: PasswordHasher
+    private let secretBox: SecretBox
     private let clock: any WallClock
 
-    /// An import into `store`; `hasher` says which hashes can be verified.
-    package init(store: any Store, hasher: PasswordHasher, clock: any WallClock) {
+    /// An import into `store`; `hasher` says which hashes can be verified, `secretBox` seals
+    /// authenticator secrets (the server's secret key file).
+    package init(store: any Store, hasher: PasswordHasher, secretBox: SecretBox, clock: any WallClock) {
         self.store = store
         self.hasher = hasher
+        self.secretBox = secretBox
         self.clock = clock
     }
 
@@ -68,9 +79,12 @@ package struct DirectusUserImport: Sendable {
         case nil: return .refused(reason: "it has no status")
         case .some(let other): return .refused(reason: "its status \(Self.quoted(other)) is not one Directus gives")
         }
-        if record.tfaSecret != nil {
-            return .refused(reason: "it has a second factor (tfa_secret), which this version cannot import; "
-                + "importing the account without it would weaken it")
+        var totpSecret: Redacted<Data>?
+        if let text = record.tfaSecret {
+            guard let secret = Base32.decode(text), secret.count >= Self.minimumSecretBytes else {
+                return .refused(reason: "its tfa_secret is not a base32 secret of at least 80 bits")
+            }
+            totpSecret = Redacted(secret)
         }
         var passwordHash: String?
         if status != .unverified, let password = record.password {
@@ -92,14 +106,16 @@ package struct DirectusUserImport: Sendable {
         if let existing = try store.account(email: address.normalized) {
             return .refused(reason: "an account with the address \(existing.email) exists already (id \(existing.id))")
         }
-        let outcome = Outcome.imported(email: address.normalized, status: status, hasPassword: passwordHash != nil)
+        let outcome = Outcome.imported(
+            email: address.normalized, status: status, hasPassword: passwordHash != nil, hasSecondFactor: totpSecret != nil)
         guard !dryRun else { return outcome }
         let account = Account(
             id: record.id ?? SecureRandom.identifier(), email: address.normalized, passwordHash: passwordHash,
             status: status == .disabled ? .disabled : .active, credentialVersion: 1, locale: Self.locale(record.language),
             createdAt: clock.now())
+        let sealed = totpSecret.map { secretBox.seal($0.exposed, purpose: OneTimeCodeSignIn.secretPurpose, binding: account.id) }
         do {
-            try store.createAccount(account)
+            try store.createAccount(account, sealedSecondFactor: sealed)
         } catch let error as LatchkeyError where error.code == .accountExists {
             return .refused(reason: "an account with the address \(address.normalized) was created meanwhile")
         }
