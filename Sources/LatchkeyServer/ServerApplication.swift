@@ -52,8 +52,7 @@ package final class ServerApplication: Sendable {
         let configuration = configuration.listening(onPort: listener.port)
         self.configuration = configuration
         self.logger = logger
-        let secretBox = try Self.openSecretBox(configuration)
-        let store = try Self.openStore(configuration, mailBox: secretBox)
+        let store = try Self.openStore(configuration, mailBox: try Self.openSecretBox(configuration))
         self.store = store
 
         let metrics = ServerMetrics(version: LatchkeyVersion.current)
@@ -104,6 +103,7 @@ package final class ServerApplication: Sendable {
                 refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
+        let secretBox = try Self.openSecretBox(configuration)
         let oneTimeCodes = OneTimeCodeSignIn(
             store: store, secretBox: secretBox, limiter: limiter, templates: templates, logger: logger, metrics: metrics)
         let signIn = SignInService(
@@ -248,15 +248,17 @@ package final class ServerApplication: Sendable {
     /// migrating it unless told not to: PostgreSQL when `LATCHKEY_DATABASE_URL` is set, else
     /// the SQLite file in the data directory. For `serve` and `migrate` only; every other
     /// command uses ``openExistingStore(_:)``. `mailBox` seals waiting mail (``openSecretBox(_:)``).
-    package static func openStore(_ configuration: Configuration, mailBox: SecretBox, migrating: Bool = true) throws -> any Store {
+    package static func openStore(
+        _ configuration: Configuration, mailBox: @autoclosure () throws -> SecretBox, migrating: Bool = true
+    ) throws -> any Store {
         let store: any Store
         if let url = configuration.databaseURL {
             store = PostgresStore(
-                url: url, mailBox: mailBox, poolSize: configuration.databasePoolSize,
+                url: url, mailBox: try mailBox(), poolSize: configuration.databasePoolSize,
                 statementTimeout: TimeInterval(configuration.databaseStatementTimeout))
         } else {
             try createPrivateDirectory(configuration.dataDirectory)
-            store = try SQLiteStore(path: configuration.databasePath, mailBox: mailBox)
+            store = try SQLiteStore(path: configuration.databasePath, mailBox: try mailBox())
         }
         if migrating { try store.migrate() }
         return store

@@ -31,12 +31,13 @@ package final class SQLiteStore: Sendable, SQLStore {
     /// and any missing parent directories (mode 0700) are created first; without it, a missing
     /// file is an error, so a command pointed at the wrong place never starts an empty
     /// database. Does not migrate: call ``migrate()`` before use. `mailBox` seals the bodies
-    /// of waiting mail (see ``SQLStore/mailBox``). `clock` stamps the few
+    /// of waiting mail (see ``SQLStore/mailBox``); it is made once the database file is found
+    /// usable. `clock` stamps the few
     /// changes whose methods take no `now` (migration records, status changes). Throws
     /// `storage_error` when the directory or the database cannot be created or opened, naming
     /// the file and the permission that is missing (see ``SQLiteFileAccess``).
     package init(
-        path: String, mailBox: SecretBox, readers: Int = SQLiteStore.defaultReaders, creating: Bool = true,
+        path: String, mailBox: @autoclosure () throws -> SecretBox, readers: Int = SQLiteStore.defaultReaders, creating: Bool = true,
         clock: any WallClock = SystemClock()
     ) throws {
         if creating {
@@ -59,7 +60,8 @@ package final class SQLiteStore: Sendable, SQLStore {
         try SQLiteFileAccess.check(databasePath: path)
         database = try SQLiteDatabase(path: path, readers: max(1, readers))
         self.clock = clock
-        self.mailBox = mailBox
+        // Only now: a database that cannot be used is named before a key file that cannot.
+        self.mailBox = try mailBox()
     }
 }
 
