@@ -348,26 +348,49 @@ def test_the_command_line_enrols_and_signs_in_with_the_code(make_server, tmp_pat
     assert signed_in.returncode == 0, signed_in.stderr
 
     # At a terminal both are asked for, and neither is echoed.
+    import select
+    import termios
+
     pid, fd = pty.fork()
     if pid == 0:
         os.execve(str(BINARY), [str(BINARY), "login", "--email", EMAIL, "--password-stdin"], env)
     transcript = b""
+    deadline = time.time() + 60
 
     def read_until(marker):
         nonlocal transcript
         while marker not in transcript:
-            chunk = os.read(fd, 1024)
-            if not chunk:
-                raise AssertionError(transcript.decode(errors="replace"))
-            transcript += chunk
+            assert time.time() < deadline, transcript.decode(errors="replace")
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    chunk = os.read(fd, 1024)
+                except OSError:
+                    chunk = b""
+                assert chunk, transcript.decode(errors="replace")
+                transcript += chunk
 
-    read_until(b"Password for")
-    os.write(fd, (GOOD_PASSWORD + "\n").encode())
-    read_until(b"Code from your authenticator app")
-    typed = codes[0]
-    os.write(fd, (typed + "\n").encode())
-    read_until(b"signed in")
-    _, status = os.waitpid(pid, 0)
+    def type_when_hidden(text):
+        """Types `text` once the prompt has turned the terminal's echo off (turning it off
+        flushes what was typed ahead, as sudo's prompt does)."""
+        while termios.tcgetattr(fd)[3] & termios.ECHO:
+            assert time.time() < deadline, "the prompt never turned echo off"
+            time.sleep(0.01)
+        os.write(fd, (text + "\n").encode())
+
+    status = None
+    try:
+        read_until(b"Password for")
+        type_when_hidden(GOOD_PASSWORD)
+        read_until(b"Code from your authenticator app")
+        typed = codes[0]
+        type_when_hidden(typed)
+        read_until(b"signed in")
+        _, status = os.waitpid(pid, 0)
+    finally:
+        if status is None:  # still running: a failed step above; end the child we started
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+        os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
     assert GOOD_PASSWORD.encode() not in transcript and typed.encode() not in transcript
 

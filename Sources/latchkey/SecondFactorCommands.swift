@@ -11,14 +11,14 @@ import LatchkeyClient
 /// codes, once.
 enum SecondFactorCommands {
     static func run(_ parsed: ParsedArguments) throws {
-        guard parsed.positional.count == 2 else {
+        guard parsed.positional.count == 1 else {
             throw CommandFailure.usage("account tfa takes one of generate, enable, disable, recovery-codes; run `latchkey account --help`")
         }
         let (store, profile) = try ClientCommands.signedIn(parsed)
         guard let issuer = URL(string: profile.issuer) else { throw CommandFailure.failure("the saved sign-in is damaged; run `latchkey login` again") }
         let factor = SecondFactorClient(baseURL: issuer, session: AuthSession(store: store, refresher: try profile.refresher()))
         var input = try StandardInput.open()
-        switch parsed.positional[1] {
+        switch parsed.positional[0] {
         case "generate":
             let password = try input.required("Password: ", missing: "standard input must hold your password on its first line")
             let secret = try runAsync { try await factor.generate(password: password) }
@@ -43,7 +43,7 @@ enum SecondFactorCommands {
             print("New recovery codes (the old ones no longer work):")
             for recovery in codes { print(recovery.exposed) }
         default:
-            throw CommandFailure.usage("unknown subcommand 'account tfa \(parsed.positional[1])'; run `latchkey account --help`")
+            throw CommandFailure.usage("unknown subcommand 'account tfa \(parsed.positional[0])'; run `latchkey account --help`")
         }
     }
 
