@@ -1,7 +1,6 @@
 """Mail waiting in the outbox is sealed (issue 35): a pending reset mail holds a live link, so a
 copy of the database files alone (the SQLite file, its WAL) must not yield it. The server with
 the secret key file still sends it, and the link works."""
-import pathlib
 import shutil
 import time
 
@@ -15,8 +14,8 @@ def pending_attempted(server):
     return len(rows) == 1 and rows[0][3] == "1"
 
 
-def test_a_copy_of_the_database_holds_no_live_link(make_server, smtp_server, tmp_path):
-    smtp = smtp_server("starttls")
+def reset_mail_waiting(make_server, smtp):
+    """A server whose SMTP password is wrong, with a reset mail for pat waiting after one attempt."""
     failing = make_server(**smtp.settings(password="not the smtp password"))
     failing.create_user("pat@example.com")
     assert failing.post("/auth/password/request", {"email": "pat@example.com"}).status_code == 200
@@ -24,6 +23,12 @@ def test_a_copy_of_the_database_holds_no_live_link(make_server, smtp_server, tmp
     while time.time() < deadline and not pending_attempted(failing):
         time.sleep(0.2)
     assert pending_attempted(failing), failing.log()[-2000:]
+    return failing
+
+
+def test_a_copy_of_the_database_holds_no_live_link(make_server, smtp_server, tmp_path):
+    smtp = smtp_server("starttls")
+    failing = reset_mail_waiting(make_server, smtp)
 
     # What a thief of the database gets: the file and its WAL, copied while the server runs.
     stolen = tmp_path / "stolen"
@@ -54,12 +59,7 @@ def test_a_copy_of_the_database_holds_no_live_link(make_server, smtp_server, tmp
 
 def test_the_database_without_its_key_file_sends_nothing(make_server, smtp_server, tmp_path):
     smtp = smtp_server("starttls")
-    failing = make_server(**smtp.settings(password="not the smtp password"))
-    failing.create_user("pat@example.com")
-    assert failing.post("/auth/password/request", {"email": "pat@example.com"}).status_code == 200
-    deadline = time.time() + 30
-    while time.time() < deadline and not pending_attempted(failing):
-        time.sleep(0.2)
+    failing = reset_mail_waiting(make_server, smtp)
     failing.stop()
 
     # The database moved to a machine without the secret key file: a new key is made there,
