@@ -4,7 +4,6 @@ the secret key file still sends it, and the link works."""
 import shutil
 import time
 
-
 NEW_PASSWORD = "violet tractor quietly juggles mountains"
 
 
