@@ -297,6 +297,16 @@ def make_cluster(tmp_path, make_server, fresh_database):
     yield start
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_server(request, make_server):
+    """A server on SQLite, or on PostgreSQL (with Redis, as a cluster's instance): each test
+    that takes it runs on both databases."""
+    if request.param == "sqlite":
+        return make_server()
+    [server] = request.getfixturevalue("make_cluster")(count=1)
+    return server
+
+
 class SMTPServer:
     """A running e2e/smtp_server.py (aiosmtpd): its port, its CA file and the mail it received."""
 

@@ -22,14 +22,6 @@ SAFARI_ON_IOS = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWe
                  "Version/17.4 Mobile/15E148 Safari/604.1")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def account_server(request, make_server):
-    """A server on SQLite, or on PostgreSQL (with Redis, as a cluster's instance)."""
-    if request.param == "sqlite":
-        return make_server()
-    [server] = request.getfixturevalue("make_cluster")(count=1)
-    return server
-
 
 def sql(server, statement):
     """Runs `statement` against the server's database, as an operator would with its own tool."""
@@ -63,10 +55,10 @@ def link_token(message, page):
     return match.group(1)
 
 
-def test_directus_sdks_read_the_account_and_change_its_password(account_server):
+def test_directus_sdks_read_the_account_and_change_its_password(store_server):
     """directus-sdk-py reads /users/me and changes the password (PATCH, 200); its own login goes on
     after a refresh, while another device's ends; py-directus reads /users/me too."""
-    server = account_server
+    server = store_server
     server.create_user(EMAIL)
     client = DirectusClient(server.base, email=EMAIL, password=GOOD_PASSWORD)
     me = client.me()
@@ -95,11 +87,11 @@ def test_directus_sdks_read_the_account_and_change_its_password(account_server):
     assert isinstance(user, DirectusUser) and user.email == EMAIL and user.id == me["id"]
 
 
-def test_every_reauthentication_rule_is_refused_when_unmet(account_server):
+def test_every_reauthentication_rule_is_refused_when_unmet(store_server):
     """A login that signed in more than 5 minutes ago (its sign-in time set back in the database)
     changes nothing without the current password; a wrong one counts as a failed sign-in; a
     third-party client's token is refused outright."""
-    server = account_server
+    server = store_server
     world = OAuthWorld(server)  # Jane, the first-party ios.app and the third-party partner.app
     tokens = login(server)
     sql(server, "UPDATE sessions SET auth_time = auth_time - 600000 WHERE kind = 'refresh_family'")
@@ -128,10 +120,10 @@ def test_every_reauthentication_rule_is_refused_when_unmet(account_server):
     assert server.password_matches(EMAIL, NEW_PASSWORD)
 
 
-def test_the_signed_in_devices_are_listed_and_one_is_ended(account_server):
+def test_the_signed_in_devices_are_listed_and_one_is_ended(store_server):
     """Logins started at /auth/login and by a code redeemed at /oauth/token (the app's requests
     are python-requests') are listed with their client, address and user agent family."""
-    server = account_server
+    server = store_server
     world = OAuthWorld(server)
     app = world.tokens("ios.app")
     phone = login(server, user_agent=SAFARI_ON_IOS)
@@ -159,11 +151,11 @@ def test_the_signed_in_devices_are_listed_and_one_is_ended(account_server):
     assert [(device["client_id"], device["current"]) for device in left] == [("ios.app", False), (None, True)]
 
 
-def test_a_new_address_is_confirmed_by_its_link_and_undone_from_the_old_one(account_server):
+def test_a_new_address_is_confirmed_by_its_link_and_undone_from_the_old_one(store_server):
     """The change is asked for (PATCH /users/me, 200 with the address unchanged, as a Directus SDK
     expects a PATCH to answer); the new address confirms it from another device; the old address
     undoes it, which signs every device out."""
-    server = account_server
+    server = store_server
     server.create_user(EMAIL)
     tokens = login(server)
 
@@ -189,8 +181,8 @@ def test_a_new_address_is_confirmed_by_its_link_and_undone_from_the_old_one(acco
     assert call(server, "POST", "/users/email/undo", body={"token": undo}).status_code == 400
 
 
-def test_asking_for_an_address_with_an_account_answers_alike_and_changes_nothing(account_server):
-    server = account_server
+def test_asking_for_an_address_with_an_account_answers_alike_and_changes_nothing(store_server):
+    server = store_server
     server.create_user(EMAIL)
     server.create_user("taken@example.com")
     tokens = login(server)
@@ -233,8 +225,8 @@ def test_a_deleted_accounts_tokens_are_dead_at_once_on_another_instance(make_clu
     assert call(b, "GET", "/users/me", again.json()["data"]["access_token"]).json()["data"]["email"] == EMAIL
 
 
-def test_deleting_with_the_current_password_frees_the_address(account_server):
-    server = account_server
+def test_deleting_with_the_current_password_frees_the_address(store_server):
+    server = store_server
     server.create_user(EMAIL)
     tokens = login(server)
     deleted = call(server, "DELETE", "/users/me", tokens["access_token"], {"current_password": GOOD_PASSWORD})

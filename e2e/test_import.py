@@ -11,7 +11,6 @@ import sqlite3
 import subprocess
 
 import pyotp
-import pytest
 from argon2.low_level import Type, hash_secret
 
 from conftest import Server
@@ -42,13 +41,6 @@ PASSWORDS = {"admin@example.com": "node defaults pw", "legacy@example.com": "leg
              "wide@example.com": "argon2d long tag pw", "old@example.com": "version ten pw"}
 HIDDEN = ("5a8a2b0c-1111-4cde-9f00-000000000007", "hidden@example.com", "**********", "active")
 
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def store_server(request, make_server):
-    if request.param == "sqlite":
-        return make_server()
-    [server] = request.getfixturevalue("make_cluster")(count=1)
-    return server
 
 
 def stored_hash(server, email):

@@ -23,14 +23,6 @@ NEW_PASSWORD = "violet tractor quietly juggles mountains"
 RECOVERY_CODE = re.compile(r"^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$")
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def tfa_server(request, make_server):
-    """A server on SQLite, or on PostgreSQL (with Redis, as a cluster's instance)."""
-    if request.param == "sqlite":
-        return make_server()
-    [server] = request.getfixturevalue("make_cluster")(count=1)
-    return server
-
 
 def code_at(totp, steps=0):
     """The code of the step `steps` away from now, never within a second of a step's end (so the
@@ -99,8 +91,8 @@ def test_pyotp_agrees_with_rfc6238():
         assert totp.at(at) == expected
 
 
-def test_enrolled_sign_in_needs_the_code_and_a_code_works_once(tfa_server):
-    server = tfa_server
+def test_enrolled_sign_in_needs_the_code_and_a_code_works_once(store_server):
+    server = store_server
     server.create_user(EMAIL)
     totp, _ = enrol(server)
 
@@ -135,9 +127,9 @@ def test_replayed_code_is_refused_by_the_other_instance(make_cluster):
     assert login(a, otp=following).status_code == 401
 
 
-def test_a_reset_is_not_a_sign_in(tfa_server):
+def test_a_reset_is_not_a_sign_in(store_server):
     """A completed reset ends every login as before, but the next sign-in still asks for the code."""
-    server = tfa_server
+    server = store_server
     world = OAuthWorld(server)
     totp, _ = enrol(server)
     before = login(server, otp=code_at(totp))
@@ -157,8 +149,8 @@ def test_a_reset_is_not_a_sign_in(tfa_server):
     assert login(server, password=NEW_PASSWORD, otp=code_at(totp, 1)).status_code == 200
 
 
-def test_a_recovery_code_is_accepted_exactly_once_under_concurrency(tfa_server):
-    server = tfa_server
+def test_a_recovery_code_is_accepted_exactly_once_under_concurrency(store_server):
+    server = store_server
     server.create_user(EMAIL)
     _, codes = enrol(server)
     # Typed loosely: lower case, spaces for hyphens.
@@ -194,8 +186,8 @@ def test_concurrent_wrong_codes_never_exceed_the_limit(request, make_server, ins
     assert login(servers[-1], otp=code_at(totp, 1)).status_code == 200
 
 
-def test_a_wrong_password_answers_alike_with_and_without_a_factor(tfa_server):
-    server = tfa_server
+def test_a_wrong_password_answers_alike_with_and_without_a_factor(store_server):
+    server = store_server
     server.create_user(EMAIL)
     server.create_user("plain@example.com")
     enrol(server)
@@ -210,8 +202,8 @@ def test_a_wrong_password_answers_alike_with_and_without_a_factor(tfa_server):
             == {k: v for k, v in without.headers.items() if k not in drop})
 
 
-def test_the_sign_in_page_asks_for_the_code_and_its_challenge_is_used_once(tfa_server):
-    server = tfa_server
+def test_the_sign_in_page_asks_for_the_code_and_its_challenge_is_used_once(store_server):
+    server = store_server
     world = OAuthWorld(server)
     totp, _ = enrol(server)
     browser = Browser(server)
@@ -240,8 +232,8 @@ def test_the_sign_in_page_asks_for_the_code_and_its_challenge_is_used_once(tfa_s
     assert again.status_code == 401 and 'name="password"' in again.text
 
 
-def test_the_enrolment_page_shows_a_qr_code_and_the_link_then_the_recovery_codes(tfa_server):
-    server = tfa_server
+def test_the_enrolment_page_shows_a_qr_code_and_the_link_then_the_recovery_codes(store_server):
+    server = store_server
     server.create_user(EMAIL)
     browser = Browser(server)
     start = browser.get(server.base + "/oauth/two-step-sign-in?lang=ar")
@@ -266,10 +258,10 @@ def test_the_enrolment_page_shows_a_qr_code_and_the_link_then_the_recovery_codes
     assert refused.status_code == 400 and "already on" in refused.text
 
 
-def test_account_changes_need_the_factor(tfa_server):
+def test_account_changes_need_the_factor(store_server):
     """With a factor, a sign-in five minutes ago without the code is not enough, nor the password
     alone; the password with a code is."""
-    server = tfa_server
+    server = store_server
     server.create_user(EMAIL)
     before = login(server).json()["data"]["access_token"]
     totp, _ = enrol(server)
@@ -284,8 +276,8 @@ def test_account_changes_need_the_factor(tfa_server):
     assert changed.status_code == 200, changed.text
 
 
-def test_disable_and_renewed_recovery_codes(tfa_server):
-    server = tfa_server
+def test_disable_and_renewed_recovery_codes(store_server):
+    server = store_server
     server.create_user(EMAIL)
     totp, codes = enrol(server)
     token = login(server, otp=code_at(totp)).json()["data"]["access_token"]
@@ -301,8 +293,8 @@ def test_disable_and_renewed_recovery_codes(tfa_server):
     wait_for_subject(server, EMAIL, "Two-step sign-in is off")
 
 
-def test_users_tfa_reset_removes_the_factor_and_mails_the_owner(tfa_server):
-    server = tfa_server
+def test_users_tfa_reset_removes_the_factor_and_mails_the_owner(store_server):
+    server = store_server
     server.create_user(EMAIL)
     enrol(server)
     result = server.cli("users", "tfa-reset", EMAIL)

@@ -7,15 +7,7 @@ import LatchkeyOAuthTestSupport
 import Testing
 
 /// `SigningKeyRing.revoke`, as `latchkey keys revoke` uses it for a key that may have leaked.
-@Suite struct SigningKeyRingRevocationTests {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("latchkey-keys-\(UUID().uuidString)")
-    let start = Date(timeIntervalSince1970: 1_800_000_000)
-
-    func ring(now: Date) throws -> SigningKeyRing {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try SigningKeyRing(file: directory.appendingPathComponent("keys.json"), maximumTokenLifetime: 600, now: now)
-    }
-
+extension SigningKeyRingTests {
     func token(signedBy key: SigningKey) throws -> String {
         try JWS.sign(header: JWSHeader(alg: key.algorithm), payload: Data("{}".utf8), key: key)
     }
