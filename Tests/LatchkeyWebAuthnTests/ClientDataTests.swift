@@ -47,6 +47,8 @@ import Testing
         ("a trailing comma", #"{"type":"t","challenge":"AA","origin":"o",}"#),
         ("nesting past 8 levels", #"{"type":"t","challenge":"AA","origin":"o","n":[[[[[[[[[]]]]]]]]]}"#),
         ("a misspelt literal", #"{"type":"t","challenge":"AA","origin":"o","crossOrigin":fals}"#),
+        ("a number past Double's range", #"{"type":"t","challenge":"AA","origin":"o","n":1e400}"#),
+        ("a 400-digit integer", #"{"type":"t","challenge":"AA","origin":"o","n":"# + String(repeating: "9", count: 400) + "}"),
     ])
     func refuses(_ label: String, _ json: String) {
         #expect(code(json) == .invalidClientData, "\(label)")

@@ -188,8 +188,19 @@ private struct JSONScanner {
         offset += expected.count
     }
 
-    /// A number as RFC 8259 §6 spells it: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// A number as RFC 8259 §6 spells it: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`,
+    /// within the range of a finite `Double` (RFC 8259 §6 lets a reader limit the range; this
+    /// one draws the line where Foundation's `JSONSerialization` does, so `1e400` is refused
+    /// by both).
     private mutating func readNumber() throws {
+        let start = offset
+        try readNumberGrammar()
+        guard let value = Double(String(decoding: bytes[start..<offset], as: UTF8.self)), value.isFinite else {
+            throw invalid
+        }
+    }
+
+    private mutating func readNumberGrammar() throws {
         func digits() -> Int {
             let start = offset
             while let byte = peek(), (0x30...0x39).contains(byte) { offset += 1 }
