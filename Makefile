@@ -63,14 +63,15 @@ $(VENV)/.installed: e2e/requirements.txt
 ## make fuzz: build the libFuzzer targets (Fuzz/Targets) and run each for FUZZ_SECONDS (60);
 ## FUZZ=… runs only the targets named (FUZZ=FuzzJSONBody). Prints the executions reached; a
 ## crash or broken property fails it, its input kept in .build/fuzz/crashes/<target>/
-## (docs/fuzzing.md). make fuzz-brief: every target for FUZZ_BRIEF_SECONDS (8), as make test does.
+## (docs/fuzzing.md). make fuzz-brief: every target for FUZZ_BRIEF_SECONDS (8) with a fixed
+## seed, as make test does, so that a brief run is repeatable.
 FUZZ_SECONDS ?= 60
 FUZZ_BRIEF_SECONDS ?= 8
 fuzz: bootstrap
 	scripts/fuzz.sh --seconds $(FUZZ_SECONDS) $(FUZZ)
 
 fuzz-brief: bootstrap
-	scripts/fuzz.sh --seconds $(FUZZ_BRIEF_SECONDS)
+	scripts/fuzz.sh --seconds $(FUZZ_BRIEF_SECONDS) --seed 1
 
 ## make bench: install wrk (bench/setup.sh), build release, run every benchmark (bench/run.py)
 ## and print the Markdown tables; BENCH_ARGS="--seconds 5 --only routes" and the like change it.
