@@ -72,6 +72,12 @@ def test_a_flood_of_half_sent_bodies_holds_rss_under_the_budget(make_server):
         assert b"retry-after: 1" in head.lower() and b"connection: close" in head.lower()
         assert json.loads(body)["error"]["code"] == "server_busy"
         assert json.loads(body)["errors"][0]["extensions"]["code"] == "SERVICE_UNAVAILABLE"
+        # The large bodies leave the budget's last eighth to small ones: during the flood the
+        # owner still signs in and asks for a reset.
+        assert server.post("/auth/password/request", {"email": "owner@example.com"}).status_code == 200
+        login = requests.post(server.base + "/auth/login", json={"email": "owner@example.com", "password": "x" * 12},
+                              timeout=5)
+        assert login.status_code == 401, login.text
     finally:
         for connection in flood:
             connection.close()

@@ -58,9 +58,6 @@ final class RequestExchange: Sendable {
     /// How much of an oversized upload is read and thrown away so the client still gets
     /// its 413; past this the connection is closed instead.
     private static let discardAllowance = 1 << 20
-    /// Bodies up to this size grow as they come instead of reserving their storage first (a
-    /// reservation costs an allocation most small bodies never need).
-    private static let smallBody = 4096
     /// How often the connections shed under load are logged (when there are any).
     private static let sheddingReportInterval = Duration.seconds(10)
 
@@ -314,14 +311,15 @@ final class RequestExchange: Sendable {
                 return queue(RequestRejection.malformedQuery.response, on: connection)
             }
             if case .length(let length) = framing, length > 0 {
-                guard bodyBudget.reserve(length) else {
+                guard bodyBudget.reserve(length, share: length) else {
                     bodyBudgetRefusals.add(1, ordering: .relaxed)
                     return queue(rejectionResponse(.bodyBudgetExhausted, request, method: method), on: connection, closing: true)
                 }
                 request.reservedBodyBytes = length
                 // A large body is given its whole storage at once (grown piece by piece, it
-                // could take twice its length); a small one grows as it comes, a few KiB at most.
-                if length > Self.smallBody {
+                // could take twice its length); a small one, as the budget counts them, grows
+                // as it comes: reserving first costs an allocation most small bodies never need.
+                if length > bodyBudget.smallBodyBytes {
                     request.body.reserveCapacity(length)
                 }
             }
@@ -405,7 +403,7 @@ final class RequestExchange: Sendable {
     /// has no room.
     private func reserveMore(for request: PendingRequest, needed: Int) -> Bool {
         let held = request.reservedBodyBytes
-        for wanted in [min(maxBodyBytes, max(needed, 2 * held)), needed] where bodyBudget.reserve(wanted - held) {
+        for wanted in [min(maxBodyBytes, max(needed, 2 * held)), needed] where bodyBudget.reserve(wanted - held, share: wanted) {
             request.reservedBodyBytes = wanted
             request.body.reserveCapacity(wanted)
             return true

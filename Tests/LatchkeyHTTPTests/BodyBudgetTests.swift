@@ -8,17 +8,34 @@ import Testing
     @Test("reservations fit within the limit, a refused one takes nothing, a release makes room")
     func accounting() {
         let budget = BodyBudget(limit: 100)
-        #expect(budget.reserve(60))
-        #expect(budget.reserve(40))
-        #expect(!budget.reserve(1))
+        #expect(budget.reserve(60, share: 60))
+        #expect(budget.reserve(40, share: 40))
+        #expect(!budget.reserve(1, share: 1))
         #expect(budget.reservedBytes == 100)
         budget.release(40)
-        #expect(!budget.reserve(41))
-        #expect(budget.reserve(40) && budget.reservedBytes == 100)
+        #expect(!budget.reserve(41, share: 41))
+        #expect(budget.reserve(40, share: 40) && budget.reservedBytes == 100)
         budget.release(100)
         #expect(budget.reservedBytes == 0)
-        #expect(!budget.reserve(101))
-        #expect(budget.reserve(0))
+        #expect(!budget.reserve(101, share: 101))
+        #expect(budget.reserve(0, share: 0))
+    }
+
+    @Test("large bodies leave the last eighth to small ones; small ones may take all of it")
+    func smallBodyReserve() {
+        let budget = BodyBudget(limit: 80_000, smallBodyBytes: 4096)
+        #expect(budget.smallBodyReserve == 10_000)
+        // 64 KiB bodies fill the budget up to the reserve, and no further.
+        #expect(budget.reserve(65_536, share: 65_536))
+        #expect(!budget.reserve(5000, share: 5000))
+        // A chunked body that grows past 4 KiB counts as large from then on.
+        #expect(budget.reserve(4000, share: 4000))
+        #expect(!budget.reserve(1000, share: 5000))
+        #expect(budget.reservedBytes == 69_536)
+        // Small bodies still fit, up to the whole limit.
+        #expect(budget.reserve(4096, share: 4096) && budget.reserve(4096, share: 4096))
+        #expect(budget.reserve(2272, share: 2272) && budget.reservedBytes == 80_000)
+        #expect(!budget.reserve(1, share: 1))
     }
 
     @Test("threads racing for the budget never hold more than the limit together, and get it all back")
@@ -29,7 +46,7 @@ import Testing
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for round in 0..<20_000 {
                 let bytes = 1 + (thread * 7 + round) % 700
-                guard budget.reserve(bytes) else { continue }
+                guard budget.reserve(bytes, share: bytes) else { continue }
                 granted.add(1, ordering: .relaxed)
                 _ = highest.max(budget.reservedBytes, ordering: .relaxed)
                 budget.release(bytes)

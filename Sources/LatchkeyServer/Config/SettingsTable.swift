@@ -278,7 +278,9 @@ extension Setting {
         meaning: "Request-body bytes the server holds at once across every connection: reserved from `Content-Length` "
             + "when a request's head arrives (as they arrive for a chunked body) and given back when the request ends "
             + "or its connection closes. A body that does not fit is answered `503` with `Retry-After` and its "
-            + "connection closed, so connections that send bodies slowly cannot make the server hold more.")
+            + "connection closed, so connections that send bodies slowly cannot make the server hold more. The last "
+            + "eighth is kept for bodies of at most 4 KiB (every sign-in, refresh and reset body is one): a flood of "
+            + "large half-sent bodies makes large bodies wait, never those.")
     static let perIPv6Slash56Connections = Setting(
         "LATCHKEY_PER_IPV6_56_CONNECTIONS", .integer(1...1_000_000, .count, atLeast: perIPConnections.name),
         default: .derived("4 × `LATCHKEY_PER_IP_CONNECTIONS`"),
