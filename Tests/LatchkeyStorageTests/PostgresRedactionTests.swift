@@ -16,7 +16,7 @@ import Testing
         let encoded = try #require(password.addingPercentEncoding(withAllowedCharacters: .urlPasswordAllowed))
         let url = try PostgresURL("postgres://latchkey:\(encoded)@127.0.0.1:1/latchkey?connect_timeout=2")
         let error = try #require(throws: LatchkeyError.self) { try PostgresStore(url: url, mailBox: .forTests).migrate() }
-        #expect(error.code == .storage)
+        #expect(error.code == .storageUnavailable)
         let detail = try #require(error.detail)
         #expect(detail.hasPrefix("postgres://latchkey:<redacted>@127.0.0.1:1/latchkey?connect_timeout=2: "))
         #expect(detail.contains("Is the server running on that host and accepting TCP/IP connections?"))

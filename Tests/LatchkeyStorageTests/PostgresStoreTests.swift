@@ -65,14 +65,14 @@ struct PostgresStoreTests {
         try server.stop()
         #expect(!store.isReady())
         let error = try #require(throws: LatchkeyError.self) { try store.pendingMailCount() }
-        #expect(error.code == .storage)
+        #expect(error.code == .storageUnavailable)
 
         try server.restart()
         #expect(store.isReady())
         #expect(try store.account(email: account.email) == account)
     }
 
-    @Test("a statement blocked past the statement timeout fails with storage_error instead of hanging")
+    @Test("a statement blocked past the statement timeout fails with storage_unavailable instead of hanging")
     func statementTimeout() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
@@ -84,14 +84,14 @@ struct PostgresStoreTests {
         try blocker.execute("BEGIN")
         try blocker.execute("LOCK TABLE accounts IN ACCESS EXCLUSIVE MODE")
         let error = try #require(throws: LatchkeyError.self) { try store.account(email: account.email) }
-        #expect(error.code == .storage)
+        #expect(error.code == .storageUnavailable)
         #expect(error.detail?.contains("SQLSTATE 57014") == true)
         try blocker.execute("ROLLBACK")
 
         #expect(try store.account(email: account.email) == account)
     }
 
-    @Test("a call that finds every pooled connection in use fails with storage_error after the wait")
+    @Test("a call that finds every pooled connection in use fails with storage_unavailable after the wait")
     func exhaustedPool() throws {
         let database = try PostgresTestDatabase()
         defer { database.drop() }
@@ -100,7 +100,7 @@ struct PostgresStoreTests {
 
         try store.database.read { _ in
             let error = try #require(throws: LatchkeyError.self) { try store.pendingMailCount() }
-            #expect(error.code == .storage)
+            #expect(error.code == .storageUnavailable && error.retryAfter == 1)
             #expect(error.message == "The database is busy.")
         }
         #expect(try store.pendingMailCount() == 0)
@@ -301,7 +301,7 @@ struct PostgresStoreTests {
         #expect(recorded == Int64(Migrations.all.count))
     }
 
-    @Test("a wrong password fails with storage_error that never contains the password")
+    @Test("a wrong password fails with storage_unavailable that never contains the password")
     func passwordNeverInErrors() throws {
         let secret = "wrong-\(UUID().uuidString.lowercased())"
         let adminURL = try #require(PostgresTestDatabase.adminURLText)
@@ -311,7 +311,7 @@ struct PostgresStoreTests {
         let store = PostgresStore(url: url, mailBox: .forTests)
 
         let error = try #require(throws: LatchkeyError.self) { try store.migrate() }
-        #expect(error.code == .storage)
+        #expect(error.code == .storageUnavailable)
         #expect(error.detail?.contains("password authentication failed") == true)
         for text in [error.message, error.detail ?? "", "\(error)", String(reflecting: error), "\(url)"] {
             #expect(!text.contains(secret))

@@ -27,7 +27,7 @@ import Testing
         #expect(try scratch.noteCount() == 1)
     }
 
-    @Test("a write transaction waits its turn for the writer, and past the busy timeout fails with storage_error")
+    @Test("a write transaction waits its turn for the writer, and past the busy timeout fails with storage_unavailable")
     func writerWaitIsBounded() throws {
         let scratch = try ScratchDatabase(busyTimeoutMilliseconds: 200)
         let database = scratch.database
@@ -36,7 +36,7 @@ import Testing
         let error = try #require(throws: LatchkeyError.self) {
             try database.transaction { try $0.execute("INSERT INTO notes (body) VALUES (?)", [.text("second")]) }
         }
-        #expect(error.code == .storage)
+        #expect(error.code == .storageUnavailable)
         #expect(error.message == "The database is busy.")
         #expect(try scratch.noteCount() == 0)
 

@@ -94,6 +94,10 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         package static let invalidConfiguration = Code("invalid_configuration", .internal)
         /// The database failed or holds unexpected data.
         package static let storage = Code("storage_error", .internal)
+        /// The database cannot serve the request now but may in a moment: unreachable, its
+        /// connection lost, a statement past its timeout, or every connection (or the write
+        /// lock) still in use after the wait. 503 with `Retry-After`, never a 500.
+        package static let storageUnavailable = Code("storage_unavailable", .unavailable)
         /// Sending mail failed.
         package static let mailDelivery = Code("mail_delivery_failed", .internal)
         /// A mail address or header value would allow header injection.
@@ -197,6 +201,12 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         self.retryAfter = retryAfter
         self.cause = cause
         self.detail = detail
+    }
+
+    /// The database is busy or out of reach for now (``Code/storageUnavailable``); the client
+    /// may retry after `retryAfter` seconds.
+    package static func storageUnavailable(_ message: String, retryAfter: Int = 1, detail: String? = nil) -> LatchkeyError {
+        LatchkeyError(.storageUnavailable, message, retryAfter: retryAfter, detail: detail)
     }
 
     /// The shared rate limiter (Redis) failed; the client may retry in five seconds.

@@ -88,7 +88,7 @@ extension Setting {
     static let databaseStatementTimeout = Setting(
         "LATCHKEY_DATABASE_STATEMENT_TIMEOUT", .integer(1...300, .seconds), default: "5",
         meaning: "How long a PostgreSQL statement may run, and a request may wait for a free connection, "
-            + "before it fails with `storage_error`.")
+            + "before it fails with `storage_unavailable` (a `503` with `Retry-After`).")
 
     // MARK: Mail
 

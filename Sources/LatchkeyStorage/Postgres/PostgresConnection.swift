@@ -13,9 +13,11 @@ import Synchronization
 /// Calls on one instance are serialised by a `Mutex`; ``PostgresConnectionPool`` lends
 /// each connection to one caller at a time anyway, so the lock is never contended.
 ///
-/// Every failure is thrown as ``LatchkeyError`` with code `storage_error`, a message safe
-/// for clients and PostgreSQL's own text (with its SQLSTATE) in `detail`; the password is
-/// never part of either. After a failure, ``lastFailure`` says what kind it was, so the
+/// Every failure is thrown as ``LatchkeyError`` with code `storage_unavailable` when the
+/// database may serve a retry (unreachable, the connection lost, a statement past its
+/// timeout: a 503 with `Retry-After`) and `storage_error` otherwise, a message safe for
+/// clients and PostgreSQL's own text (with its SQLSTATE) in `detail`; the password is never
+/// part of either. After a failure, ``lastFailure`` says what kind it was, so the
 /// pool can tell a lost connection or a conflict (worth retrying) from anything else.
 final class PostgresConnection: Sendable, SQLConnection {
     /// What made the last statement fail, as far as retrying is concerned.
@@ -45,7 +47,7 @@ final class PostgresConnection: Sendable, SQLConnection {
     /// Connects to the database `url` names, with `statementTimeout` (seconds, rounded to
     /// milliseconds) applied to every statement of the session and `connectTimeout`
     /// (whole seconds, at least 2 as libpq requires) to establishing it. Throws
-    /// `storage_error` when the server cannot be reached or refuses the login.
+    /// `storage_unavailable` when the server cannot be reached or refuses the login.
     init(url: PostgresURL, statementTimeout: TimeInterval, connectTimeout: Int) throws {
         var parameters: [(String, String)] = [
             ("host", url.host), ("port", String(url.port)), ("dbname", url.database),
@@ -67,12 +69,12 @@ final class PostgresConnection: Sendable, SQLConnection {
 
         let handle = Self.connect(parameters)
         guard let handle else {
-            throw LatchkeyError(.storage, "The database could not be reached.", detail: "\(url): out of memory")
+            throw LatchkeyError.storageUnavailable("The database could not be reached.", retryAfter: 5, detail: "\(url): out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
             let detail = CredentialScrubber.scrub(String(cString: PQerrorMessage(handle)))
             PQfinish(handle)
-            throw LatchkeyError(.storage, "The database could not be reached.", detail: "\(url): \(detail)")
+            throw LatchkeyError.storageUnavailable("The database could not be reached.", retryAfter: 5, detail: "\(url): \(detail)")
         }
         // Without this, libpq prints server notices ("relation already exists, skipping") on stderr.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
@@ -219,7 +221,7 @@ final class PostgresConnection: Sendable, SQLConnection {
             "\(sqlState.map { "SQLSTATE \($0): " } ?? "")\(message.trimmingCharacters(in: .whitespacesAndNewlines))")
         if PQstatus(state.handle) != CONNECTION_OK || sqlState?.hasPrefix("08") == true {
             state.lastFailure = .connectionLost
-            throw LatchkeyError(.storage, "The database connection was lost.", detail: detail)
+            throw LatchkeyError.storageUnavailable("The database connection was lost.", retryAfter: 5, detail: detail)
         }
         switch sqlState {
         case "40001", "40P01":
@@ -227,7 +229,7 @@ final class PostgresConnection: Sendable, SQLConnection {
             throw LatchkeyError(.storage, "A database transaction conflicted with another.", detail: detail)
         case "57014":
             state.lastFailure = .other
-            throw LatchkeyError(.storage, "The database did not answer in time.", detail: detail)
+            throw LatchkeyError.storageUnavailable("The database did not answer in time.", detail: detail)
         default:
             state.lastFailure = .other
             throw LatchkeyError(.storage, "A database statement failed.", detail: detail)

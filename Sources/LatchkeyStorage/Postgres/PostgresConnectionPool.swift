@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// At most ``size`` connections exist at once; a caller that finds them all in use waits,
 /// behind earlier callers (see ``FairSemaphore``), up to ``acquireTimeout`` and then fails
-/// with `storage_error` instead of hanging.
+/// with `storage_unavailable` (a 503) instead of hanging.
 /// Connections are opened on demand and kept for reuse; one that broke (the server
 /// restarted, its backend was terminated) or was left inside a transaction is dropped and
 /// replaced, so the first call after the database comes back simply reconnects.
@@ -117,8 +117,8 @@ final class PostgresConnectionPool: SQLDatabase {
     /// Runs `body` holding one of the ``size`` slots, waiting up to ``acquireTimeout`` for one.
     private func withSlot<Output>(_ body: () throws -> Output) throws -> Output {
         guard slots.wait(timeout: .milliseconds(Int(acquireTimeout * 1000))) else {
-            throw LatchkeyError(
-                .storage, "The database is busy.",
+            throw LatchkeyError.storageUnavailable(
+                "The database is busy.",
                 detail: "all \(size) connections to \(url) stayed in use for \(acquireTimeout) s")
         }
         defer { slots.signal() }

@@ -15,8 +15,9 @@ import Synchronization
 /// ``SQLiteConnectionPool`` lends a connection to one thread at a time; the `Mutex` makes
 /// that a checked promise and is never contended.
 ///
-/// Every failure is thrown as ``LatchkeyError`` with code `storage_error`, a message safe
-/// for clients, and SQLite's own error text in `detail`.
+/// Every failure is thrown as ``LatchkeyError`` with code `storage_error` (`storage_unavailable`
+/// for a lock held past the busy timeout), a message safe for clients, and SQLite's own error
+/// text in `detail`.
 final class SQLiteConnection: Sendable {
     /// What a connection is for, which decides how it is opened.
     enum Role: Sendable {
@@ -213,7 +214,7 @@ final class SQLiteConnection: Sendable {
                 case SQLITE_DONE:
                     return (rows, Int(sqlite3_changes64(handle)))
                 case SQLITE_BUSY:
-                    throw LatchkeyError(.storage, "The database is busy.", detail: Self.errorMessage(handle))
+                    throw LatchkeyError.storageUnavailable("The database is busy.", detail: Self.errorMessage(handle))
                 default:
                     throw LatchkeyError(.storage, "A database statement failed.", detail: Self.errorMessage(handle))
                 }

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// At most ``limit`` connections exist at once. A caller that finds them all in use waits,
 /// behind earlier callers (see ``FairSemaphore``), up to ``waitMilliseconds`` and then fails
-/// with `storage_error` ("The database is busy.") instead of hanging. Connections are opened on demand and kept for reuse; one returned
+/// with `storage_unavailable` ("The database is busy.") instead of hanging. Connections are opened on demand and kept for reuse; one returned
 /// inside a transaction is rolled back, and dropped (closed) when even that fails, so the
 /// next caller never inherits someone else's transaction.
 final class SQLiteConnectionPool: Sendable {
@@ -44,8 +44,8 @@ final class SQLiteConnectionPool: Sendable {
     /// Runs `body` with a connection of its own, waiting up to ``waitMilliseconds`` for one.
     func withConnection<Output>(_ body: (SQLiteConnection) throws -> Output) throws -> Output {
         guard slots.wait(timeout: .milliseconds(waitMilliseconds)) else {
-            throw LatchkeyError(
-                .storage, "The database is busy.",
+            throw LatchkeyError.storageUnavailable(
+                "The database is busy.",
                 detail: "all \(limit) \(role) connections stayed in use for \(waitMilliseconds) ms")
         }
         defer { slots.signal() }

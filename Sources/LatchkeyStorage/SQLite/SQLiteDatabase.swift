@@ -9,12 +9,12 @@ import LatchkeyCore
 /// with `BEGIN IMMEDIATE`, so they queue on SQLite's write lock (`busy_timeout`), which
 /// also excludes writers of other instances and processes opening the same file. The one
 /// writer connection is used by one thread at a time: a caller waits for it (or for a free
-/// reader) at most the busy timeout, then fails with `storage_error` ("The database is
-/// busy."). Write transactions that queue for the writer while it is busy run next as one
+/// reader) at most the busy timeout, then fails with `storage_unavailable` ("The database
+/// is busy.", a 503). Write transactions that queue for the writer while it is busy run next as one
 /// batch and one commit (``SQLiteGroupCommit``). Every statement is prepared once per
 /// connection and reused.
 ///
-/// Every failure is thrown as ``LatchkeyError`` with code `storage_error`, a message
+/// Every other failure is thrown as ``LatchkeyError`` with code `storage_error`, a message
 /// safe for clients, and SQLite's own error text in `detail`.
 final class SQLiteDatabase: Sendable {
     /// How long a statement waits for another connection's write lock, and a caller for a

@@ -35,8 +35,8 @@ import Darwin
 /// callers; if more queued meanwhile, it hands the lead to the longest waiting one, whose
 /// transaction is then first in the next batch. Every caller thus leads at most one batch,
 /// and waits behind at most those queued before it. A caller whose transaction is not yet
-/// in a batch after `waitMilliseconds` gives up with `storage_error` ("The database is
-/// busy."); once in a batch, it waits for that batch.
+/// in a batch after `waitMilliseconds` gives up with `storage_unavailable` ("The database
+/// is busy.", a 503); once in a batch, it waits for that batch.
 ///
 /// A leader alone in the queue while writers meet (one had to queue behind a batch within
 /// the last 5 ms) first waits 200 µs for the others to queue (``Gathering/standard``), as
@@ -156,8 +156,8 @@ final class SQLiteGroupCommit: Sendable {
                 return true
             }
             if withdrew {
-                throw LatchkeyError(
-                    .storage, "The database is busy.",
+                throw LatchkeyError.storageUnavailable(
+                    "The database is busy.",
                     detail: "a write transaction waited \(waitMilliseconds) ms for the writer connection")
             }
             // Taken or promoted as the wait ran out: the signal is on its way.
