@@ -106,6 +106,10 @@ package final class ServerApplication: Sendable {
         let secretBox = try Self.openSecretBox(configuration)
         let oneTimeCodes = OneTimeCodeSignIn(
             store: store, secretBox: secretBox, limiter: limiter, templates: templates, logger: logger, metrics: metrics)
+        let devices = RecognisedDevices(
+            store: store, limiter: limiter, templates: templates,
+            settings: .init(notices: configuration.newDeviceMail == .on, resetPageURL: configuration.defaultResetURL),
+            clock: clock, logger: logger)
         let signIn = SignInService(
             methods: [
                 PasswordSignIn(
@@ -113,16 +117,18 @@ package final class ServerApplication: Sendable {
                     limits: PasswordSignIn.Limits(
                         attemptsPerIP: configuration.loginIPLimit, failuresPerAccountAndIP: configuration.loginFailureLimit),
                     costs: verificationCosts,
-                    addressKey: addressKey, logger: logger, metrics: metrics)
+                    addressKey: addressKey, logger: logger, metrics: metrics, devices: devices)
             ],
             secondFactors: [oneTimeCodes],
+            devices: devices,
             clock: clock)
         let enrolment = AuthenticatorEnrolment(
             store: store, signIn: signIn, codes: oneTimeCodes, secretBox: secretBox, templates: templates,
             issuer: configuration.totpIssuer, clock: clock, logger: logger)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
+        let deviceCookie = DeviceCookie(secure: secureCookies)
         let authRoutes = DirectusAuthRoutes(
-            login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens,
+            login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens, deviceCookie: deviceCookie,
             cookies: DirectusCookies(
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
                 hostPrefixed: configuration.cookieHostPrefix,
@@ -151,7 +157,7 @@ package final class ServerApplication: Sendable {
         let authorizeRoutes = AuthorizeRoutes(
             clients: clients, authorization: authorization,
             signIn: signIn, challenges: challenges, pages: SignInPage(productName: configuration.productName), clock: clock, logger: logger,
-            issuer: issuer, cookies: browserCookies)
+            issuer: issuer, cookies: browserCookies, deviceCookie: deviceCookie)
         let enrolmentPageRoutes = EnrolmentPageRoutes(
             enrolment: enrolment, challenges: challenges, authorization: authorization,
             pages: EnrolmentPage(productName: configuration.productName), cookies: browserCookies, logger: logger)

@@ -344,6 +344,24 @@ enum Migrations {
             version: 17, name: "sealed_outbox",
             portable: "ALTER TABLE outbox ADD COLUMN sealed INTEGER NOT NULL DEFAULT 0;"
         ),
+        // Recognised devices (docs/accounts.md, "Recognised devices"): for each account, the
+        // SHA-256 of each device token it signed in with (never the token), the credential
+        // version it was recorded under (a reset or password change forgets every device) and
+        // its last sign-in; each account keeps its 20 most recent, for a year after last use.
+        Migration(
+            version: 18, name: "recognised_devices",
+            portable: """
+                CREATE TABLE recognised_devices (
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    token_digest TEXT NOT NULL,
+                    credential_version INTEGER NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT NOT NULL,
+                    PRIMARY KEY (account_id, token_digest)
+                );
+                CREATE INDEX recognised_devices_token_digest ON recognised_devices (token_digest);
+                """
+        ),
     ]
 }
 

@@ -100,7 +100,7 @@ import Testing
         let body = try #require(try JSONSerialization.jsonObject(with: later.body) as? [String: Any])
         let data = try #require(body["data"] as? [String: Any])
         #expect(data["access_token"] is String && data["refresh_token"] is String)
-        #expect(Set(data.keys) == ["access_token", "refresh_token", "expires"])
+        #expect(Set(data.keys) == ["access_token", "refresh_token", "expires", "device_token"])
         // The OAuth sign-in form takes it as well.
         #expect(try harness.authorize()["code"] != nil)
     }

@@ -82,12 +82,12 @@ import LatchkeyTestSupport
 
         // Reset: the IP limit, the address's limit for the requesting network and the address's
         // inbox cap (passed open, so its slow lane is not asked). Failed login: the IP budget, the two failure limits
-        // counted before the hash, the account throttle's check, the account's failure.
-        // Good login: the same before the hash, then two refunds.
-        #expect(app.metrics.rateLimiterUnavailable.current == 3 + 5 + 6)
+        // counted before the hash, the account throttle's check, the account-wide cap, the account's failure.
+        // Good login: the same before the hash, then three refunds (the account's first sign-in: no new-device notice).
+        #expect(app.metrics.rateLimiterUnavailable.current == 3 + 6 + 8)
         let outageLines = logs.lines.filter { $0.contains("\"rate_limiter_unavailable\"") }
         // One more at start-up, from the connection check.
-        #expect(outageLines.count == 15)
+        #expect(outageLines.count == 18)
         #expect(outageLines.allSatisfy { $0.contains("\"fail_open\":true") })
         #expect(!logs.lines.joined().contains("hunter2"))
     }

@@ -54,4 +54,6 @@ package struct TextCatalogue: Sendable {
     package let secondFactorMail: SecondFactorMailText
     /// The second factor's pages: the sign-in's code step and the enrolment page.
     package let secondFactorPage: SecondFactorPageText
+    /// The mail about a sign-in from a device the account had not signed in from.
+    package let newDeviceMail: NewDeviceMailText
 }

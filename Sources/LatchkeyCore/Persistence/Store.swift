@@ -25,4 +25,4 @@ package protocol MaintenanceStore: Sendable {
 /// implementation is safe to use from many threads.
 package typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & SessionStore
     & AuthorizationStore & RegistrationStore & AccountChangeStore & EmailChangeStore & MaintenanceStore
-    & SecondFactorStore
+    & SecondFactorStore & RecognisedDeviceStore

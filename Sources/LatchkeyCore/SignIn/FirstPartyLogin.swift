@@ -24,23 +24,35 @@ package struct FirstPartyLogin: Sendable {
         self.logger = logger
     }
 
+    /// A started login: its tokens, and the device token to hand back to the client (nil when
+    /// devices are not recorded).
+    package struct Started: Sendable {
+        /// The login's tokens.
+        package let tokens: TokenService.IssuedTokens
+        /// The device's token (``RecognisedDevices``): the one presented when it was ours, else
+        /// a new one.
+        package let device: DeviceToken?
+    }
+
     /// Checks `credential` (and `code`, the second factor's, for an account that has one) from
     /// `clientIP` and starts a first-party login, recording where it came from (`clientIP` and
-    /// the `User-Agent` header `userAgent`) for the account's list of signed-in devices. A
-    /// missing or wrong code after a right password is `invalid_otp`.
+    /// the `User-Agent` header `userAgent`) for the account's list of signed-in devices, and
+    /// the device (``SignInService/recordDevice(_:presented:origin:)``) that presented
+    /// `device`. A missing or wrong code after a right password is `invalid_otp`.
     package func signIn(
-        _ credential: SignInCredential, code: Redacted<String>? = nil, clientIP: String, userAgent: String?
-    ) throws -> TokenService.IssuedTokens {
+        _ credential: SignInCredential, code: Redacted<String>? = nil, device: DeviceToken? = nil, clientIP: String, userAgent: String?
+    ) throws -> Started {
         let signedIn = try signIn.signIn(credential, code: code, clientIP: clientIP)
+        let origin = LoginOrigin(clientIP: clientIP, userAgentHeader: userAgent)
         let issued: TokenService.IssuedTokens
         do {
-            issued = try tokens.issue(
-                for: signedIn, clientID: nil, scope: Self.scope, origin: LoginOrigin(clientIP: clientIP, userAgentHeader: userAgent))
+            issued = try tokens.issue(for: signedIn, clientID: nil, scope: Self.scope, origin: origin)
         } catch let error as LatchkeyError where error.code == .invalidToken {
             // The password changed or the account was disabled while we checked.
             throw SignInService.invalidCredentials
         }
+        let recorded = try signIn.recordDevice(signedIn, presented: device, origin: origin)
         logger.info("login_succeeded", ["account": .string(signedIn.account.id)])
-        return issued
+        return Started(tokens: issued, device: recorded)
     }
 }

@@ -41,14 +41,29 @@ package struct SignInService: Sendable {
 
     private let methods: [any SignInMethod]
     private let secondFactors: [any SecondFactorMethod]
+    private let devices: RecognisedDevices?
     private let clock: any WallClock
 
     /// A service offering `methods` (each credential kind taken by exactly one of them) and the
-    /// second factors `secondFactors`, timed by `clock`.
-    package init(methods: [any SignInMethod], secondFactors: [any SecondFactorMethod] = [], clock: any WallClock) {
+    /// second factors `secondFactors`, timed by `clock`, recording devices in `devices` (nil:
+    /// devices are not recorded and ``recordDevice(_:presented:origin:)`` hands back none).
+    package init(
+        methods: [any SignInMethod], secondFactors: [any SecondFactorMethod] = [], devices: RecognisedDevices? = nil,
+        clock: any WallClock
+    ) {
         self.methods = methods
         self.secondFactors = secondFactors
+        self.devices = devices
         self.clock = clock
+    }
+
+    /// Records the device of a complete sign-in (`signedIn`, by any method: password, passkey,
+    /// with or without a second factor), which presented `presented` and started from `origin`,
+    /// and returns the device token to hand back to it (to store, or to set as its cookie):
+    /// every route that completes a sign-in calls this once, after the sign-in and before
+    /// answering. Queues the new-device notice when due (``RecognisedDevices``).
+    package func recordDevice(_ signedIn: SignedIn, presented: DeviceToken?, origin: LoginOrigin) throws -> DeviceToken? {
+        try devices?.signedIn(signedIn.account, presented: presented, origin: origin)
     }
 
     /// Checks the first credential `credential` from `clientIP`: signed in, or (for an account

@@ -12,6 +12,14 @@ package import LatchkeyCrypto
 /// start-up with an error naming the variable and what it must be.
 package struct Configuration: Sendable {
     /// Who may make accounts.
+    /// Whether sign-ins from new devices are mailed to the account (`LATCHKEY_NEW_DEVICE_MAIL`).
+    package enum NewDeviceMail: String, Sendable {
+        /// Mailed, at most once an hour per account.
+        case on
+        /// Not mailed.
+        case off
+    }
+
     package enum Registration: String, Sendable {
         /// Only the operator (`latchkey users create`).
         case closed
@@ -92,6 +100,8 @@ package struct Configuration: Sendable {
     package var appURL: URL?
     /// Who may make accounts (`LATCHKEY_REGISTRATION`).
     package var registration: Registration
+    /// Whether sign-ins from new devices are mailed (`LATCHKEY_NEW_DEVICE_MAIL`).
+    package var newDeviceMail: NewDeviceMail
     /// Seconds an outbox worker reserves the mail it takes (`LATCHKEY_OUTBOX_LEASE_SECONDS`): when
     /// an instance dies mid-send, another delivers its mail after this long.
     package var outboxLease: Int
@@ -213,6 +223,7 @@ package struct Configuration: Sendable {
         totpIssuer = try reader.string(.totpIssuer, derived: productName)
         appURL = try reader.optionalURL(.appURL)
         registration = try reader.choice(.registration)
+        newDeviceMail = try reader.choice(.newDeviceMail)
         if mailTransport == .smtp {
             guard let url = try reader.optionalURL(.smtpURL) else {
                 throw SettingsReader.invalid(.smtpURL, "is required when \(Setting.mailTransport.name)=smtp")

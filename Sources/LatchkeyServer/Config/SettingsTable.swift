@@ -20,7 +20,7 @@ extension Setting {
         configFile, listen, tlsCertificate, tlsKey, publicURL, allowHTTPPublicURL, dataDirectory, signingKeysFile, addressKeyFile,
         secretKeyFile, databaseURL, databasePoolSize, databaseStatementTimeout,
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
-        smtpTimeout, outboxLease, productName, totpIssuer, appURL, registration,
+        smtpTimeout, outboxLease, productName, totpIssuer, appURL, registration, newDeviceMail,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, browserSessionIdleTTL, resetURLAllowList,
         appleAppIDs, androidApps, authCookieOrigins, cookieHostPrefix,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, maxBrowserSessionsPerAccount, redisURL,
@@ -147,6 +147,11 @@ extension Setting {
         "LATCHKEY_REGISTRATION", .choice(["closed", "open"]), default: "closed",
         meaning: "`open` lets anyone sign up (`POST /users/register`, confirmed by a mailed link); `closed` leaves "
             + "making accounts to the operator (`latchkey users create`).")
+    static let newDeviceMail = Setting(
+        "LATCHKEY_NEW_DEVICE_MAIL", .choice(["on", "off"]), default: "on",
+        meaning: "`on` mails an account when it is signed in to from a device it had not signed in from (in its "
+            + "language: when, the app or browser, the truncated address, a link to the reset page), at most once an hour; "
+            + "`off` sends none. Devices are recognised either way (docs/accounts.md, \"Recognised devices\").")
 
     // MARK: Tokens and links
 

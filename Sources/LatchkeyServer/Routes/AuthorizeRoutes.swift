@@ -32,6 +32,8 @@ struct AuthorizeRoutes {
     let issuer: String
     /// The session and CSRF cookies.
     let cookies: BrowserCookies
+    /// The browser's device token, sent with the sign-in form and set once it signed in.
+    let deviceCookie: DeviceCookie
 
     var routes: [Route] {
         // A failure nothing above answers more precisely is an error page, never a redirect.
@@ -140,7 +142,8 @@ struct AuthorizeRoutes {
             let password = try form.optionalSecret("password", maxLength: 4096) ?? Redacted("")
             let progress: SignInService.Progress
             do {
-                progress = try signIn.begin(.password(email: email, password: password), clientIP: request.clientIP)
+                progress = try signIn.begin(
+                    .password(email: email, password: password, device: deviceCookie.token(in: request)), clientIP: request.clientIP)
             } catch let error as LatchkeyError where error.code == .invalidCredentials || error.code == .rateLimited {
                 // The sign-in page again, saying what went wrong; Retry-After comes with the error.
                 let problem: SignInProblem =
@@ -211,6 +214,10 @@ struct AuthorizeRoutes {
                 try issueCode(authorizationRequest, session: session)
             }
         cookies.setSession(cookie, on: &response)
+        let device = try signIn.recordDevice(
+            signedIn, presented: deviceCookie.token(in: request),
+            origin: LoginOrigin(clientIP: request.clientIP, userAgentHeader: request.headers["User-Agent"]))
+        deviceCookie.set(device, on: &response)
         return response
     }
 

@@ -17,6 +17,12 @@ import LatchkeyHTTP
 /// mode also from the session cookie); without one they answer 400 `INVALID_PAYLOAD`. Every
 /// request in `cookie` or `session` mode must pass ``DirectusCookies/checkSameOrigin(_:)``.
 ///
+/// Login also hands the device its device token (``RecognisedDevices``), which the client sends
+/// back on its next login: in `json` mode the member `device_token` of the request and of the
+/// answer's `data` (Directus's SDKs ignore it); in `cookie` and `session` mode the
+/// ``DeviceCookie`` (a `device_token` in the body wins). A recognised device is never held by
+/// the account-wide cap on failures. A `device_token` not shaped like ours counts as none.
+///
 /// Login answers one `INVALID_CREDENTIALS` for an unknown account, a wrong password and a
 /// disabled account (see ``PasswordSignIn``), whether or not the account has a second factor;
 /// only after a right password does an account with one answer `401 INVALID_OTP` for a missing
@@ -26,6 +32,8 @@ import LatchkeyHTTP
 struct DirectusAuthRoutes {
     let login: FirstPartyLogin
     let tokens: TokenService
+    /// The browser's device token, read and set in cookie and session mode.
+    let deviceCookie: DeviceCookie
     let cookies: DirectusCookies
 
     var routes: [Route] {
@@ -33,10 +41,13 @@ struct DirectusAuthRoutes {
             Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus, lane: .passwordHashing) { request in
                 let body = try request.decodeJSON(LoginBody.self)
                 if body.mode != .json { try cookies.checkSameOrigin(request) }
-                let credential = SignInCredential.password(email: body.email, password: body.password)
-                return reply(
-                    try login.signIn(credential, code: body.otp, clientIP: request.clientIP, userAgent: request.headers["User-Agent"]),
-                    mode: body.mode)
+                let device = DeviceToken(presented: body.deviceToken) ?? (body.mode == .json ? nil : deviceCookie.token(in: request))
+                let credential = SignInCredential.password(email: body.email, password: body.password, device: device)
+                let started = try login.signIn(
+                    credential, code: body.otp, device: device, clientIP: request.clientIP, userAgent: request.headers["User-Agent"])
+                var response = reply(started.tokens, mode: body.mode, device: body.mode == .json ? started.device : nil)
+                if body.mode != .json { deviceCookie.set(started.device, on: &response) }
+                return response
             },
             Route("POST", "/auth/refresh", name: "directus_refresh", body: .jsonOrEmpty, errorShape: .directus) { request in
                 let body = try request.decodeJSON(TokenBody.self, allowingEmpty: true)
@@ -66,8 +77,8 @@ struct DirectusAuthRoutes {
     }
 
     /// The answer in `mode`: the tokens the body does not carry go into cookies.
-    private func reply(_ issued: TokenService.IssuedTokens, mode: DirectusMode) -> HTTPResponse {
-        var response = HTTPResponse.json(DirectusTokens(issued, mode: mode))
+    private func reply(_ issued: TokenService.IssuedTokens, mode: DirectusMode, device: DeviceToken? = nil) -> HTTPResponse {
+        var response = HTTPResponse.json(DirectusTokens(issued, mode: mode, device: device))
         if mode != .json, let refreshToken = issued.refreshToken { cookies.setRefreshToken(refreshToken, on: &response) }
         if mode == .session { cookies.setSessionToken(issued.accessToken, on: &response) }
         return response
@@ -88,15 +99,20 @@ enum DirectusMode: String {
     }
 }
 
-/// `{email, password, otp?, mode?}`; the mode defaults to `json`. `otp` is the second factor's
-/// code (an authenticator code, or a recovery code) for an account that has one.
+/// `{email, password, otp?, mode?, device_token?}`; the mode defaults to `json`. `otp` is the
+/// second factor's code (an authenticator code, or a recovery code) for an account that has
+/// one; `device_token` the device token an earlier login handed back (at most 64 bytes).
 private struct LoginBody: Decodable {
     let email: String
     let password: Redacted<String>
     let otp: Redacted<String>?
     let mode: DirectusMode
+    let deviceToken: Redacted<String>?
 
-    private enum CodingKeys: String, CodingKey { case email, password, otp, mode }
+    private enum CodingKeys: String, CodingKey {
+        case email, password, otp, mode
+        case deviceToken = "device_token"
+    }
 
     init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: CodingKeys.self)
@@ -104,6 +120,7 @@ private struct LoginBody: Decodable {
         password = try fields.secret(.password, maxBytes: 4096)
         otp = try fields.optionalText(.otp, maxBytes: 64).map(Redacted.init)
         mode = try DirectusMode(field: try fields.optionalText(.mode, maxBytes: 16)) ?? .json
+        deviceToken = try fields.optionalText(.deviceToken, maxBytes: 64).map(Redacted.init)
     }
 }
 
@@ -131,19 +148,21 @@ struct DirectusTokens: CompactJSONObject {
         let access_token: String?
         let refresh_token: String?
         let expires: Int
+        let device_token: String?
     }
     let data: Data
 
-    init(_ issued: TokenService.IssuedTokens, mode: DirectusMode) {
+    init(_ issued: TokenService.IssuedTokens, mode: DirectusMode, device: DeviceToken? = nil) {
         data = Data(
             access_token: mode == .session ? nil : issued.accessToken.exposed,
             refresh_token: mode == .json ? issued.refreshToken?.exposed : nil,
-            expires: Int(issued.expiresIn * 1000))
+            expires: Int(issued.expiresIn * 1000), device_token: device?.value.exposed)
     }
 
     func writeMembers(to object: inout CompactJSON.ObjectWriter) {
         object.member("data") { data in
             data.member("access_token", self.data.access_token)
+            data.member("device_token", self.data.device_token)
             data.member("expires", self.data.expires)
             data.member("refresh_token", self.data.refresh_token)
         }

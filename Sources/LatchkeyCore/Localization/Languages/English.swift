@@ -211,5 +211,16 @@ extension TextCatalogue {
             turnOn: "Turn on two-step sign-in",
             enabledTitle: "Two-step sign-in is on",
             recoveryCodesIntro: "Keep these recovery codes somewhere safe, apart from your phone. If you lose your phone, each one signs you in once instead of a code. They are shown only now.",
-            alreadyOn: "Two-step sign-in is already on for this account."))
+            alreadyOn: "Two-step sign-in is already on for this account."),
+        newDeviceMail: NewDeviceMailText(
+            subject: { product in "New sign-in to your \(product) account" },
+            greeting: "Hello,",
+            signedIn: { product, date, time in "Your \(product) account was signed in to from a new device on \(date) at \(time) UTC." },
+            device: { name in "Device: \(name)" },
+            unknownDevice: "Device: unknown app or browser",
+            network: { address in "Network: \(address) (the last part of the address is hidden)" },
+            ifYou: "If this was you, there is nothing else to do.",
+            ifNotYou: "If it wasn’t you, someone knows your password. Reset it now, and change it wherever else you use the same password:",
+            button: "Reset my password",
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"))
 }

@@ -211,5 +211,16 @@ extension TextCatalogue {
             turnOn: "Ativar a verificação em duas etapas",
             enabledTitle: "A verificação em duas etapas está ativada",
             recoveryCodesIntro: "Guarde estes códigos de recuperação num lugar seguro, longe do telemóvel. Se perder o telemóvel, cada um permite entrar uma vez em vez de um código. Só são mostrados agora.",
-            alreadyOn: "A verificação em duas etapas já está ativada nesta conta."))
+            alreadyOn: "A verificação em duas etapas já está ativada nesta conta."),
+        newDeviceMail: NewDeviceMailText(
+            subject: { product in "Novo acesso à sua conta do \(product)" },
+            greeting: "Olá,",
+            signedIn: { product, date, time in "Alguém entrou na sua conta do \(product) a partir de um novo dispositivo em \(date) às \(time) (UTC)." },
+            device: { name in "Dispositivo: \(name)" },
+            unknownDevice: "Dispositivo: aplicativo ou navegador desconhecido",
+            network: { address in "Rede: \(address) (a última parte do endereço está oculta)" },
+            ifYou: "Se foi você, não precisa fazer mais nada.",
+            ifNotYou: "Se não foi você, outra pessoa sabe a sua senha. Redefina-a agora e altere-a também onde mais usar a mesma senha:",
+            button: "Redefinir a minha senha",
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"))
 }

@@ -211,5 +211,16 @@ extension TextCatalogue {
             turnOn: "Activar la verificación en dos pasos",
             enabledTitle: "La verificación en dos pasos está activada",
             recoveryCodesIntro: "Guarda estos códigos de recuperación en un lugar seguro, lejos de tu teléfono. Si pierdes el teléfono, cada uno te permite iniciar sesión una vez en lugar de un código. Solo se muestran ahora.",
-            alreadyOn: "La verificación en dos pasos ya está activada en esta cuenta."))
+            alreadyOn: "La verificación en dos pasos ya está activada en esta cuenta."),
+        newDeviceMail: NewDeviceMailText(
+            subject: { product in "Nuevo inicio de sesión en tu cuenta de \(product)" },
+            greeting: "Hola:",
+            signedIn: { product, date, time in "Se inició sesión en tu cuenta de \(product) desde un dispositivo nuevo el \(date) a las \(time) (UTC)." },
+            device: { name in "Dispositivo: \(name)" },
+            unknownDevice: "Dispositivo: aplicación o navegador desconocido",
+            network: { address in "Red: \(address) (la última parte de la dirección está oculta)" },
+            ifYou: "Si fuiste tú, no tienes que hacer nada más.",
+            ifNotYou: "Si no fuiste tú, otra persona conoce tu contraseña. Restablécela ahora y cámbiala también donde uses la misma contraseña:",
+            button: "Restablecer mi contraseña",
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"))
 }

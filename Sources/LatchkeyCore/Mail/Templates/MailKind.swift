@@ -36,6 +36,10 @@ package enum MailKind: Sendable {
     case secondFactorChanged(SecondFactorChange, changedAt: Date)
     /// "A recovery code of your account was used": when (UTC), and how many codes are left.
     case recoveryCodeUsed(usedAt: Date, remaining: Int)
+    /// "New sign-in to your account": a sign-in from a device the account had not signed in
+    /// from, when (UTC), the app or browser (`device`, a ``UserAgentFamily`` description; nil:
+    /// not known), the truncated address (`address`; nil: not known), and the reset page.
+    case newDeviceSignIn(signedInAt: Date, device: String?, address: String?, resetPageURL: String)
 
     /// What happened to an account's second factor.
     package enum SecondFactorChange: Sendable {

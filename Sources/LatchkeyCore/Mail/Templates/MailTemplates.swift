@@ -182,6 +182,21 @@ package struct MailTemplates: Sendable {
                 .paragraph(text.remaining(max(0, remaining))),
                 .paragraph(text.ifNotYou),
             ])
+        case .newDeviceSignIn(let signedInAt, let device, let address, let resetPageURL):
+            try Self.checkLink(resetPageURL, name: "reset page URL")
+            let text = language.catalogue.newDeviceMail
+            let (date, time) = Self.utcDateAndTime(signedInAt)
+            layout = MailLayout(language: language, title: text.subject(product), blocks: [
+                .brand(productName),
+                .paragraph(text.greeting),
+                .paragraph(text.signedIn(product, language.isolated(date), language.isolated(time))),
+                .paragraph(device.map { text.device(language.isolated($0)) } ?? text.unknownDevice),
+            ] + (address.map { [.paragraph(text.network(language.isolated($0)))] } ?? []) + [
+                .paragraph(text.ifYou),
+                .paragraph(text.ifNotYou),
+                .button(label: text.button, url: resetPageURL),
+                .linkFallback(label: text.linkFallback, url: resetPageURL),
+            ])
         }
         return try MailMessage(
             id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,
