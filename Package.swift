@@ -200,10 +200,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The SDK against the server binary; also the sample app's model against it
-        // (SampleAppTests), which its own tests, run in the Simulator too, cannot start.
+        // (SampleAppTests), which its own tests, run in the Simulator too, cannot start. The
+        // software authenticator stands in for the platform's passkeys.
         .testTarget(
             name: "LatchkeyClientTests",
-            dependencies: ["LatchkeyClient", "LatchkeyTestSupport", "LatchkeyExampleModel"],
+            dependencies: ["LatchkeyClient", "LatchkeyTestSupport", "LatchkeyExampleModel", "LatchkeyWebAuthn", "LatchkeyWebAuthnTestSupport"],
             swiftSettings: strictSettings
         ),
         // The SwiftUI sample app's logic (Examples/LatchkeyExample): portable, so it builds
