@@ -199,6 +199,14 @@ import Testing
             identification: .discoverable)
     }
 
+    @Test("the platform's attachment: 0 is this device, 1 another; a value a later system adds is not guessed")
+    func attachment() {
+        #expect(PasskeyAttachment(platformRawValue: 0) == .platform)
+        #expect(PasskeyAttachment(platformRawValue: 1) == .crossPlatform)
+        #expect(PasskeyAttachment(platformRawValue: 2) == nil)
+        #expect(PasskeyAttachment.crossPlatform.transports == ["hybrid"])
+    }
+
     @Test("a platform answer the server would refuse is refused before it is sent")
     func platformAnswerChecked() {
         let good = PasskeyAssertion(
