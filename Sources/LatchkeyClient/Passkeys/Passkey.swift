@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One of the account's passkeys, as ``PasskeyClient/passkeys()`` lists them.
+/// One of the account's passkeys, as ``AccountClient/passkeys()`` lists them.
 public struct Passkey: Sendable, Equatable, Identifiable {
     /// The credential ID in unpadded base64url: what names it in the routes.
     public let id: String

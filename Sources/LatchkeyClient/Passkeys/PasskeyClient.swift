@@ -1,11 +1,12 @@
 public import Foundation
 
-/// The signed-in account's passkeys, through the ``AuthSession`` it is signed in with: make one
-/// (``registrationOptions(currentPassword:code:)``, the platform's sheet, then
-/// ``finishRegistration(_:name:)``), list, rename and remove them — Latchkey's
-/// `/auth/passkeys/registration/…` and `/users/me/passkeys` routes.
+/// Makes a passkey for the signed-in account, through the ``AuthSession`` it is signed in with:
+/// ``registrationOptions(currentPassword:code:)``, the platform's sheet
+/// (``PasskeyAuthorization/register(_:)``), then ``finishRegistration(_:name:)`` — Latchkey's
+/// `/auth/passkeys/registration/…` routes. Listing, renaming and removing them are account
+/// calls, on ``AccountClient`` (``AccountClient/passkeys()``), like the signed-in devices.
 ///
-/// **Re-authentication.** Adding and removing a passkey are account changes: they need a sign-in
+/// **Re-authentication.** Adding a passkey is an account change: it needs a sign-in
 /// within the last five minutes (with its second factor when the account has one; a passkey
 /// sign-in is both), or the current password (and `code`) in the call. Without either the call
 /// throws `reauthentication_required`: ask for the password, as ``AccountClient`` documents.
@@ -71,59 +72,11 @@ public struct PasskeyClient: Sendable {
         return try Passkey(json: (try? reply.jsonObject())?["data"], status: reply.status)
     }
 
-    /// The account's passkeys, newest first (`GET /users/me/passkeys`).
-    ///
-    /// - Throws: `session_expired`, `unexpected_response`, or a server/transport error.
-    public func passkeys() async throws -> [Passkey] {
-        let (reply, _) = try await session.authorizedReply(to: ClientHTTP.jsonRequest("GET", route("users/me/passkeys"), nil))
-        guard reply.isSuccess else { throw reply.error }
-        return try Passkey.list(in: reply)
-    }
-
-    /// Renames `passkey` (`PATCH /users/me/passkeys/{id}`) to `name`, trimmed.
-    ///
-    /// - Returns: the passkey as renamed.
-    /// - Throws: `request_rejected` (`invalid_passkey_name`, checked locally: see
-    ///   ``Passkey/validName(_:)``), `passkey_not_found` (removed meanwhile), `session_expired`, or
-    ///   a server/transport error.
-    public func renamePasskey(_ passkey: Passkey, to name: String) async throws -> Passkey {
-        let body = try Self.encode(["name": try Self.checkedName(name)])
-        let (reply, _) = try await session.authorizedReply(to: ClientHTTP.jsonRequest("PATCH", try route(for: passkey), body: body))
-        if reply.status == 404 { throw LatchkeyClientError(.passkeyNotFound, status: 404) }
-        guard reply.isSuccess else { throw reply.error }
-        return try Passkey(json: (try? reply.jsonObject())?["data"], status: reply.status)
-    }
-
-    /// Removes `passkey` from the account (`DELETE /users/me/passkeys/{id}`): it signs in no
-    /// more, though it stays on the person's devices until they delete it there. The server
-    /// mails the owner. A passkey that is already gone (`404`) counts as success: what the person
-    /// asked for is so.
-    ///
-    /// - Throws: `last_sign_in_method` (the account has no password and no other passkey),
-    ///   `reauthentication_required`, `invalid_credentials` (a wrong `currentPassword`),
-    ///   `invalid_otp`, `rate_limited`, `session_expired`, or a server/transport error.
-    public func deletePasskey(_ passkey: Passkey, currentPassword: ClientSecret? = nil, code: ClientSecret? = nil) async throws {
-        var fields: [String: String] = [:]
-        if let currentPassword { fields["current_password"] = currentPassword.exposed }
-        if let code { fields["otp"] = code.exposed }
-        let request = ClientHTTP.jsonRequest("DELETE", try route(for: passkey), fields.isEmpty ? nil : fields)
-        let (reply, _) = try await session.authorizedReply(to: request)
-        guard reply.isSuccess || reply.status == 404 else { throw reply.error }
-    }
-
     private func route(_ path: String) -> URL {
         baseURL.appendingPathComponent(path)
     }
 
-    /// `users/me/passkeys/{id}`; the ID is checked to be base64url, so it is one path segment.
-    private func route(for passkey: Passkey) throws -> URL {
-        guard !passkey.id.isEmpty, passkey.id.utf8.count <= 1364, Base64URL.isAlphabet(passkey.id) else {
-            throw LatchkeyClientError(.invalidConfiguration, reasons: ["invalid_passkey_id"])
-        }
-        return route("users/me/passkeys").appendingPathComponent(passkey.id)
-    }
-
-    private static func checkedName(_ name: String) throws -> String {
+    static func checkedName(_ name: String) throws -> String {
         guard let valid = Passkey.validName(name) else { throw LatchkeyClientError(.requestRejected, reasons: ["invalid_passkey_name"]) }
         return valid
     }
