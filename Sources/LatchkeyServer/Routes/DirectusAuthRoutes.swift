@@ -66,7 +66,7 @@ struct DirectusAuthRoutes {
     }
 
     /// The answer in `mode`: the tokens the body does not carry go into cookies.
-    private func reply(_ issued: TokenService.IssuedTokens, mode: DirectusMode) -> HTTPResponse {
+    func reply(_ issued: TokenService.IssuedTokens, mode: DirectusMode) -> HTTPResponse {
         var response = HTTPResponse.json(DirectusTokens(issued, mode: mode))
         if mode != .json, let refreshToken = issued.refreshToken { cookies.setRefreshToken(refreshToken, on: &response) }
         if mode == .session { cookies.setSessionToken(issued.accessToken, on: &response) }

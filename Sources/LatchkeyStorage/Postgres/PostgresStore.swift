@@ -40,4 +40,4 @@ package final class PostgresStore: Sendable, SQLStore {
 }
 
 extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore, PasskeyStore {}

@@ -66,4 +66,4 @@ package final class SQLiteStore: Sendable, SQLStore {
 }
 
 extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore, PasskeyStore {}

@@ -92,7 +92,7 @@ package struct PasswordSignIn: SignInMethod {
         switch credential {
         case .password(let email, let password):
             try attempt(email: email, password: PasswordPolicy.normalized(password), clientIP: clientIP, now: now)
-        case .oneTimeCode:
+        case .oneTimeCode, .passkey:
             nil
         }
     }
