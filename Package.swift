@@ -57,7 +57,7 @@ let package = Package(
         // errors, clock, logging. No C library, no HTTP, no SQL.
         .target(
             name: "LatchkeyCore",
-            dependencies: ["LatchkeyCrypto", "LatchkeyJOSE"],
+            dependencies: ["LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyWebAuthn"],
             swiftSettings: strictSettings
         ),
         // Adapters, each over one C library (or none) and the core; never over each other.
@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "LatchkeyStorage",
-            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "CSQLite", "CPostgreSQL"],
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyWebAuthn", "CSQLite", "CPostgreSQL"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -94,7 +94,7 @@ let package = Package(
         // The application: configuration, the route table, wiring, background jobs.
         .target(
             name: "LatchkeyServer",
-            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyHTTP", "LatchkeyStorage",
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyWebAuthn", "LatchkeyHTTP", "LatchkeyStorage",
                            "LatchkeyRedis", "LatchkeyMail", "LatchkeyWeb", "LatchkeyPasswordStrength"],
             swiftSettings: strictSettings
         ),
@@ -159,7 +159,8 @@ let package = Package(
         ),
         .testTarget(
             name: "LatchkeyCoreTests",
-            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
+            dependencies: ["LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyWebAuthn", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport",
+                           "LatchkeyWebAuthnTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -177,7 +178,7 @@ let package = Package(
         .testTarget(
             name: "LatchkeyStorageTests",
             dependencies: ["LatchkeyStorage", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyPasswordStrength",
-                           "LatchkeyServer", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
+                           "LatchkeyServer", "LatchkeyWebAuthn", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport", "LatchkeyWebAuthnTestSupport"],
             swiftSettings: strictSettings
         ),
         // RedisRateLimiter, and the limiter contract run against the local limiter and Redis.
@@ -196,14 +197,16 @@ let package = Package(
         .testTarget(
             name: "LatchkeyServerTests",
             dependencies: ["LatchkeyServer", "LatchkeyCore", "LatchkeyCrypto", "LatchkeyJOSE", "LatchkeyHTTP",
-                           "LatchkeyRedis", "LatchkeyWeb", "LatchkeyClient", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport"],
+                           "LatchkeyRedis", "LatchkeyWeb", "LatchkeyWebAuthn", "LatchkeyClient", "LatchkeyTestSupport", "LatchkeyOAuthTestSupport",
+                           "LatchkeyWebAuthnTestSupport"],
             swiftSettings: strictSettings
         ),
         // The SDK against the server binary; also the sample app's model against it
-        // (SampleAppTests), which its own tests, run in the Simulator too, cannot start.
+        // (SampleAppTests), which its own tests, run in the Simulator too, cannot start. The
+        // software authenticator stands in for the platform's passkeys.
         .testTarget(
             name: "LatchkeyClientTests",
-            dependencies: ["LatchkeyClient", "LatchkeyTestSupport", "LatchkeyExampleModel"],
+            dependencies: ["LatchkeyClient", "LatchkeyTestSupport", "LatchkeyExampleModel", "LatchkeyWebAuthn", "LatchkeyWebAuthnTestSupport"],
             swiftSettings: strictSettings
         ),
         // The SwiftUI sample app's logic (Examples/LatchkeyExample): portable, so it builds

@@ -85,10 +85,11 @@ def test_help_names_every_account_command(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("LATCHKEY_")}
     main = client(env, "--help").stdout
     for command in ["register EMAIL", "register confirm", "account show", "account password", "account email NEW",
-                    "account sessions", "account delete"]:
+                    "account sessions", "account passkeys", "account delete"]:
         assert command in main
     assert "LATCHKEY_REGISTRATION=open" in client(env, "register", "--help").stdout
     assert "--yes" in client(env, "account", "--help").stdout
+    assert "a terminal has none, so there is no command to make one here" in " ".join(client(env, "account", "--help").stdout.split())
 
 
 EMAIL = "jane@example.com"

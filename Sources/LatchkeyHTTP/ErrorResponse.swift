@@ -116,12 +116,19 @@ extension LatchkeyError {
             case .invalidOTP: ("INVALID_OTP", nil)
             // Directus's code for query parameters it cannot use: `?id=` names no live login.
             case .loginNotFound: ("INVALID_QUERY", nil)
+            case .invalidPasskey: ("INVALID_PASSKEY", nil)
+            case .passkeyExists: ("PASSKEY_EXISTS", nil)
+            case .passkeyLimitReached: ("PASSKEY_LIMIT_REACHED", nil)
+            case .passkeyNotFound: ("NOT_FOUND", nil)
+            case .lastSignInMethod: ("LAST_SIGN_IN_METHOD", nil)
             case .rateLimited: ("REQUESTS_EXCEEDED", nil)
             case _ where code.kind == .unavailable: ("SERVICE_UNAVAILABLE", nil)
             case _ where isClientError: ("INVALID_PAYLOAD", nil)
             default: ("INTERNAL_SERVER_ERROR", nil)
             }
-        return DirectusBody.Entry(message: publicMessage, extensions: .init(code: directusCode, field: field))
+        // A passkey's failed check says which one, as the WebAuthn error code.
+        let reason = code == .invalidPasskey ? reasons.first : nil
+        return DirectusBody.Entry(message: publicMessage, extensions: .init(code: directusCode, field: field, reason: reason))
     }
 
     /// The OAuth error body (RFC 6749 §5.2) of the token, revocation and introspection endpoints.
@@ -193,12 +200,14 @@ private struct LatchkeyBody: Encodable {
     let error: Detail
 }
 
-/// `{"errors": [{"message", "extensions": {"code", "field"?}}]}`, Directus's error body.
+/// `{"errors": [{"message", "extensions": {"code", "field"?, "reason"?}}]}`, Directus's error body.
 private struct DirectusBody: Encodable {
     struct Entry: Encodable {
         struct Extensions: Encodable {
             let code: String
             let field: String?
+            /// Which check failed, for `INVALID_PASSKEY`.
+            let reason: String?
         }
         let message: String
         let extensions: Extensions

@@ -119,7 +119,7 @@ package final class Router: HTTPHandler {
 
     /// The route's answer to `request`, with what ``handle(_:)`` needs of the route.
     private func dispatch(_ request: HTTPRequest) -> RouteAnswer {
-        guard let candidates = positionsByPath[request.path] else {
+        guard let candidates = candidates(for: request.path) else {
             let response = LatchkeyError(.notFound, "There is nothing at this address.").response(in: .latchkey, requestHeaders: request.headers)
             return RouteAnswer(position: nil, name: Self.notFoundName, cacheable: false, lane: .standard, response: response)
         }
@@ -170,8 +170,17 @@ package final class Router: HTTPHandler {
     }
 
     private func route(method: String, path: String) -> Route? {
-        guard let candidates = positionsByPath[path], let position = position(method: method, among: candidates) else { return nil }
+        guard let candidates = candidates(for: path), let position = position(method: method, among: candidates) else { return nil }
         return routes[position]
+    }
+
+    /// The positions of the routes at `path`: those of exactly that path, else those whose path
+    /// ends in the parameter `/{id}` (``Route/parameterPath``) where `path` ends in one
+    /// non-empty segment of base64url characters (``Route/pathParameter(of:)`` reads it).
+    private func candidates(for path: String) -> [Int]? {
+        if let exact = positionsByPath[path] { return exact }
+        guard let slash = path.lastIndex(of: "/"), Route.isPathParameter(path[path.index(after: slash)...]) else { return nil }
+        return positionsByPath[path[..<slash] + Route.parameterPath]
     }
 
     /// The first of `candidates` (positions of one path's routes) that answers `method`;

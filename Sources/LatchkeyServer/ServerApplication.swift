@@ -8,6 +8,7 @@ import LatchkeyPasswordStrength
 package import Foundation
 package import LatchkeyCrypto
 import LatchkeyJOSE
+import LatchkeyWebAuthn
 import Synchronization
 
 /// The assembled server: store, services, routes, HTTP listener and background workers,
@@ -110,14 +111,25 @@ package final class ServerApplication: Sendable {
             store: store, limiter: limiter, templates: templates,
             settings: .init(notices: configuration.newDeviceMail == .on, resetPageURL: configuration.defaultResetURL),
             clock: clock, logger: logger)
+        let signInLimits = PasswordSignIn.Limits(
+            attemptsPerIP: configuration.loginIPLimit, failuresPerAccountAndIP: configuration.loginFailureLimit)
+        let relyingParty = RelyingParty(
+            id: configuration.passkeyRPID, origins: Set(configuration.passkeyOrigins), algorithms: [.edDSA, .es256, .rs256])
+        // Options are asked for as often as sign-ins are tried: the same per-address window.
+        let passkeyChallenges = PasskeyChallenges(
+            store: store, limiter: limiter, policy: PasswordRecoveryService.Settings.clientPolicy(configuration.loginIPLimit), clock: clock,
+            logger: logger)
+        let passkeys = PasskeySignIn(
+            store: store, challenges: passkeyChallenges, relyingParty: relyingParty, limiter: limiter, limits: signInLimits, logger: logger,
+            metrics: metrics)
         let signIn = SignInService(
             methods: [
                 PasswordSignIn(
                     store: store, hasher: hasher, limiter: limiter,
-                    limits: PasswordSignIn.Limits(
-                        attemptsPerIP: configuration.loginIPLimit, failuresPerAccountAndIP: configuration.loginFailureLimit),
+                    limits: signInLimits,
                     costs: verificationCosts,
-                    addressKey: addressKey, logger: logger, metrics: metrics, devices: devices)
+                    addressKey: addressKey, logger: logger, metrics: metrics, devices: devices),
+                passkeys,
             ],
             secondFactors: [oneTimeCodes],
             devices: devices,
@@ -127,8 +139,9 @@ package final class ServerApplication: Sendable {
             issuer: configuration.totpIssuer, clock: clock, logger: logger)
         let secureCookies = configuration.publicURL.scheme == "https" || configuration.tls != nil
         let deviceCookie = DeviceCookie(secure: secureCookies)
+        let firstPartyLogin = FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger)
         let authRoutes = DirectusAuthRoutes(
-            login: FirstPartyLogin(signIn: signIn, tokens: tokens, logger: logger), tokens: tokens, deviceCookie: deviceCookie,
+            login: firstPartyLogin, tokens: tokens, deviceCookie: deviceCookie,
             cookies: DirectusCookies(
                 publicURL: configuration.publicURL, otherOrigins: configuration.authCookieOrigins, secure: secureCookies,
                 hostPrefixed: configuration.cookieHostPrefix,
@@ -139,6 +152,12 @@ package final class ServerApplication: Sendable {
             templates: templates, resetPageURL: configuration.defaultResetURL, addressKey: addressKey, clock: clock,
             logger: logger)
         let secondFactorRoutes = SecondFactorRoutes(account: selfService, enrolment: enrolment)
+        let passkeyRoutes = PasskeyRoutes(
+            account: selfService,
+            management: PasskeyManagement(
+                store: store, challenges: passkeyChallenges, reauthentication: reauthentication, relyingParty: relyingParty,
+                relyingPartyName: configuration.productName, clock: clock, logger: logger),
+            passkeys: passkeys, login: firstPartyLogin, auth: authRoutes, cookies: authRoutes.cookies)
         let accountRoutes = AccountRoutes(
             account: selfService,
             emailChange: EmailChangeService(
@@ -169,6 +188,7 @@ package final class ServerApplication: Sendable {
         let tokenRoutes = OAuthTokenRoutes(
             tokens: tokens, grants: grants, authenticator: ClientAuthenticator(clients: clients), logger: logger)
         let routes = resetRoutes.routes + registrationRoutes.routes + authRoutes.routes + accountRoutes.routes + secondFactorRoutes.routes
+            + passkeyRoutes.routes
             + authorizeRoutes.routes + enrolmentPageRoutes.routes + logoutRoutes.routes + tokenRoutes.routes
             + OpenIDRoutes(tokens: tokens, grants: grants, issuer: issuer).routes + WebPageRoutes(
                 resetPage: ResetPage(productName: configuration.productName, appURL: configuration.appURL?.absoluteString),

@@ -362,6 +362,48 @@ enum Migrations {
                 CREATE INDEX recognised_devices_token_digest ON recognised_devices (token_digest);
                 """
         ),
+        // Passkeys (docs/passkeys.md). Each account's user handle (WebAuthn's user.id: 32 random
+        // bytes, base64url), made when it first asks to add one. The credentials: the ID
+        // (base64url, unique across every account), the COSE public key (base64url), its
+        // algorithm, the highest sign count seen, BE and BS, the transports (a JSON array), the
+        // AAGUID (hex), the attestation format, the owner's name for it, when it was added and
+        // last used. And the ceremonies' challenges: only the SHA-256 of each, for one purpose
+        // (a registration's for one account), taken out once by DELETE … RETURNING.
+        Migration(
+            version: 19, name: "passkeys",
+            portable: """
+                CREATE TABLE passkey_users (
+                    account_id TEXT NOT NULL PRIMARY KEY REFERENCES accounts (id) ON DELETE CASCADE,
+                    user_handle TEXT NOT NULL UNIQUE,
+                    created_at BIGINT NOT NULL
+                );
+                CREATE TABLE passkeys (
+                    credential_id TEXT NOT NULL PRIMARY KEY,
+                    account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+                    public_key TEXT NOT NULL,
+                    algorithm INTEGER NOT NULL,
+                    sign_count BIGINT NOT NULL,
+                    backup_eligible INTEGER NOT NULL CHECK (backup_eligible IN (0, 1)),
+                    backup_state INTEGER NOT NULL CHECK (backup_state IN (0, 1)),
+                    transports TEXT NOT NULL,
+                    aaguid TEXT NOT NULL,
+                    attestation_format TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    last_used_at BIGINT
+                );
+                CREATE INDEX passkeys_account_id ON passkeys (account_id);
+                CREATE TABLE passkey_challenges (
+                    challenge_digest TEXT NOT NULL PRIMARY KEY,
+                    purpose TEXT NOT NULL CHECK (purpose IN ('registration', 'authentication')),
+                    account_id TEXT REFERENCES accounts (id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL
+                );
+                CREATE INDEX passkey_challenges_expires_at ON passkey_challenges (expires_at);
+                CREATE INDEX passkey_challenges_account_id ON passkey_challenges (account_id);
+                """
+        ),
     ]
 }
 

@@ -66,6 +66,8 @@ enum AccountCommands {
             try deleteAccount(parsed)
         case ("tfa", _):
             try SecondFactorCommands.run(parsed)
+        case ("passkeys", _):
+            try passkeys(parsed)
         case ("show", _?), ("password", _?), ("sessions", _?), ("delete", _?):
             throw CommandFailure.usage("unexpected argument to account \(subcommand); run `latchkey account --help`")
         default:
@@ -133,6 +135,45 @@ enum AccountCommands {
         } else {
             print("signed out \(id)")
         }
+    }
+
+    /// `account passkeys [rename ID NAME | delete ID]`. Making a passkey needs an authenticator
+    /// (Face ID, a security key) that a terminal does not have: apps and the sign-in page make them.
+    private static func passkeys(_ parsed: ParsedArguments) throws {
+        let (account, _) = try signedIn(parsed)
+        let arguments = parsed.positional
+        switch (arguments.first, arguments.count) {
+        case (nil, _):
+            let formatter = ISO8601DateFormatter()
+            for passkey in try runAsync({ try await account.passkeys() }) {
+                print(
+                    [
+                        passkey.id, passkey.name, formatter.string(from: passkey.createdAt),
+                        passkey.lastUsedAt.map(formatter.string(from:)) ?? "-", passkey.isSynced ? "synced" : "device-bound",
+                    ].joined(separator: "\t"))
+            }
+        case ("rename"?, 3):
+            let passkey = try passkey(arguments[1], of: account)
+            let renamed = try runAsync { try await account.renamePasskey(passkey, to: arguments[2]) }
+            print("renamed \(renamed.id) to \(renamed.name)")
+        case ("delete"?, 2):
+            let passkey = try passkey(arguments[1], of: account)
+            var input = try StandardInput.open()
+            try withCurrentPassword(&input, line: "first") { current, code in
+                try runAsync { try await account.deletePasskey(passkey, currentPassword: current, code: code) }
+            }
+            print("removed \(passkey.id) (\(passkey.name)); it no longer signs in to this account")
+        default:
+            throw CommandFailure.usage("expected `account passkeys`, `account passkeys rename ID NAME` or `account passkeys delete ID`")
+        }
+    }
+
+    /// The account's passkey with `id`, as `account passkeys` lists it.
+    private static func passkey(_ id: String, of account: AccountClient) throws -> Passkey {
+        guard let passkey = try runAsync({ try await account.passkeys() }).first(where: { $0.id == id }) else {
+            throw CommandFailure.failure("the account has no passkey with the id \(id); `latchkey account passkeys` lists them")
+        }
+        return passkey
     }
 
     /// `account delete`: asks on a terminal, else needs `--yes`.

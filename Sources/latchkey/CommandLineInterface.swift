@@ -116,6 +116,7 @@ enum Help {
       account email NEW                     Move the account to a new address, once the link mailed to it is opened
       account email confirm | undo          Confirm the new address, or undo the change, with its link (standard input)
       account sessions [end ID]             The devices signed in to the account; sign one out
+      account passkeys [rename | delete]    The account's passkeys; rename or remove one
       account delete                        Delete the account for good (asks on a terminal; --yes otherwise)
 
     Run `latchkey COMMAND --help` for details. Exit codes: 0 success, 1 failure, 2 usage error.
@@ -372,15 +373,27 @@ enum Help {
           Turns it off with a code from the app or a recovery code.
       latchkey account tfa recovery-codes
           Replaces the recovery codes with 10 new ones, with a code from the app.
+      latchkey account passkeys
+          Prints one passkey per line: id, name, created, last used (ISO 8601, or -), and
+          `synced` (iCloud Keychain, a password manager) or `device-bound`.
+      latchkey account passkeys rename ID NAME
+          Renames the passkey ID (1 to 64 characters).
+      latchkey account passkeys delete ID
+          Removes the passkey ID from the account: it signs in no more (it stays on the
+          device until deleted there). Needs the re-authentication below; the account's last
+          way to sign in (no password, no other passkey) cannot be removed.
+          Passkeys are made in an app or on the sign-in page, with the device's authenticator
+          (Face ID, Touch ID, a security key): a terminal has none, so there is no command to
+          make one here.
       latchkey account delete [--yes]
           Deletes the account and everything in it, for good. At a terminal it asks you to
           type the address first; otherwise it needs --yes. The current password, when
           needed, is the first line of standard input (at a terminal, asked for). This command
           line is signed out afterwards.
-      Changing the password or address and deleting need a sign-in within the last five
-      minutes or the current password; a wrong one counts as a failed sign-in. With two-step
-      sign-in on, the code goes on the line after the current password (at a terminal, it is
-      asked for when the server needs it).
+      Changing the password or address, removing a passkey and deleting need a sign-in
+      within the last five minutes or the current password; a wrong one counts as a failed
+      sign-in. With two-step sign-in on, the code goes on the line after the current
+      password (at a terminal, it is asked for when the server needs it).
     """
 
     static let users = """

@@ -2,8 +2,9 @@ import LatchkeyClient
 import LatchkeyExampleModel
 import SwiftUI
 
-/// The Account screen: the address, "Change password", "Change address", the signed-in
-/// devices with "Sign out", and "Delete account" (App Store Review Guideline 5.1.1(v)).
+/// The Account screen: the address, "Change password", "Change address", the passkeys with
+/// "Add a passkey" and "Remove", the signed-in devices with "Sign out", and "Delete account"
+/// (App Store Review Guideline 5.1.1(v)).
 struct AccountView: View {
     @Bindable var model: AppModel
 
@@ -48,6 +49,19 @@ struct AccountView: View {
                 TwoStepSetupSection(model: model, setup: setup)
             } else {
                 Button("Two-step sign-in") { model.showTwoStepSetup() }
+            }
+        }
+        if model.offersPasskeys {
+            Section("Passkeys") {
+                ForEach(screen.passkeys) { passkey in
+                    Text(screen.summary(of: passkey))
+                    Button("Remove", role: .destructive) { Task { await model.deletePasskey(passkey) } }
+                }
+                Button("Add a passkey") {
+                    Task { await model.addPasskey { try await PasskeyPresenter.authorization().register($0) } }
+                }
+                .disabled(screen.isAddingPasskey)
+                if let message = screen.passkeyError { Text(message).foregroundStyle(.red) }
             }
         }
         Section("Signed-in devices") {

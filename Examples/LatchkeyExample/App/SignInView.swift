@@ -2,7 +2,9 @@ import LatchkeyClient
 import LatchkeyExampleModel
 import SwiftUI
 
-/// Sign in with the browser (OAuth + PKCE) or with email and password; or create an account.
+/// Sign in with a passkey, with the browser (OAuth + PKCE) or with email and password; or
+/// create an account. While the password form shows, the keyboard offers the app's passkeys
+/// (AutoFill); after a password sign-in, iOS 18 may add a passkey by itself (the automatic upgrade).
 struct SignInView: View {
     @Bindable var model: AppModel
     @Environment(\.webAuthenticationSession) private var webAuthenticationSession
@@ -14,6 +16,14 @@ struct SignInView: View {
             }
             if model.accountDeleted {
                 Section { Text("Your account has been deleted.") }
+            }
+            if model.offersPasskeys {
+                Section {
+                    Button("Sign in with a passkey") {
+                        Task { await model.signInWithPasskey { try await PasskeyPresenter.authorization().signIn($0) } }
+                    }
+                    if let message = model.passkeySignInError { Text(message).foregroundStyle(.red) }
+                }
             }
             Section {
                 Button("Sign in with browser") {
@@ -49,14 +59,25 @@ struct SignInView: View {
                 .textInputAutocapitalization(.never)
             SecureField("Password", text: Binding(get: { model.signIn.password.exposed }, set: { model.signIn.setPassword($0) }))
                 .textContentType(.password)
-            Button("Sign in") { Task { await model.signInWithPassword() } }
-                .disabled(!model.signIn.canSubmit)
+            Button("Sign in") {
+                Task {
+                    await model.signInWithPassword()
+                    guard case .signedIn = model.sessionState, model.offersPasskeys, #available(iOS 18.0, *) else { return }
+                    await model.upgradeToPasskey { try await PasskeyPresenter.authorization().upgrade($0) }
+                }
+            }
+            .disabled(!model.signIn.canSubmit)
             switch model.signIn.step {
             case .signingIn: ProgressView()
             case .failed(let message): Text(message).foregroundStyle(.red)
             case .editing, .needsCode, .verifyingCode: EmptyView()
             }
             Button("Forgot password?") { model.showForgotPassword() }
+        }
+        .task {
+            // The keyboard's passkey suggestion while the form shows; leaving it cancels the task.
+            guard model.offersPasskeys else { return }
+            await model.signInWithPasskey { try await PasskeyPresenter.authorization().autoFill($0) }
         }
     }
 }

@@ -69,6 +69,8 @@ public final class AppModel {
     public private(set) var unlockError: String?
     /// Whether a browser sign-in is showing.
     public private(set) var isSigningInWithBrowser = false
+    /// A message from the passkey sign-in, if it failed (not when the person cancelled).
+    public private(set) var passkeySignInError: String?
 
     /// The language of every message.
     public let language: ClientLanguage
@@ -87,6 +89,8 @@ public final class AppModel {
     @ObservationIgnored private let store: any TokenStore
     @ObservationIgnored private let session: AuthSession
     @ObservationIgnored private let secondFactor: SecondFactorClient
+    /// The passkey clients, when the configuration names a relying party.
+    @ObservationIgnored private let passkeys: (signIn: PasskeySignIn, client: PasskeyClient)?
     /// The sign-in's second step, while the form asks for the code.
     @ObservationIgnored private var secondFactorChallenge: SecondFactorChallenge?
     @ObservationIgnored private var following: Task<Void, Never>?
@@ -129,7 +133,14 @@ public final class AppModel {
             backgroundActivity: backgroundActivity)
         accountClient = AccountClient(baseURL: configuration.issuer, session: session)
         secondFactor = SecondFactorClient(baseURL: configuration.issuer, session: session)
+        passkeys = try configuration.passkeyRelyingParty.map(PasskeyRelyingParty.init).map { [session] party in
+            (PasskeySignIn(baseURL: configuration.issuer, relyingParty: party, session: urlSession),
+             PasskeyClient(baseURL: configuration.issuer, relyingParty: party, session: session))
+        }
     }
+
+    /// Whether the app offers passkeys: the configuration names their relying party.
+    public var offersPasskeys: Bool { passkeys != nil }
 
     /// Follows the session's events (call from the root view's `.task`); the first one
     /// is the current state. Never asks for Face ID.
@@ -333,6 +344,60 @@ public final class AppModel {
         }
     }
 
+    /// Signs in with a passkey, no address typed: `present` shows the system's request and
+    /// returns the passkey's answer (``PasskeyAuthorization/signIn(_:)`` from the button, or
+    /// ``PasskeyAuthorization/autoFill(_:)`` while the form shows; the button's sheet withdraws
+    /// the waiting AutoFill request, ``PasskeyAuthorizationFlow``'s rule). A cancelled or
+    /// withdrawn request shows nothing.
+    public func signInWithPasskey(present: (PasskeyAssertionRequest) async throws -> PasskeyAssertion) async {
+        guard let passkeys else { return }
+        passkeySignInError = nil
+        do {
+            let assertion = try await present(try await passkeys.signIn.authenticationOptions())
+            try await session.signIn(try await passkeys.signIn.signIn(with: assertion))
+            signIn = SignInForm()
+            accountDeleted = false
+        } catch is CancellationError {
+            return
+        } catch let error as LatchkeyClientError where error.code == .passkeyCancelled {
+            return
+        } catch {
+            passkeySignInError = Self.clientError(error).message(for: language)
+        }
+    }
+
+    /// The automatic passkey upgrade (iOS 18), right after a password sign-in: `present` asks
+    /// the credential manager to add a passkey without a sheet
+    /// (``PasskeyAuthorization/upgrade(_:)``). Whatever goes wrong — the manager declined, the
+    /// sign-in is not recent enough — is ignored: the next password sign-in tries again.
+    public func upgradeToPasskey(present: (PasskeyRegistrationRequest) async throws -> PasskeyRegistration) async {
+        guard let passkeys else { return }
+        _ = try? await passkeys.client.finishRegistration(try await present(try await passkeys.client.registrationOptions()))
+    }
+
+    /// "Add a passkey" on the Account screen: `present` shows the system's sheet
+    /// (``PasskeyAuthorization/register(_:)``). A sign-in older than five minutes is asked to
+    /// sign in again (the message says so), as the other account changes.
+    public func addPasskey(present: (PasskeyRegistrationRequest) async throws -> PasskeyRegistration) async {
+        guard let passkeys, account?.startAddingPasskey() == true else { return }
+        do {
+            let registration = try await present(try await passkeys.client.registrationOptions())
+            account?.passkeyAdded(.success(try await passkeys.client.finishRegistration(registration)), language: language)
+        } catch {
+            account?.passkeyAdded(.failure(Self.clientError(error)), language: language)
+        }
+    }
+
+    /// Removes `passkey` from the account; the server refuses the last way to sign in.
+    public func deletePasskey(_ passkey: Passkey) async {
+        do {
+            try await accountClient.deletePasskey(passkey)
+            account?.passkeyRemoved(passkey)
+        } catch {
+            account?.passkeyFailed(Self.clientError(error), language: language)
+        }
+    }
+
     /// Shows the "forgot password" form, with the address typed so far.
     public func showForgotPassword() {
         forgotPassword = ForgotPasswordForm(email: signIn.email)
@@ -368,6 +433,7 @@ public final class AppModel {
             async let devices = accountClient.devices()
             let (loadedUser, loadedDevices) = try await (user, devices)
             account?.loaded(loadedUser, devices: loadedDevices)
+            if offersPasskeys { account?.passkeysLoaded(try await accountClient.passkeys()) }
         } catch {
             account?.loadFailed(Self.clientError(error), language: language)
         }

@@ -18,11 +18,15 @@ public struct ExampleConfiguration: Sendable {
     public var apiURL: URL
     /// SHA-256 pins of the issuer's public keys (``PublicKeyPins``), or none.
     public var pins: [String]
+    /// The passkeys' relying party: the app's `webcredentials:` associated domain and the
+    /// server's `LATCHKEY_WEBAUTHN_RP_ID`; nil hides the passkey buttons (a loopback server
+    /// has no domain for passkeys).
+    public var passkeyRelyingParty: String?
 
     /// A configuration with the given values.
     public init(
         issuer: URL, clientID: String, redirectURI: URL, universalLinkHosts: [String], urlScheme: String, apiURL: URL,
-        pins: [String] = []
+        pins: [String] = [], passkeyRelyingParty: String? = nil
     ) {
         self.issuer = issuer
         self.clientID = clientID
@@ -31,13 +35,15 @@ public struct ExampleConfiguration: Sendable {
         self.urlScheme = urlScheme
         self.apiURL = apiURL
         self.pins = pins
+        self.passkeyRelyingParty = passkeyRelyingParty
     }
 
     /// The settings of the sample as shipped: `auth.example.com` and `com.example.latchkey`.
     public static let sample = ExampleConfiguration(
         issuer: URL(string: "https://auth.example.com")!, clientID: "ios-app",
         redirectURI: URL(string: "com.example.latchkey:/oauth")!, universalLinkHosts: ["auth.example.com"],
-        urlScheme: "com.example.latchkey", apiURL: URL(string: "https://auth.example.com/userinfo")!)
+        urlScheme: "com.example.latchkey", apiURL: URL(string: "https://auth.example.com/userinfo")!,
+        passkeyRelyingParty: "auth.example.com")
 
     /// The sample against a server on the Mac's loopback, as the iOS Simulator reaches
     /// `make run` (docs/ios.md, "Running the sample in the Simulator"): `http` is accepted for

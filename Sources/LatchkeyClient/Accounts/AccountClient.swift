@@ -30,7 +30,7 @@ public import Foundation
 public struct AccountClient: Sendable {
     /// The server's base URL; the routes are `users/me` and `users/me/sessions` below it.
     public let baseURL: URL
-    private let session: AuthSession
+    let session: AuthSession
 
     /// A client for the account `session` is signed in to, at the server at `baseURL`;
     /// requests use the session's `URLSession` (a pinned one, if so configured).

@@ -54,7 +54,7 @@ public final class WebAuthenticationFlow: @unchecked Sendable {
         try Task.checkCancellation()
         guard claim() else { throw LatchkeyClientError(.authorizationFailed, reasons: ["sign_in_in_progress"]) }
         defer { unclaim() }
-        let outcome = SingleOutcome()
+        let outcome = SingleOutcome<URL>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation(isolation: isolation) { continuation in
                 outcome.attach(continuation)
@@ -96,38 +96,5 @@ public final class WebAuthenticationFlow: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         inProgress = false
-    }
-}
-
-/// A continuation resumed exactly once: the first ``finish(_:)`` wins, later ones are
-/// ignored; a result that comes before the continuation is attached is kept for it.
-private final class SingleOutcome: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<URL, any Error>?
-    private var early: Result<URL, any Error>?
-    private var finished = false
-
-    func attach(_ continuation: CheckedContinuation<URL, any Error>) {
-        lock.lock()
-        defer { lock.unlock() }
-        if let early {
-            self.early = nil
-            continuation.resume(with: early)
-        } else {
-            self.continuation = continuation
-        }
-    }
-
-    func finish(_ result: Result<URL, any Error>) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !finished else { return }
-        finished = true
-        if let continuation {
-            self.continuation = nil
-            continuation.resume(with: result)
-        } else {
-            early = result
-        }
     }
 }

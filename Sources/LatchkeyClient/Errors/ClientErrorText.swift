@@ -23,6 +23,36 @@ enum ClientErrorText {
     }
 
     static let messages: [String: [ClientLanguage: String]] = [
+        "passkey_refused": [
+            .en: "The passkey could not be used. Please try again, or sign in another way.",
+            .pt: "Não foi possível usar a chave de acesso. Tente de novo ou entre de outra forma.",
+            .es: "No se pudo usar la llave de acceso. Vuelve a intentarlo o inicia sesión de otra forma.",
+            .ar: "تعذّر استخدام مفتاح المرور. يُرجى المحاولة مرة أخرى أو تسجيل الدخول بطريقة أخرى.",
+        ],
+        "passkey_exists": [
+            .en: "This passkey is already registered. You can sign in with it.",
+            .pt: "Esta chave de acesso já está registrada. Você pode entrar com ela.",
+            .es: "Esta llave de acceso ya está registrada. Puedes iniciar sesión con ella.",
+            .ar: "مفتاح المرور هذا مسجّل بالفعل. يمكنك تسجيل الدخول به.",
+        ],
+        "passkey_not_found": [
+            .en: "This passkey is no longer on your account.",
+            .pt: "Esta chave de acesso não está mais na sua conta.",
+            .es: "Esta llave de acceso ya no está en tu cuenta.",
+            .ar: "لم يعد مفتاح المرور هذا مرتبطًا بحسابك.",
+        ],
+        "last_sign_in_method": [
+            .en: "This is the only way to sign in to your account. Set a password or add another passkey before removing it.",
+            .pt: "Esta é a única forma de entrar na sua conta. Defina uma senha ou adicione outra chave de acesso antes de removê-la.",
+            .es: "Es la única forma de iniciar sesión en tu cuenta. Establece una contraseña o añade otra llave de acceso antes de quitarla.",
+            .ar: "هذه هي الطريقة الوحيدة لتسجيل الدخول إلى حسابك. عيّن كلمة مرور أو أضف مفتاح مرور آخر قبل إزالته.",
+        ],
+        "passkey_cancelled": [
+            .en: "The passkey request was cancelled.",
+            .pt: "O pedido da chave de acesso foi cancelado.",
+            .es: "Se canceló la solicitud de la llave de acceso.",
+            .ar: "تم إلغاء طلب مفتاح المرور.",
+        ],
         "invalid_otp": [
             .en: "Enter the 6-digit code from your authenticator app, or one of your recovery codes. A code works only once.",
             .pt: "Introduza o código de 6 dígitos da sua aplicação de autenticação ou um dos seus códigos de recuperação. Cada código só funciona uma vez.",

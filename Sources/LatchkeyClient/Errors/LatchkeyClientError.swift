@@ -76,6 +76,24 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
         /// for the code from the authenticator app (or a recovery code) and send it too. The
         /// server's `invalid_otp` / Directus's `INVALID_OTP`.
         public static let invalidOTP = Code("invalid_otp", .needsUserAction)
+        /// The server refused a passkey, or the device could not make or use one: a check of
+        /// the ceremony failed (``LatchkeyClientError/reasons`` has the server's reason, such as
+        /// `origin_not_allowed` or `challenge_not_found`), a passkey sign-in was refused (the
+        /// server answers every cause alike), or the platform failed (`platform_failed`,
+        /// `not_interactive`, …). Try again, or sign in another way.
+        public static let passkeyRefused = Code("passkey_refused", .needsUserAction)
+        /// The passkey just made is registered already (to this account or another one): sign
+        /// in with it instead. Also what the platform says when it holds one of the account's
+        /// passkeys (`matched_excluded_credential`).
+        public static let passkeyExists = Code("passkey_exists", .needsUserAction)
+        /// The passkey is no longer on the account (removed from another device): reload the list.
+        public static let passkeyNotFound = Code("passkey_not_found", .needsUserAction)
+        /// The passkey is the account's last way to sign in (no password, no other passkey):
+        /// the server keeps it until another way exists.
+        public static let lastSignInMethod = Code("last_sign_in_method", .needsUserAction)
+        /// The person dismissed the system's passkey sheet, or the app cancelled the request
+        /// (an AutoFill request ends so when the form goes away): show nothing.
+        public static let passkeyCancelled = Code("passkey_cancelled", .needsUserAction)
         /// The server's certificate was not trusted: it failed the system's TLS checks, or
         /// its public key is not among the pinned ones (``PublicKeyPins``) — someone on this
         /// network may be intercepting, or the server's keys changed without the app.
@@ -102,14 +120,16 @@ public struct LatchkeyClientError: Error, Sendable, Equatable, CustomStringConve
             .weakPassword, .invalidEmail, .invalidCredentials, .sessionExpired, .authorizationFailed,
             .signInCancelled, .userAuthenticationFailed, .userAuthenticationRequired, .invalidLink, .reauthenticationRequired,
             .untrustedServer, .tokenStoreCorrupted, .requestRejected, .unexpectedResponse, .registrationClosed,
-            .invalidConfiguration, .tokenStoreFailed, .invalidOTP,
+            .invalidConfiguration, .tokenStoreFailed, .invalidOTP, .passkeyRefused, .passkeyExists, .passkeyNotFound,
+            .lastSignInMethod, .passkeyCancelled,
         ]
     }
 
     /// What went wrong, as a stable code.
     public let code: Code
     /// Machine-readable details: password rule codes (`too_short`, …) for
-    /// `weak_password`, the rejection reason (`wrong_host`, …) for `invalid_link`.
+    /// `weak_password`, the rejection reason (`wrong_host`, …) for `invalid_link`, the
+    /// server's or the platform's reason for `passkey_refused`.
     public let reasons: [String]
     /// The HTTP status of the server reply this error came from, if any.
     public let status: Int?

@@ -35,7 +35,7 @@ extension LatchkeyClientError {
     private static func from(status: Int, body: Data, wait: Duration?) -> LatchkeyClientError {
         let reply = body.count <= maximumErrorBodySize ? ServerErrorBody(json: body) : nil
         if let reply, let code = knownCode(reply) {
-            let reasons = code == .weakPassword ? reply.reasons : []
+            let reasons = code == .weakPassword || code == .passkeyRefused ? reply.reasons : []
             return LatchkeyClientError(code, reasons: reasons, status: status, serverCode: reply.code, retryAfter: wait)
         }
         let code: Code =
@@ -58,6 +58,9 @@ extension LatchkeyClientError {
         case "invalid_credentials": .invalidCredentials
         case "reauthentication_required": .reauthenticationRequired
         case "invalid_otp": .invalidOTP
+        case "invalid_passkey": .passkeyRefused
+        case "passkey_exists": .passkeyExists
+        case "last_sign_in_method": .lastSignInMethod
         case "internal_error", "storage_error", "mail_delivery_failed", "server_busy", "rate_limiter_unavailable": .serverUnavailable
         // Directus's codes.
         case "INVALID_TOKEN", "TOKEN_EXPIRED": .invalidToken
@@ -65,6 +68,10 @@ extension LatchkeyClientError {
         case "REAUTHENTICATION_REQUIRED": .reauthenticationRequired
         case "INVALID_OTP": .invalidOTP
         case "REQUESTS_EXCEEDED": .rateLimited
+        // Latchkey's passkey routes, in Directus's shape.
+        case "INVALID_PASSKEY": .passkeyRefused
+        case "PASSKEY_EXISTS": .passkeyExists
+        case "LAST_SIGN_IN_METHOD": .lastSignInMethod
         case "SERVICE_UNAVAILABLE", "INTERNAL_SERVER_ERROR": .serverUnavailable
         // Directus reports its password policy and bad emails as failed field validation.
         case "FAILED_VALIDATION" where reply.field == "password": .weakPassword
@@ -90,7 +97,7 @@ private struct ServerErrorBody {
             self.code = code
             // Reasons are short machine codes; anything else is not kept.
             self.reasons = (error["reasons"] as? [Any] ?? []).prefix(16)
-                .compactMap { $0 as? String }.filter { $0.utf8.count <= 64 }
+                .compactMap { $0 as? String }.filter(Self.isReasonCode)
             self.field = nil
         } else if let code = object["error"] as? String, code.utf8.count <= 64 {
             self.code = code
@@ -100,10 +107,17 @@ private struct ServerErrorBody {
             let extensions = first["extensions"] as? [String: Any], let code = extensions["code"] as? String
         {
             self.code = code
-            self.reasons = []
+            // A passkey refusal names the failed check (`extensions.reason`), a short machine code.
+            self.reasons = (extensions["reason"] as? String).map { [$0] }?.filter(Self.isReasonCode) ?? []
             self.field = extensions["field"] as? String
         } else {
             return nil
         }
+    }
+
+    /// Whether `text` is a machine code worth keeping: 1–64 of `a–z 0–9 _ -`.
+    private static func isReasonCode(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count)
+            && text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F || $0 == 0x2D }
     }
 }

@@ -82,6 +82,16 @@ struct ClientHTTP: Sendable {
         return request
     }
 
+    /// A `method url` request accepting JSON, with `body` (JSON already encoded) as its body.
+    static func jsonRequest(_ method: String, _ url: URL, body: Data) -> URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = body
+        return request
+    }
+
     /// `POST url` with `fields` as `application/x-www-form-urlencoded` (RFC 6749 §4.1.3).
     func postForm(_ url: URL, _ fields: [(name: String, value: String)]) async throws -> HTTPReply {
         var request = URLRequest(url: url)

@@ -72,8 +72,9 @@ public struct FirstPartyLogin: Sendable {
         guard reply.isSuccess else { throw reply.error }
     }
 
-    /// `{"data": {"access_token", "refresh_token", "expires"}}`, `expires` in milliseconds.
-    private func tokens(from reply: HTTPReply) throws -> StoredTokens {
+    /// `{"data": {"access_token", "refresh_token", "expires"}}`, `expires` in milliseconds: the
+    /// tokens of every first-party sign-in (a password, a passkey), or the error of a refusal.
+    func tokens(from reply: HTTPReply) throws -> StoredTokens {
         let receivedAt = now()
         guard reply.isSuccess else { throw reply.error }
         guard let data = try reply.jsonObject()["data"] as? [String: Any],

@@ -58,6 +58,8 @@ package enum SignInOutcome: String, Sendable, CaseIterable {
     case rateLimited = "rate_limited"
     /// A second factor's code was wrong, replayed or spent.
     case wrongCode = "wrong_code"
+    /// A passkey's response failed a check (a used challenge, a bad signature, no UV, …).
+    case invalidPasskey = "invalid_passkey"
 }
 
 /// Receives the outcome of every sign-in, for `/metrics`.

@@ -14,7 +14,8 @@ package protocol MaintenanceStore: Sendable {
     /// before it, mail sent or given up before it (pending mail is kept), reset and sign-up
     /// requests still pending since before it, registrations that expired, were used or
     /// were superseded before it, and unconfirmed authenticator secrets and second-factor
-    /// challenges that expired before it; returns how many rows were removed.
+    /// challenges that expired before it, and passkey challenges that expired before it;
+    /// returns how many rows were removed.
     @discardableResult func purge(before cutoff: Date) throws -> Int
     /// Whether the database answers a trivial query.
     func isReady() -> Bool
@@ -25,4 +26,4 @@ package protocol MaintenanceStore: Sendable {
 /// implementation is safe to use from many threads.
 package typealias Store = AccountStore & ResetTokenStore & OutboxStore & ClientStore & SessionStore
     & AuthorizationStore & RegistrationStore & AccountChangeStore & EmailChangeStore & MaintenanceStore
-    & SecondFactorStore & RecognisedDeviceStore
+    & SecondFactorStore & RecognisedDeviceStore & PasskeyStore

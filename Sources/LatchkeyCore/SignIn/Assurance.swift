@@ -16,6 +16,12 @@ package struct Assurance: Sendable, Equatable {
         self.authTime = authTime
     }
 
+    /// Whether the sign-in proved a second factor: a one-time code (`otp`), or a passkey, which
+    /// stands for both factors (`hwk` with `user`).
+    package var includesSecondFactor: Bool {
+        methods.contains(.oneTimePassword) || (methods.contains(.hardwareKey) && methods.contains(.userVerification))
+    }
+
     /// The methods as stored: their names separated by spaces (no name contains one).
     package var storedMethods: String {
         methods.map(\.rawValue).joined(separator: " ")

@@ -14,4 +14,9 @@ package struct AuthenticationMethodReference: RawRepresentable, Hashable, Sendab
     package static let password = AuthenticationMethodReference(rawValue: "pwd")
     /// `otp`: a one-time password — an authenticator app's code, or a recovery code.
     package static let oneTimePassword = AuthenticationMethodReference(rawValue: "otp")
+    /// `hwk`: proof of possession of a hardware-secured key — a passkey.
+    package static let hardwareKey = AuthenticationMethodReference(rawValue: "hwk")
+    /// `user`: user presence and verification by the authenticator itself (a passkey's UV:
+    /// Face ID, Touch ID, a device PIN).
+    package static let userVerification = AuthenticationMethodReference(rawValue: "user")
 }

@@ -8,7 +8,7 @@ package import LatchkeyCrypto
 /// Promises:
 /// - A login whose sign-in (``Assurance/authTime``) is at most ``maximumSignInAge`` old passes —
 ///   for an account with a second factor enrolled, only if that sign-in included it (`otp` in
-///   its methods).
+///   its methods, or a passkey's `hwk` and `user`, which stand for both factors).
 /// - Otherwise the current password passes — with, for an account with a second factor, a code
 ///   of it (`otp`) — checked through ``SignInService`` with every limit of a sign-in: a wrong
 ///   password is `invalid_credentials` and counts as a failed sign-in; a missing or wrong code
@@ -46,7 +46,7 @@ package struct Reauthentication: Sendable {
         }
         let age = clock.now().timeIntervalSince(assurance.authTime)
         guard age <= Self.maximumSignInAge else { throw Self.required }
-        if try signIn.requiresSecondFactor(account), !assurance.methods.contains(.oneTimePassword) {
+        if try signIn.requiresSecondFactor(account), !assurance.includesSecondFactor {
             throw Self.required
         }
     }

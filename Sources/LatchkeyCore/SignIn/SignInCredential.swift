@@ -1,4 +1,5 @@
 package import LatchkeyCrypto
+package import LatchkeyWebAuthn
 
 /// What a person presents to sign in, one case per kind of credential; each
 /// ``SignInMethod`` takes the kinds it knows.
@@ -10,4 +11,7 @@ package enum SignInCredential: Sendable {
     /// A one-time code (an authenticator app's, or a recovery code) for `account`, whose
     /// password was proved first, as typed.
     case oneTimeCode(account: Account, code: Redacted<String>)
+    /// A passkey's assertion (a discoverable credential, no address typed): the W3C JSON form
+    /// as the client sent it, with no account named but by the credential itself.
+    case passkey(AuthenticationResponse)
 }

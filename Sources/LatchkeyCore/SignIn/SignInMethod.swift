@@ -7,9 +7,21 @@ package import Foundation
 package protocol SignInMethod: Sendable {
     /// What a successful use proves, for `amr`.
     var reference: AuthenticationMethodReference { get }
+    /// Every `amr` value a successful use proves, ``reference`` first (by default ``reference``
+    /// alone; a passkey proves `hwk` and `user`).
+    var references: [AuthenticationMethodReference] { get }
+    /// Whether one successful use stands for both factors, so that an account with a second
+    /// factor enrolled is signed in without its code (a passkey: a device held and the person
+    /// verified on it). False by default.
+    var provesBothFactors: Bool { get }
     /// The account `credential` proves, from `clientIP` at `now`; nil when the credential is
     /// of a kind this method does not take. Throws the method's refusal (for the password,
     /// `invalid_credentials` or `rate_limited`) when it takes the kind but the credential does
     /// not prove an account.
     func authenticate(_ credential: SignInCredential, clientIP: String, now: Date) throws -> Account?
+}
+
+extension SignInMethod {
+    package var references: [AuthenticationMethodReference] { [reference] }
+    package var provesBothFactors: Bool { false }
 }

@@ -10,7 +10,8 @@ package import LatchkeyCrypto
 ///   its one refusal for every wrong credential; a success says what was proved (``Assurance``)
 ///   and when.
 /// - An account with a second factor enrolled (any of ``secondFactors``) is signed in only
-///   once a code of it was right too: the amr then lists both methods. Whether it has one is
+///   once a code of it was right too: the amr then lists both methods — unless the first
+///   method stands for both factors (``SignInMethod/provesBothFactors``: a passkey). Whether it has one is
 ///   looked at only after the first credential proved the account, so a wrong password answers
 ///   alike for accounts with and without a second factor.
 package struct SignInService: Sendable {
@@ -72,10 +73,10 @@ package struct SignInService: Sendable {
     package func begin(_ credential: SignInCredential, clientIP: String) throws -> Progress {
         let now = clock.now()
         let (account, method) = try authenticate(credential, clientIP: clientIP, now: now)
-        if try requiresSecondFactor(account) {
-            return .needsSecondFactor(FirstStep(account: account, methods: [method.reference]))
+        if !method.provesBothFactors, try requiresSecondFactor(account) {
+            return .needsSecondFactor(FirstStep(account: account, methods: method.references))
         }
-        return .signedIn(SignedIn(account: account, assurance: Assurance(methods: [method.reference], authTime: now)))
+        return .signedIn(SignedIn(account: account, assurance: Assurance(methods: method.references, authTime: now)))
     }
 
     /// Completes `first` with `code` (an authenticator code or a recovery code) from `clientIP`.

@@ -88,6 +88,17 @@ package struct LatchkeyError: Error, Sendable, CustomStringConvertible {
         /// The password was right, and the account's second factor is missing or wrong (a
         /// code from its authenticator app or a recovery code): Directus's `INVALID_OTP`.
         package static let invalidOTP = Code("invalid_otp", .unauthorized)
+        /// A passkey's registration response failed a check of the ceremony; the reason (a
+        /// WebAuthn error code such as `origin_not_allowed`) travels in ``LatchkeyError/reasons``.
+        package static let invalidPasskey = Code("invalid_passkey", .badRequest)
+        /// The passkey's credential ID is registered already, to this account or another.
+        package static let passkeyExists = Code("passkey_exists", .conflict)
+        /// The account has as many passkeys as it may have.
+        package static let passkeyLimitReached = Code("passkey_limit_reached", .conflict)
+        /// The account has no passkey with this id.
+        package static let passkeyNotFound = Code("passkey_not_found", .notFound)
+        /// The change would leave the account without a way to sign in (no password, no other passkey).
+        package static let lastSignInMethod = Code("last_sign_in_method", .conflict)
         /// The thing the request names (a login of the account) is not there.
         package static let loginNotFound = Code("login_not_found", .notFound)
         /// The configuration is invalid; the message names the setting.

@@ -126,6 +126,10 @@ package struct Configuration: Sendable {
     package var androidApps: [(package: String, fingerprint: String)]
     /// Origins besides the public URL's that may use Directus's cookie modes (`LATCHKEY_AUTH_COOKIE_ORIGINS`).
     package var authCookieOrigins: [String]
+    /// The passkeys' RP ID (`LATCHKEY_PASSKEY_RP_ID`): the public URL's host or a domain it is under.
+    package var passkeyRPID: String
+    /// The origins passkey ceremonies may run at: the public URL's and `LATCHKEY_PASSKEY_ORIGINS`.
+    package var passkeyOrigins: [String]
     /// Whether the Directus cookies are named `__Host-…` (`LATCHKEY_COOKIE_HOST_PREFIX`); only with an https public URL.
     package var cookieHostPrefix: Bool
     /// Link requests and resets per client IP allowed per window (`LATCHKEY_RESET_IP_LIMIT`, `N/SECONDS`).
@@ -253,6 +257,7 @@ package struct Configuration: Sendable {
             throw SettingsReader.invalid(
                 .cookieHostPrefix, "needs an https \(Setting.publicURL.name): browsers keep a __Host- cookie only when it is Secure")
         }
+        (passkeyRPID, passkeyOrigins) = try Self.passkeyRelyingParty(reader, publicURL: publicURL)
         appleAppIDs = try reader.list(.appleAppIDs)
         androidApps = try reader.list(.androidApps).map { entry in
             let parts = entry.split(separator: ":", maxSplits: 1)
@@ -309,6 +314,26 @@ package struct Configuration: Sendable {
     /// Refuses an http public URL whose host is not loopback (127.0.0.0/8, `::1`, `localhost`)
     /// unless `allowingHTTP`: it is the issuer, and every endpoint, token, password and cookie
     /// would cross the network unencrypted (RFC 6749 §10.3, §10.9; RFC 8414 §2).
+    /// The passkeys' RP ID and origins: the RP ID must be the public URL's host or a domain it
+    /// is under, and so must every web origin's host (WebAuthn §5.1.4.1 refuses any other).
+    private static func passkeyRelyingParty(_ reader: SettingsReader, publicURL: URL) throws -> (String, [String]) {
+        let host = (publicURL.host ?? "").lowercased()
+        let rpID = try reader.string(.passkeyRPID, derived: host).lowercased()
+        func isUnder(_ origin: String) -> Bool {
+            guard let originHost = URL(string: origin)?.host?.lowercased() else { return false }
+            return originHost == rpID || originHost.hasSuffix("." + rpID)
+        }
+        guard !rpID.hasPrefix("."), !rpID.hasSuffix("."), isUnder(publicURL.absoluteString) else {
+            throw SettingsReader.invalid(.passkeyRPID, "must be the host of \(Setting.publicURL.name) (\(host)) or a domain it is under")
+        }
+        let others = try reader.list(.passkeyOrigins)
+        if let stray = others.first(where: { !$0.hasPrefix("android:") && !isUnder($0) }) {
+            throw SettingsReader.invalid(.passkeyOrigins, "\(stray) is not under the RP ID \(rpID)")
+        }
+        let own = publicURL.webOrigin ?? publicURL.absoluteString
+        return (rpID, [own] + others.filter { $0 != own })
+    }
+
     private static func requireTLS(_ url: URL, allowingHTTP: Bool, derived: Bool) throws {
         guard url.scheme?.lowercased() == "http", !allowingHTTP else { return }
         let host = (url.host ?? "").trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()

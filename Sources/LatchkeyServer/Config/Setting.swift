@@ -70,6 +70,8 @@ package struct Setting: Sendable {
         case linkBase
         /// A web origin, `http(s)://host[:port]` and nothing after it.
         case origin
+        /// A web origin, or an Android app's `android:apk-key-hash:` origin (a passkey's).
+        case passkeyOrigin
     }
 
     /// The values a setting takes.

@@ -77,6 +77,7 @@ extension Setting.ListEntry {
         case .androidApp: "`package:SHA-256-fingerprint`"
         case .linkBase: "absolute URLs without query or fragment"
         case .origin: "origins (`https://host[:port]`)"
+        case .passkeyOrigin: "origins (`https://host[:port]`, `android:apk-key-hash:…`)"
         }
     }
 }

@@ -286,6 +286,16 @@ struct SettingsReader {
                   url.path.isEmpty || url.path == "/", url.query == nil, url.fragment == nil, let origin = url.webOrigin
             else { throw invalid(setting, "\(described(entry)) is not an origin (http(s)://host[:port], nothing after it)") }
             return origin
+        case .passkeyOrigin:
+            let androidPrefix = "android:apk-key-hash:"
+            if entry.hasPrefix(androidPrefix) {
+                // The SHA-256 of the app's signing certificate, as Android writes it (base64url, no padding).
+                guard Base64URL.decode(String(entry.dropFirst(androidPrefix.count)))?.count == 32 else {
+                    throw invalid(setting, "\(described(entry)) is not android:apk-key-hash: and a base64url SHA-256")
+                }
+                return entry
+            }
+            return try check(.origin, entry, of: setting)
         case .linkBase:
             guard let url = URL(string: entry), let scheme = url.scheme, !scheme.isEmpty, url.fragment == nil, url.query == nil else {
                 throw invalid(setting, "\(described(entry)) is not an absolute URL without query or fragment")

@@ -22,7 +22,7 @@ extension Setting {
         mailTransport, mailFrom, mailFromName, smtpURL, smtpUsername, smtpPassword, smtpAllowInsecureLoopback, smtpCAFile,
         smtpTimeout, outboxLease, productName, totpIssuer, appURL, registration, newDeviceMail,
         resetTokenTTL, accessTokenAudience, refreshIdleTTL, refreshAbsoluteTTL, refreshReuseGrace, browserSessionIdleTTL, resetURLAllowList,
-        appleAppIDs, androidApps, authCookieOrigins, cookieHostPrefix,
+        appleAppIDs, androidApps, authCookieOrigins, cookieHostPrefix, passkeyRPID, passkeyOrigins,
         resetIPLimit, resetValidateIPLimit, loginIPLimit, loginFailureLimit, maxSessionsPerAccount, maxBrowserSessionsPerAccount, redisURL,
         redisCAFile, rateLimitFailOpen,
         maxBodyBytes, connectionTimeout, requestTimeout, maxConnections, perIPConnections, trustedProxies,
@@ -194,6 +194,16 @@ extension Setting {
             + "`/auth/logout` in Directus's `cookie` and `session` modes: apps that route `/auth/` to Latchkey "
             + "through their own origin. Others get `403`.")
 
+    static let passkeyRPID = Setting(
+        "LATCHKEY_PASSKEY_RP_ID", .text(.word(maximumLength: 253)), default: .derived("the host of `LATCHKEY_PUBLIC_URL`"),
+        meaning: "The passkeys' relying party ID: the domain they belong to, the public URL's host or a domain it is under "
+            + "(`example.com` for `https://login.example.com`). Passkeys made for one RP ID work for no other: choose it "
+            + "before the first one is made. The iOS app's associated domain (`webcredentials:`) must be it or under it.")
+    static let passkeyOrigins = Setting(
+        "LATCHKEY_PASSKEY_ORIGINS", .list(.passkeyOrigin), default: .unset("only the public URL's origin"),
+        meaning: "The origins, besides the public URL's, whose passkey ceremonies are accepted: web origins under the RP "
+            + "ID, and Android apps as `android:apk-key-hash:` and the base64url SHA-256 of their signing certificate. "
+            + "An iOS app's passkeys carry the `https://` origin of its associated domain.")
     static let cookieHostPrefix = Setting(
         "LATCHKEY_COOKIE_HOST_PREFIX", .flag, default: "false",
         meaning: "Name the cookies of Directus's `cookie` and `session` modes `__Host-directus_refresh_token` and "

@@ -936,5 +936,5 @@ enum OpenAPIOperations {
                 "400": .error("INVALID_PAYLOAD: malformed input."),
             ].merging(secondFactorErrors) { own, _ in own }
         ),
-    ]
+    ].merging(passkeyOperations) { own, _ in own }
 }

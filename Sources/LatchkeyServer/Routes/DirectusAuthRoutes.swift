@@ -41,13 +41,11 @@ struct DirectusAuthRoutes {
             Route("POST", "/auth/login", name: "directus_login", body: .json, errorShape: .directus, lane: .passwordHashing) { request in
                 let body = try request.decodeJSON(LoginBody.self)
                 if body.mode != .json { try cookies.checkSameOrigin(request) }
-                let device = DeviceToken(presented: body.deviceToken) ?? (body.mode == .json ? nil : deviceCookie.token(in: request))
+                let device = presentedDevice(body.deviceToken, mode: body.mode, request: request)
                 let credential = SignInCredential.password(email: body.email, password: body.password, device: device)
                 let started = try login.signIn(
                     credential, code: body.otp, device: device, clientIP: request.clientIP, userAgent: request.headers["User-Agent"])
-                var response = reply(started.tokens, mode: body.mode, device: body.mode == .json ? started.device : nil)
-                if body.mode != .json { deviceCookie.set(started.device, on: &response) }
-                return response
+                return reply(started, mode: body.mode)
             },
             Route("POST", "/auth/refresh", name: "directus_refresh", body: .jsonOrEmpty, errorShape: .directus) { request in
                 let body = try request.decodeJSON(TokenBody.self, allowingEmpty: true)
@@ -77,6 +75,20 @@ struct DirectusAuthRoutes {
     }
 
     /// The answer in `mode`: the tokens the body does not carry go into cookies.
+    /// The device token a sign-in request presents: its `device_token` member, else (in cookie
+    /// and session mode) the browser's device cookie; nil when neither is shaped like ours.
+    func presentedDevice(_ member: Redacted<String>?, mode: DirectusMode, request: HTTPRequest) -> DeviceToken? {
+        DeviceToken(presented: member) ?? (mode == .json ? nil : deviceCookie.token(in: request))
+    }
+
+    /// The answer to a completed sign-in (`/auth/login`, a passkey's): the tokens in `mode`,
+    /// and the device token — in the body in `json` mode, as the device cookie otherwise.
+    func reply(_ started: FirstPartyLogin.Started, mode: DirectusMode) -> HTTPResponse {
+        var response = reply(started.tokens, mode: mode, device: mode == .json ? started.device : nil)
+        if mode != .json { deviceCookie.set(started.device, on: &response) }
+        return response
+    }
+
     private func reply(_ issued: TokenService.IssuedTokens, mode: DirectusMode, device: DeviceToken? = nil) -> HTTPResponse {
         var response = HTTPResponse.json(DirectusTokens(issued, mode: mode, device: device))
         if mode != .json, let refreshToken = issued.refreshToken { cookies.setRefreshToken(refreshToken, on: &response) }

@@ -40,4 +40,5 @@ package final class PostgresStore: Sendable, SQLStore {
 }
 
 extension PostgresStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore, RecognisedDeviceStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore, RecognisedDeviceStore,
+    PasskeyStore {}

@@ -122,7 +122,9 @@ extension SQLStore {
                 "DELETE FROM registrations WHERE expires_at < ? OR used_at < ? OR superseded_at < ?", [cutoff, cutoff, cutoff])
             let pendingSecrets = try connection.execute("DELETE FROM pending_second_factors WHERE expires_at < ?", [cutoff])
             let challenges = try connection.execute("DELETE FROM second_factor_challenges WHERE expires_at < ?", [cutoff])
+            let passkeyChallenges = try connection.execute("DELETE FROM passkey_challenges WHERE expires_at < ?", [cutoff])
             return tokens + emailChanges + sessions + mail + codes + requests + signUps + registrations + pendingSecrets + challenges
+                + passkeyChallenges
         }
     }
 

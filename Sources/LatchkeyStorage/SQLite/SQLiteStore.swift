@@ -66,4 +66,5 @@ package final class SQLiteStore: Sendable, SQLStore {
 }
 
 extension SQLiteStore: AccountStore, ResetTokenStore, OutboxStore, ClientStore, SessionStore, AuthorizationStore,
-    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore, RecognisedDeviceStore {}
+    RegistrationStore, AccountChangeStore, EmailChangeStore, MaintenanceStore, SecondFactorStore, RecognisedDeviceStore,
+    PasskeyStore {}

@@ -11,6 +11,18 @@
 /// `UIWindow`.
 @MainActor open class UIWindow: UIView {}
 
+/// `UIScene` (iOS 13.0).
+@available(iOS 13.0, *)
+@MainActor open class UIScene: UIResponder {}
+
+/// `UIWindowScene` (iOS 13.0).
+@available(iOS 13.0, *)
+@MainActor open class UIWindowScene: UIScene {
+    /// `keyWindow` (iOS 15.0).
+    @available(iOS 15.0, *)
+    open var keyWindow: UIWindow? { standIn() }
+}
+
 /// `UIBackgroundTaskIdentifier` (iOS 4.0).
 public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     /// The identifier.
@@ -26,6 +38,10 @@ public struct UIBackgroundTaskIdentifier: RawRepresentable, Hashable, Sendable {
     /// `shared`: unavailable in app extensions.
     @available(iOSApplicationExtension, unavailable)
     open class var shared: UIApplication { standIn() }
+
+    /// `connectedScenes` (iOS 13.0).
+    @available(iOS 13.0, *)
+    open var connectedScenes: Set<UIScene> { standIn() }
 
     /// `beginBackgroundTask(withName:expirationHandler:)` (iOS 7.0): the handler runs on the
     /// main thread shortly before the background time runs out.

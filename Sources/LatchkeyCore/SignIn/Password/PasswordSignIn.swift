@@ -115,7 +115,7 @@ package struct PasswordSignIn: SignInMethod {
         switch credential {
         case .password(let email, let password, let device):
             try attempt(email: email, password: PasswordPolicy.normalized(password), device: device, clientIP: clientIP, now: now)
-        case .oneTimeCode:
+        case .oneTimeCode, .passkey:
             nil
         }
     }
