@@ -94,7 +94,11 @@ def test_the_whole_ceremony(store_server, algorithm):
     signed_in = sign_in(server, assertion(server, authenticator))
     assert signed_in.status_code == 200, signed_in.text
     data = signed_in.json()["data"]
-    assert set(data) == {"access_token", "expires", "refresh_token"}
+    assert set(data) == {"access_token", "expires", "refresh_token", "device_token"}
+    # A passkey sign-in from a device the account does not know is a new-device sign-in like
+    # any other: the owner gets the mail (the password sign-in above was the account's first).
+    [mail] = server.wait_for_mails(EMAIL, 1)
+    assert "New sign-in" in mail["Subject"]
     # The new login works like any other: its token reads the account, its refresh token rotates.
     listed = call(server, "GET", "/users/me/passkeys", data["access_token"])
     assert [entry["name"] for entry in listed.json()["data"]] == ["Work phone"]
