@@ -104,3 +104,43 @@ import Testing
         guard result.status == 0 else { throw HarnessError("failing logins: \(result.stderr)") }
     }
 }
+
+/// The device token through a two-step sign-in: the code step sends it and keeps the answer.
+@Suite(.enabled(if: PythonHelper.python != nil, "LATCHKEY_TEST_PYTHON names a Python with pyotp (make test sets it)"))
+struct DeviceTokenSecondFactorTests {
+    @Test("the code step keeps the device token, and under the cap this device is asked for its code where a new one gets 429")
+    func codeStep() async throws {
+        let server = try await LatchkeyServerProcess()
+        defer { server.stop() }
+        let email = DeviceTokenLoginTests.email
+        let password = DeviceTokenLoginTests.password
+        try server.createUser(email)
+        let plain = FirstPartyLogin(baseURL: server.baseURL)
+        let session = AuthSession(store: InMemoryTokenStore(try await plain.signIn(email: email, password: password)), refresher: .firstParty(plain))
+        let factor = SecondFactorClient(baseURL: server.baseURL, session: session)
+        let secret = try await factor.generate(password: password)
+        let recovery = try await factor.enable(secret, code: try SecondFactorClientTests.code(secret.secret, steps: -1))
+
+        let store = InMemoryTokenStore()
+        let login = FirstPartyLogin(baseURL: server.baseURL, deviceTokens: store)
+        guard case .secondFactorRequired(let challenge) = try await login.beginSignIn(email: email, password: password) else {
+            Issue.record("the sign-in did not ask for the code")
+            return
+        }
+        #expect(store.deviceToken(for: server.baseURL) == nil)  // the password step hands out nothing
+        _ = try await challenge.complete(code: recovery[0])
+        let kept = try #require(store.deviceToken(for: server.baseURL))
+
+        try DeviceTokenLoginTests.failLogins(server, email: email, count: 20)
+        let newDevice = await #expect(throws: LatchkeyClientError.self) {
+            try await FirstPartyLogin(baseURL: server.baseURL, deviceTokens: InMemoryTokenStore()).beginSignIn(email: email, password: password)
+        }
+        #expect(newDevice?.code == .rateLimited)
+        guard case .secondFactorRequired(let again) = try await login.beginSignIn(email: email, password: password) else {
+            Issue.record("the recognised device was not asked for its code")
+            return
+        }
+        _ = try await again.complete(code: recovery[1])
+        #expect(store.deviceToken(for: server.baseURL) == kept)
+    }
+}

@@ -1,5 +1,5 @@
 #if os(iOS) || os(macOS)
-    import Foundation
+    public import Foundation
 
     /// A ``TokenStore`` in the Keychain (iOS and macOS): ``KeychainItemStore`` — where every
     /// decision is made and tested on Linux — over the real Keychain (`SecItemKeychain`).
