@@ -21,7 +21,9 @@ enum ClientCommands {
             guard parsed.flags.contains("--password-stdin") else { throw CommandFailure.usage("login --email needs --password-stdin") }
             var input = try StandardInput.open()
             let password = try input.required("Password for \(email): ", missing: "no password on standard input")
-            let login = FirstPartyLogin(baseURL: issuer)
+            // The device token is kept beside the tokens and sent with every sign-in, so this
+            // machine is a recognised device; `logout` leaves it (it names the machine).
+            let login = FirstPartyLogin(baseURL: issuer, deviceTokens: store)
             let tokens: StoredTokens
             switch try runAsync({ try await login.beginSignIn(email: email, password: password) }) {
             case .signedIn(let signedIn):

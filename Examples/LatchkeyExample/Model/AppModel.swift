@@ -125,16 +125,19 @@ public final class AppModel {
         recovery = PasswordRecovery(baseURL: configuration.issuer, locale: language.rawValue, session: urlSession)
         registration = Registration(baseURL: configuration.issuer, locale: language.rawValue, session: urlSession)
         emailChange = EmailChangeLinks(baseURL: configuration.issuer, session: urlSession)
-        login = FirstPartyLogin(baseURL: configuration.issuer, session: urlSession)
-        oauth = OAuthClient(issuer: configuration.issuer, clientID: configuration.clientID, scopes: ["openid", "email"], session: urlSession)
         store = try makeStore(false)
+        // The store keeps this device's token too (the Keychain store and the file store do):
+        // sign-ins send it and keep the server's answer, and sign-out leaves it.
+        let deviceTokens = store as? any DeviceTokenStore
+        login = FirstPartyLogin(baseURL: configuration.issuer, session: urlSession, deviceTokens: deviceTokens)
+        oauth = OAuthClient(issuer: configuration.issuer, clientID: configuration.clientID, scopes: ["openid", "email"], session: urlSession)
         session = AuthSession(
             store: store, refresher: .matchingTokens(oauth: oauth, firstParty: login), urlSession: urlSession,
             backgroundActivity: backgroundActivity)
         accountClient = AccountClient(baseURL: configuration.issuer, session: session)
         secondFactor = SecondFactorClient(baseURL: configuration.issuer, session: session)
         passkeys = try configuration.passkeyRelyingParty.map(PasskeyRelyingParty.init).map { [session] party in
-            (PasskeySignIn(baseURL: configuration.issuer, relyingParty: party, session: urlSession),
+            (PasskeySignIn(baseURL: configuration.issuer, relyingParty: party, session: urlSession, deviceTokens: deviceTokens),
              PasskeyClient(baseURL: configuration.issuer, relyingParty: party, session: session))
         }
     }

@@ -1,5 +1,5 @@
 #if os(iOS) || os(macOS)
-    import Foundation
+    public import Foundation
 
     /// A ``TokenStore`` in the Keychain (iOS and macOS): ``KeychainItemStore`` — where every
     /// decision is made and tested on Linux — over the real Keychain (`SecItemKeychain`).
@@ -12,7 +12,11 @@
     /// The store is a ``LockingTokenStore``: an `flock` on a lock file in the App Group's
     /// container with ``KeychainOptions/appGroup`` (the app and its extensions take turns),
     /// else in the app's own (two sessions of the app over one item take turns).
-    public struct KeychainTokenStore: LockingTokenStore, ProtectionChangingTokenStore {
+    ///
+    /// It is also a ``DeviceTokenStore``: each server's device token is an item of its own, in
+    /// the service `<service>.device`, `AfterFirstUnlockThisDeviceOnly` and never synchronized,
+    /// which ``clear()`` (a sign-out) leaves and ``forgetDevice(for:)`` removes.
+    public struct KeychainTokenStore: LockingTokenStore, ProtectionChangingTokenStore, DeviceTokenStore {
         private let store: KeychainItemStore<SecItemKeychain>
 
         /// A store with `options`.
@@ -72,6 +76,15 @@
 
         /// The stored item's protection, read without UI; nil when nothing is stored.
         public func storedProtection() throws -> KeychainProtection? { try store.storedProtection() }
+
+        /// The device token kept for `server`; nil when none. Never shows UI, never writes.
+        public func deviceToken(for server: URL) throws -> DeviceToken? { try store.deviceToken(for: server) }
+
+        /// Keeps `token` as the device token for `server` (added before the old one is deleted).
+        public func saveDeviceToken(_ token: DeviceToken, for server: URL) throws { try store.saveDeviceToken(token, for: server) }
+
+        /// Forgets the device token for `server` ("forget this device").
+        public func forgetDevice(for server: URL) throws { try store.forgetDevice(for: server) }
 
         /// An exclusive `flock` on ``KeychainSupportFiles/lockFile``.
         public func acquireExclusiveLock(timeout: Double) async throws -> any TokenStoreLock {

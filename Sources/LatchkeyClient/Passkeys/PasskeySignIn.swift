@@ -9,7 +9,8 @@ public import Foundation
 /// (``PasskeyAuthorization``), and send its answer (``signIn(with:)``). The tokens are those of a
 /// password sign-in (``FirstPartyLogin``), renewed the same way: hand them to
 /// ``AuthSession/signIn(_:)``. A passkey sign-in counts as both factors, so it is recent enough
-/// for every account change for five minutes.
+/// for every account change for five minutes. With a ``DeviceTokenStore`` it sends and keeps the
+/// device token as ``FirstPartyLogin`` does.
 public struct PasskeySignIn: Sendable {
     /// The server's base URL; the routes are below it.
     public let baseURL: URL
@@ -19,15 +20,16 @@ public struct PasskeySignIn: Sendable {
     private let login: FirstPartyLogin
 
     /// A client for the server at `baseURL`, signing in with the passkeys of `relyingParty`;
-    /// `now` dates the received tokens' expiry, as ``FirstPartyLogin``'s.
+    /// `now` dates the received tokens' expiry, and `deviceTokens` keeps this device's token, as
+    /// ``FirstPartyLogin``'s.
     public init(
-        baseURL: URL, relyingParty: PasskeyRelyingParty, session: URLSession = .shared,
+        baseURL: URL, relyingParty: PasskeyRelyingParty, session: URLSession = .shared, deviceTokens: (any DeviceTokenStore)? = nil,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.baseURL = baseURL
         self.relyingParty = relyingParty
         self.http = ClientHTTP(session: session, now: now)
-        self.login = FirstPartyLogin(baseURL: baseURL, session: session, now: now)
+        self.login = FirstPartyLogin(baseURL: baseURL, session: session, deviceTokens: deviceTokens, now: now)
     }
 
     /// New options for one passkey sign-in: a challenge good once, within five minutes. Fetch
@@ -49,12 +51,14 @@ public struct PasskeySignIn: Sendable {
     ///   the passkey gave no user handle. `rate_limited` (the password sign-in's limits apply), or
     ///   a server/transport error.
     public func signIn(with assertion: PasskeyAssertion) async throws -> StoredTokens {
-        let body = try PasskeyClient.encode(["credential": try assertion.responseJSON(), "mode": "json"])
+        var fields: [String: Any] = ["credential": try assertion.responseJSON(), "mode": "json"]
+        if let device = login.presentedDeviceToken() { fields["device_token"] = device.value.exposed }
+        let body = try PasskeyClient.encode(fields)
         let request = ClientHTTP.jsonRequest("POST", baseURL.appendingPathComponent("auth/passkeys/authentication/verify"), body: body)
         let reply = try await http.send(request)
         if !reply.isSuccess, reply.error.code == .invalidCredentials {
             throw LatchkeyClientError(.passkeyRefused, status: reply.status, serverCode: reply.error.serverCode)
         }
-        return try login.tokens(from: reply)
+        return try login.signedIn(from: reply)
     }
 }

@@ -9,16 +9,29 @@ public import Foundation
 ///
 /// Prefer ``OAuthClient`` (the browser-based flow) where possible; this exists for apps
 /// written against Directus and for first-party native login screens.
+///
+/// **Recognised device.** With a ``DeviceTokenStore`` (the app's ``KeychainTokenStore``, or the
+/// ``FileTokenStore``), every sign-in — also the second step of a two-step one — sends the
+/// device token kept for ``baseURL`` as `device_token` and keeps the one the server answers (a
+/// new one when the server did not issue the one sent). A recognised device with the right
+/// password gets in even while the server caps the guessing on the account.
 public struct FirstPartyLogin: Sendable {
     /// The server's base URL; the routes are `auth/login`, `auth/refresh`, `auth/logout` below it.
     public let baseURL: URL
+    /// Where the device token for ``baseURL`` is kept; nil: none is sent or kept.
+    public let deviceTokens: (any DeviceTokenStore)?
     private let http: ClientHTTP
     private let now: @Sendable () -> Date
 
     /// A client for the server at `baseURL`; `now` dates the received tokens' expiry and
-    /// counts a `Retry-After` date (``LatchkeyClientError/retryAfter``).
-    public init(baseURL: URL, session: URLSession = .shared, now: @escaping @Sendable () -> Date = { Date() }) {
+    /// counts a `Retry-After` date (``LatchkeyClientError/retryAfter``); `deviceTokens` keeps
+    /// this device's token for the server (usually the same store as the session's tokens).
+    public init(
+        baseURL: URL, session: URLSession = .shared, deviceTokens: (any DeviceTokenStore)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         self.baseURL = baseURL
+        self.deviceTokens = deviceTokens
         self.http = ClientHTTP(session: session, now: now)
         self.now = now
     }
@@ -35,7 +48,8 @@ public struct FirstPartyLogin: Sendable {
         guard EmailSyntax.isPlausible(address) else { throw LatchkeyClientError(.invalidEmail) }
         var body = ["email": address, "password": password.exposed, "mode": "json"]
         if let code { body["otp"] = code.exposed }
-        return try await tokens(from: http.postJSON(baseURL.appendingPathComponent("auth/login"), body))
+        if let device = presentedDeviceToken() { body["device_token"] = device.value.exposed }
+        return try signedIn(from: try await http.postJSON(baseURL.appendingPathComponent("auth/login"), body))
     }
 
     /// Signs in with `email` and `password`: the tokens, or — for an account with two-step
@@ -70,6 +84,23 @@ public struct FirstPartyLogin: Sendable {
     public func signOut(_ refreshToken: ClientSecret) async throws {
         let reply = try await http.postJSON(baseURL.appendingPathComponent("auth/logout"), ["refresh_token": refreshToken.exposed])
         guard reply.isSuccess else { throw reply.error }
+    }
+
+    /// The device token to send with a sign-in, when a store keeps one for ``baseURL``.
+    func presentedDeviceToken() -> DeviceToken? {
+        deviceTokens?.presentedDeviceToken(for: baseURL)
+    }
+
+    /// The tokens of a sign-in's reply (``tokens(from:)``), after keeping its `data.device_token`
+    /// (when the store is set and the token is well formed) as this device's for ``baseURL``.
+    func signedIn(from reply: HTTPReply) throws -> StoredTokens {
+        let tokens = try tokens(from: reply)
+        if let deviceTokens, let data = (try? reply.jsonObject())?["data"] as? [String: Any],
+            let answered = (data["device_token"] as? String).flatMap(DeviceToken.init)
+        {
+            deviceTokens.keepDeviceToken(answered, for: baseURL)
+        }
+        return tokens
     }
 
     /// `{"data": {"access_token", "refresh_token", "expires"}}`, `expires` in milliseconds: the

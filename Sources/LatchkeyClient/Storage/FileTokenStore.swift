@@ -26,6 +26,9 @@ public import Foundation
 /// reported as `token_store_corrupted` rather than treated as "signed out". Processes
 /// sharing the directory can take turns with ``acquireExclusiveLock(timeout:)``, which
 /// ``AuthSession`` uses around every refresh.
+///
+/// It is also a ``DeviceTokenStore``: each server's device token in a file of its own in the
+/// same directory (``deviceFileName(for:)``), with the same promises; ``clear()`` leaves it.
 public struct FileTokenStore: LockingTokenStore {
     /// The file name inside ``directory``.
     public static let fileName = "tokens.json"
@@ -73,18 +76,7 @@ public struct FileTokenStore: LockingTokenStore {
     /// - Throws: ``LatchkeyClientError`` `token_store_corrupted` when the file is not
     ///   valid tokens, `token_store_failed` when it cannot be read.
     public func load() throws -> StoredTokens? {
-        let descriptor = open(fileURL.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw FileProtection.storeError(errno: errno)
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        let data: Data
-        do {
-            data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
-        } catch {
-            throw LatchkeyClientError(.tokenStoreFailed)
-        }
+        guard let data = try read(named: Self.fileName) else { return nil }
         guard data.count <= Self.maximumFileSize,
             let tokens = try? JSONDecoder().decode(StoredTokens.self, from: data)
         else { throw LatchkeyClientError(.tokenStoreCorrupted) }
@@ -95,18 +87,27 @@ public struct FileTokenStore: LockingTokenStore {
     ///
     /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
     public func save(_ tokens: StoredTokens) throws {
-        try prepareDirectory()
         let data: Data
         do {
             data = try JSONEncoder().encode(tokens)
         } catch {
             throw LatchkeyClientError(.tokenStoreFailed)
         }
-        let temporary = directory.appendingPathComponent(".\(Self.fileName).\(UUID().uuidString).tmp").path
+        try write(data, named: Self.fileName, protection: protection)
+    }
+
+    /// Atomically replaces the file `name` in ``directory`` with `data`, creating the directory
+    /// if needed: a temporary file made with mode 0600 and given `protection` while still
+    /// empty, written, flushed, then renamed over the old one.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_failed`, `token_store_locked`.
+    func write(_ data: Data, named name: String, protection: FileProtection) throws {
+        try prepareDirectory()
+        let temporary = directory.appendingPathComponent(".\(name).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { throw FileProtection.storeError(errno: errno) }
         do {
-            // The class is set while the file is still empty, before any token is in it.
+            // The class is set while the file is still empty, before any secret is in it.
             try protection.apply(to: temporary)
             let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
             defer { try? handle.close() }
@@ -116,18 +117,43 @@ public struct FileTokenStore: LockingTokenStore {
             unlink(temporary)
             throw error as? LatchkeyClientError ?? LatchkeyClientError(.tokenStoreFailed)
         }
-        guard rename(temporary, fileURL.path) == 0 else {
+        guard rename(temporary, directory.appendingPathComponent(name).path) == 0 else {
             let failure = Self.failure()
             unlink(temporary)
             throw failure
         }
     }
 
+    /// The contents of the file `name` in ``directory`` (at most ``maximumFileSize`` + 1
+    /// bytes, not following a symbolic link), or nil when there is no such file.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_failed`, `token_store_locked`.
+    func read(named name: String) throws -> Data? {
+        let descriptor = open(directory.appendingPathComponent(name).path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw FileProtection.storeError(errno: errno)
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            return try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
+        } catch {
+            throw LatchkeyClientError(.tokenStoreFailed)
+        }
+    }
+
+    /// Deletes the file `name` in ``directory``; succeeds when there is none.
+    ///
+    /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
+    func remove(named name: String) throws {
+        guard unlink(directory.appendingPathComponent(name).path) == 0 || errno == ENOENT else { throw Self.failure() }
+    }
+
     /// Deletes the token file; succeeds when there is none.
     ///
     /// - Throws: ``LatchkeyClientError`` `token_store_failed`.
     public func clear() throws {
-        guard unlink(fileURL.path) == 0 || errno == ENOENT else { throw Self.failure() }
+        try remove(named: Self.fileName)
     }
 
     /// Takes an exclusive `flock(2)` on ``lockFileName`` in ``directory`` (created 0600),

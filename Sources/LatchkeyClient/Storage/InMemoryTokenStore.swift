@@ -1,11 +1,12 @@
-import Foundation
+public import Foundation
 
-/// A ``TokenStore`` that keeps tokens in memory only, for previews, tests and sessions
-/// that must not outlive the process.
-// `Mutex` would need iOS 18, so an `NSLock` guards the one stored property instead.
-public final class InMemoryTokenStore: TokenStore, @unchecked Sendable {
+/// A ``TokenStore`` (and ``DeviceTokenStore``) that keeps tokens in memory only, for previews,
+/// tests and sessions that must not outlive the process. ``clear()`` leaves the device tokens.
+// `Mutex` would need iOS 18, so an `NSLock` guards the stored properties instead.
+public final class InMemoryTokenStore: TokenStore, DeviceTokenStore, @unchecked Sendable {
     private let lock = NSLock()
     private var tokens: StoredTokens?
+    private var deviceTokens: [String: DeviceToken] = [:]
 
     /// A store holding `tokens` (none by default).
     public init(_ tokens: StoredTokens? = nil) {
@@ -31,5 +32,26 @@ public final class InMemoryTokenStore: TokenStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         tokens = nil
+    }
+
+    /// The device token held for `server`.
+    public func deviceToken(for server: URL) -> DeviceToken? {
+        lock.lock()
+        defer { lock.unlock() }
+        return deviceTokens[DeviceToken.serverKey(server)]
+    }
+
+    /// Holds `token` for `server`.
+    public func saveDeviceToken(_ token: DeviceToken, for server: URL) {
+        lock.lock()
+        defer { lock.unlock() }
+        deviceTokens[DeviceToken.serverKey(server)] = token
+    }
+
+    /// Forgets the device token held for `server`.
+    public func forgetDevice(for server: URL) {
+        lock.lock()
+        defer { lock.unlock() }
+        deviceTokens[DeviceToken.serverKey(server)] = nil
     }
 }
