@@ -587,8 +587,9 @@ enum OpenAPIOperations {
                         "challenge": .object(["type": .string("string")]),
                         "code": .object(["type": .string("string"), "maxLength": .integer(64)]),
                         "credential": .object([
-                            "type": .string("string"), "maxLength": .integer(32768),
-                            "description": .string("step=passkey: the assertion's W3C JSON form (PublicKeyCredential.toJSON()), as text."),
+                            "type": .string("string"),
+                            "description": .string(
+                                "step=passkey: the assertion's W3C JSON form (PublicKeyCredential.toJSON()), as text of at most 32 KiB."),
                         ]),
                         "decision": .object(["type": .string("string"), "enum": .strings(["allow", "deny"])]),
                     ]),
@@ -604,6 +605,7 @@ enum OpenAPIOperations {
                     "Sign-in page again: wrong credentials (one message for every cause), a passkey not accepted (one message for every cause), or a code step whose challenge expired or was used; the code step again: a wrong, used or spent code."
                 ),
                 "403": .error("The form token is missing or does not match the browser."),
+                "413": .error("Error page: the body exceeds the size limit."),
                 "429": .error("Too many failed sign-ins.", retryAfter: true),
             ]
         ),
