@@ -60,14 +60,14 @@ package struct Route: Sendable {
 
 extension Route {
     /// The last segment of a path that takes a parameter: `/users/me/passkeys/{id}` answers
-    /// `/users/me/passkeys/` and any one segment ``isPathParameter(_:)`` accepts.
+    /// `/users/me/passkeys/` and any one segment ``isPathParameter(_:)`` accepts, when no route
+    /// has that exact path.
     package static let parameterPath = "/{id}"
 
-    /// Whether `segment` may be a path's parameter: 1 to 2048 base64url characters
-    /// (`A-Z a-z 0-9 - _`), so nothing in it needs decoding and it never names another path.
+    /// Whether `segment` may be a path's parameter: 1 to 2048 bytes (a segment: no `/`, as it
+    /// came, not percent-decoded); the route checks what it must be and answers in its own shape.
     static func isPathParameter(_ segment: Substring) -> Bool {
         (1...2048).contains(segment.utf8.count)
-            && segment.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }
     }
 
     /// The parameter of `request`'s path (its last segment), for a route whose path ends in

@@ -176,7 +176,7 @@ package final class Router: HTTPHandler {
 
     /// The positions of the routes at `path`: those of exactly that path, else those whose path
     /// ends in the parameter `/{id}` (``Route/parameterPath``) where `path` ends in one
-    /// non-empty segment of base64url characters (``Route/pathParameter(of:)`` reads it).
+    /// non-empty segment (``Route/pathParameter(of:)`` reads it).
     private func candidates(for path: String) -> [Int]? {
         if let exact = positionsByPath[path] { return exact }
         guard let slash = path.lastIndex(of: "/"), Route.isPathParameter(path[path.index(after: slash)...]) else { return nil }

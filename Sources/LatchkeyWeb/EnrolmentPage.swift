@@ -29,6 +29,7 @@ package struct EnrolmentPage: Sendable {
             case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
             case .secondFactorExpired: text.expired
             case .invalidCode: text.invalidCode
+            case .passkeyNotAccepted: language.catalogue.passkeySignIn.notAccepted
             case nil: nil
             }
         let fieldState = problem == .invalidCredentials ? #" aria-invalid="true" aria-describedby="problem""# : ""
@@ -60,7 +61,7 @@ package struct EnrolmentPage: Sendable {
         let problemText: String? =
             switch problem {
             case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
-            case .invalidCode, .invalidCredentials: text.invalidCode
+            case .invalidCode, .invalidCredentials, .passkeyNotAccepted: text.invalidCode
             case .secondFactorExpired: text.expired
             case nil: nil
             }

@@ -58,6 +58,8 @@ package enum PageFrame {
     .scopes { margin: .5rem 0 0; padding-inline-start: 1.5rem; }
     .scopes li { margin: .25rem 0; }
     .links, .not-you { margin-top: 1.2rem; text-align: center; }
+    .or { margin: 1.2rem 0 0; text-align: center; color: #48484a; }
+    #passkey #status { margin-top: 1rem; }
     .qr-code { text-align: center; }
     .qr-code svg { max-width: 100%; height: auto; }
     .secret code, .recovery-codes code { font-size: 1.1rem; letter-spacing: .05em; }

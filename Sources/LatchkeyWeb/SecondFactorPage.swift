@@ -14,7 +14,7 @@ extension SignInPage {
         let problemText: String? =
             switch problem {
             case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
-            case .invalidCode, .invalidCredentials: text.invalidCode
+            case .invalidCode, .invalidCredentials, .passkeyNotAccepted: text.invalidCode
             case .secondFactorExpired: text.expired
             case nil: nil
             }

@@ -1,9 +1,11 @@
 package import LatchkeyCore
 import Foundation
 
-/// The HTML pages of `/oauth/authorize`: sign-in, consent and error. Server-rendered,
-/// without scripts or third-party assets, in the person's language, under a CSP that lets
-/// forms post only to this origin and redirect only to the client's registered redirect URI.
+/// The HTML pages of `/oauth/authorize`: sign-in, consent and error. Server-rendered, without
+/// third-party assets, in the person's language, under a CSP that lets forms post only to this
+/// origin and redirect only to the client's registered redirect URI. Only the sign-in form has
+/// a script, this origin's file ``PasskeySignInScript`` (no inline script, no `eval`): it offers
+/// "Sign in with a passkey" where the browser has WebAuthn; without it the form works as before.
 ///
 /// Names and descriptions that come from elsewhere (the client's name, the operator's scope
 /// descriptions, an English error detail) are isolated with `<bdi>`, so they keep their own
@@ -18,7 +20,14 @@ package struct SignInPage: Sendable {
     }
 
     /// The sign-in form for `request`; `problem` is shown above it (wrong credentials, too
-    /// many attempts), and for wrong credentials both fields are marked invalid and described by it.
+    /// many attempts, a passkey not accepted), and for wrong credentials both fields are marked
+    /// invalid and described by it.
+    ///
+    /// Below the form, hidden until ``PasskeySignInScript`` finds WebAuthn in the browser, the
+    /// "Sign in with a passkey" button; the email field's `autocomplete="username webauthn"`
+    /// lets the browser offer passkeys among its suggestions (conditional mediation). The
+    /// script posts the passkey to this form's action with the form's hidden fields and
+    /// `step=passkey`, so it carries the form token like every other post.
     package func signIn(
         request: AuthorizationRequest, formToken: String, language: SupportedLanguage, email: String?, problem: SignInProblem?,
         status: Int
@@ -30,24 +39,39 @@ package struct SignInPage: Sendable {
             case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
             case .invalidCode: language.catalogue.secondFactorPage.invalidCode
             case .secondFactorExpired: language.catalogue.secondFactorPage.expired
+            case .passkeyNotAccepted: language.catalogue.passkeySignIn.notAccepted
             case nil: nil
             }
+        let passkey = language.catalogue.passkeySignIn
         let fieldState = problem == .invalidCredentials ? #" aria-invalid="true" aria-describedby="problem""# : ""
         let body = """
             <h1>\(text.signInTitle.htmlEscaped)</h1>
             <p>\(text.signInTo.htmlEscaped) <strong><bdi>\(request.client.shownName.htmlEscaped)</bdi></strong></p>
             \(problemText.map { "<p id=\"problem\" class=\"problem\" role=\"alert\">\($0.htmlEscaped)</p>" } ?? "")
-            <form method="post" action="/oauth/authorize">
+            <form id="sign-in" method="post" action="/oauth/authorize">
             \(Self.hiddenFields(request, formToken: formToken, step: "sign_in"))
               <label for="email">\(text.emailLabel.htmlEscaped)</label>
-              <input id="email" name="email" type="email" autocomplete="username" required maxlength="320" dir="ltr" value="\((email ?? request.loginHint ?? "").htmlEscaped)"\(fieldState)>
+              <input id="email" name="email" type="email" autocomplete="username webauthn" required maxlength="320" dir="ltr" value="\((email ?? request.loginHint ?? "").htmlEscaped)"\(fieldState)>
               <label for="password">\(text.passwordLabel.htmlEscaped)</label>
               <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="4096"\(fieldState)>
               <button type="submit">\(text.signIn.htmlEscaped)</button>
             </form>
+            <div id="passkey" hidden>
+              <p class="or">\(passkey.or.htmlEscaped)</p>
+              <button type="button" id="passkey-button" class="secondary">\(passkey.signInWithPasskey.htmlEscaped)</button>
+              <p id="status" role="status" aria-live="polite"></p>
+            </div>
             <p class="links"><a href="/reset-password?lang=\(language.rawValue)">\(text.forgotPassword.htmlEscaped)</a></p>
             """
-        return page(title: text.signInTitle, body: body, language: language, status: status, redirectURI: request.redirectURI)
+        let scripts = """
+            <script type="application/json" id="passkey-messages">\(PasskeySignInScript.messagesJSON(language: language))</script>
+            <script src="\(PasskeySignInScript.path)"></script>
+
+            """
+        return .html(
+            PageFrame.html(title: text.signInTitle, productName: productName, language: language, body: body, scripts: scripts),
+            status: status, language: language,
+            contentSecurityPolicy: Self.contentSecurityPolicy(redirectURI: request.redirectURI, script: true))
     }
 
     /// The consent form: `request.client` (by its display name) asks for `request.scope` (each
@@ -116,7 +140,9 @@ package struct SignInPage: Sendable {
     /// Browsers apply `form-action` to the redirect that follows a form post too, so the
     /// client's redirect URI (its origin, or its scheme for a private-use scheme) is allowed.
     /// A CSP source cannot name an IPv6 literal (CSP3 `host-part`), so `http:`/`https:` stands for one.
-    package static func contentSecurityPolicy(redirectURI: String?) -> String {
+    /// With `script`, this origin's script files may run and call this origin (`script-src
+    /// 'self'; connect-src 'self'`): never an inline script, `eval` or another origin's.
+    package static func contentSecurityPolicy(redirectURI: String?, script: Bool = false) -> String {
         var formAction = "'self'"
         if let redirectURI, let target = try? RedirectURI(redirectURI) {
             switch target.kind {
@@ -132,6 +158,7 @@ package struct SignInPage: Sendable {
                 }
             }
         }
-        return "default-src 'none'; style-src 'self'; img-src 'self'; form-action \(formAction); frame-ancestors 'none'; base-uri 'none'"
+        let scripts = script ? " script-src 'self'; connect-src 'self';" : ""
+        return "default-src 'none';\(scripts) style-src 'self'; img-src 'self'; form-action \(formAction); frame-ancestors 'none'; base-uri 'none'"
     }
 }

@@ -8,4 +8,7 @@ package enum SignInProblem: Sendable, Equatable {
     case invalidCode
     /// The code step took too long, or its challenge was used: sign in again.
     case secondFactorExpired
+    /// The server did not accept a passkey (one message for every cause: an unknown
+    /// credential, a failed check, a used challenge, a disabled account).
+    case passkeyNotAccepted
 }

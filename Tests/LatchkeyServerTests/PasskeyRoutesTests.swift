@@ -164,7 +164,10 @@ import Testing
         let unknown = harness.call("PATCH", "/users/me/passkeys/AAAA", token: login.access, body: #"{"name":"x"}"#)
         #expect(unknown.status == 404)
         #expect(try harness.directusCode(unknown) == "NOT_FOUND")
-        #expect(harness.call("DELETE", "/users/me/passkeys/a.b", token: login.access).status == 404)
+        let notBase64 = harness.call("DELETE", "/users/me/passkeys/a.b", token: login.access)
+        #expect(notBase64.status == 404)
+        #expect(try harness.directusCode(notBase64) == "NOT_FOUND", "in the route's shape")
+        #expect(harness.call("POST", "/auth/passkeys/authentication/options", body: "[null]").status == 400)
         #expect(harness.call("GET", "/users/me/passkeys/\(id)", token: login.access).status == 405)
 
         // An account without a password, signed in with a passkey: its one passkey stays.

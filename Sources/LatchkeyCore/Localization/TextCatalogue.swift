@@ -1,5 +1,5 @@
 /// Every text the server shows a person, in one language, and the direction it runs in:
-/// one value per surface (the mails, the reset page, the sign-in and sign-out pages, the pages
+/// one value per surface (the mails, the reset page, the sign-in (with its passkey) and sign-out pages, the pages
 /// mailed links open, the words for a person who tried too often).
 ///
 /// Each language's catalogue is one file under `Localization/Languages/` (`English.swift`,
@@ -32,6 +32,8 @@ package struct TextCatalogue: Sendable {
     package let resetPage: ResetPageText
     /// The pages of `/oauth/authorize`: sign-in, consent and errors.
     package let signInPage: SignInPageText
+    /// The passkey sign-in on the sign-in page of `/oauth/authorize`.
+    package let passkeySignIn: PasskeySignInText
     /// The pages of `/oauth/logout`: the question, signed out, and errors.
     package let signOutPage: SignOutPageText
     /// Too many attempts, and how long to wait: on the reset and sign-in pages.

@@ -581,25 +581,31 @@ enum OpenAPIOperations {
                     "required": .strings(["csrf_token", "step"]),
                     "properties": .object([
                         "csrf_token": .object(["type": .string("string")]),
-                        "step": .object(["type": .string("string"), "enum": .strings(["sign_in", "second_factor", "consent"])]),
+                        "step": .object(["type": .string("string"), "enum": .strings(["sign_in", "second_factor", "passkey", "consent"])]),
                         "email": .object(["type": .string("string")]),
                         "password": .object(["type": .string("string")]),
                         "challenge": .object(["type": .string("string")]),
                         "code": .object(["type": .string("string"), "maxLength": .integer(64)]),
+                        "credential": .object([
+                            "type": .string("string"),
+                            "description": .string(
+                                "step=passkey: the assertion's W3C JSON form (PublicKeyCredential.toJSON()), as text of at most 32 KiB."),
+                        ]),
                         "decision": .object(["type": .string("string"), "enum": .strings(["allow", "deny"])]),
                     ]),
                 ])
             ),
             responses: [
                 "200": .answer(
-                    "Consent page; or, after a right password for an account with a second factor, the code step (its challenge lives 5 minutes and is used once).",
+                    "Consent page; or, after a right password for an account with a second factor, the code step (its challenge lives 5 minutes and is used once). A passkey needs no code step.",
                     mediaType: "text/html"),
                 "303": .answer("Back to the client with code (or access_denied), state and iss."),
                 "400": .error("Error page: the body is not form-encoded, or a parameter is malformed or repeated."),
                 "401": .error(
-                    "Sign-in page again: wrong credentials (one message for every cause), or a code step whose challenge expired or was used; the code step again: a wrong, used or spent code."
+                    "Sign-in page again: wrong credentials (one message for every cause), a passkey not accepted (one message for every cause), or a code step whose challenge expired or was used; the code step again: a wrong, used or spent code."
                 ),
                 "403": .error("The form token is missing or does not match the browser."),
+                "413": .error("Error page: the body exceeds the size limit."),
                 "429": .error("Too many failed sign-ins.", retryAfter: true),
             ]
         ),
@@ -762,6 +768,12 @@ enum OpenAPIOperations {
         ),
         "email_link_script": OpenAPIOperation(
             summary: "Script of the pages mailed links open.",
+            responses: [
+                "200": .answer("JavaScript.", mediaType: "text/javascript"),
+            ]
+        ),
+        "passkey_sign_in_script": OpenAPIOperation(
+            summary: "Script of the sign-in page: \"Sign in with a passkey\" and passkeys offered in the email field's autofill.",
             responses: [
                 "200": .answer("JavaScript.", mediaType: "text/javascript"),
             ]

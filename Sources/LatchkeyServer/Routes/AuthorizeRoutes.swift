@@ -3,6 +3,7 @@ import LatchkeyWeb
 import LatchkeyHTTP
 import Foundation
 import LatchkeyCrypto
+import LatchkeyWebAuthn
 
 /// `GET` and `POST /oauth/authorize`: the authorization code flow's browser side (RFC 6749
 /// §4.1 with PKCE S256 required, RFC 8252 for native apps, RFC 9207 `iss` in every response).
@@ -18,6 +19,10 @@ import LatchkeyCrypto
 /// leads to the code step (``SignInPage/secondFactor(request:formToken:challenge:language:problem:status:)``):
 /// the page carries a single-use challenge (``SignInChallenges``, 5 minutes) instead of the
 /// password, and the browser session starts only once the code was right, with `pwd` and `otp`.
+/// A passkey (`step=passkey`, posted by the page's script with the form's hidden fields) is a
+/// first credential too, checked by the same ``SignInService`` with the password's limits: it
+/// stands for both factors (`hwk`, `user`), so it never leads to the code step; every refusal
+/// is one sign-in page (``SignInProblem/passkeyNotAccepted``), whatever the cause.
 struct AuthorizeRoutes {
     let clients: ClientRegistry
     let authorization: AuthorizationService
@@ -34,6 +39,11 @@ struct AuthorizeRoutes {
     let cookies: BrowserCookies
     /// The browser's device token, sent with the sign-in form and set once it signed in.
     let deviceCookie: DeviceCookie
+
+    /// The longest `credential` of the passkey step: the W3C JSON of an assertion whose members
+    /// are at their limits (``AuthenticationResponse``: ID 1023 bytes twice, client data 4 KiB,
+    /// authenticator data 8 KiB, signature 1024 bytes, user handle 64 bytes, in base64url) fits.
+    static let maximumCredentialLength = 32 * 1024
 
     var routes: [Route] {
         // A failure nothing above answers more precisely is an error page, never a redirect.
@@ -140,29 +150,25 @@ struct AuthorizeRoutes {
         case "sign_in":
             let email = try form.optional("email", maxLength: 320) ?? ""
             let password = try form.optionalSecret("password", maxLength: 4096) ?? Redacted("")
-            let progress: SignInService.Progress
-            do {
-                progress = try signIn.begin(
-                    .password(email: email, password: password, device: deviceCookie.token(in: request)), clientIP: request.clientIP)
-            } catch let error as LatchkeyError where error.code == .invalidCredentials || error.code == .rateLimited {
-                // The sign-in page again, saying what went wrong; Retry-After comes with the error.
-                let problem: SignInProblem =
-                    error.code == .rateLimited ? .tooManyAttempts(retryAfter: error.retryAfter ?? 0) : .invalidCredentials
-                var response = HTTPResponse(pages.signIn(
-                    request: authorizationRequest, formToken: formToken, language: language, email: email, problem: problem,
-                    status: error.httpStatus))
-                if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
-                return response
+            return try firstStep(
+                .password(email: email, password: password, device: deviceCookie.token(in: request)), refused: .invalidCredentials, request: request, authorizationRequest,
+                formToken: formToken, language: language, email: email)
+        case "passkey":
+            // The page's script posts the assertion's W3C JSON; one that is not one is refused
+            // like any other passkey, before any sign-in work.
+            guard let json = try form.optional("credential", maxLength: Self.maximumCredentialLength),
+                let response = try? JSONDecoder().decode(AuthenticationResponse.self, from: Data(json.utf8))
+            else {
+                logger.info("passkey_sign_in_failed", [
+                    "reason": .string("malformed_response"), "ip": .string(IPAddress.truncatedForLogs(request.clientIP)),
+                ])
+                return HTTPResponse(pages.signIn(
+                    request: authorizationRequest, formToken: formToken, language: language, email: nil, problem: .passkeyNotAccepted,
+                    status: SignInService.invalidCredentials.httpStatus))
             }
-            switch progress {
-            case .signedIn(let signedIn):
-                return try signedInResponse(signedIn, request: request, authorizationRequest, formToken: formToken, language: language, email: email)
-            case .needsSecondFactor(let first):
-                let challenge = try challenges.start(first, kind: .signIn)
-                return HTTPResponse(pages.secondFactor(
-                    request: authorizationRequest, formToken: formToken, challenge: challenge.exposed, language: language, problem: nil,
-                    status: 200))
-            }
+            return try firstStep(
+                .passkey(response), refused: .passkeyNotAccepted, request: request, authorizationRequest, formToken: formToken,
+                language: language, email: nil)
         case "second_factor":
             guard let (first, expiresAt) = try challenges.take(try form.optionalSecret("challenge", maxLength: 64), kind: .signIn) else {
                 return HTTPResponse(pages.signIn(
@@ -189,16 +195,48 @@ struct AuthorizeRoutes {
         }
     }
 
+    /// The sign-in's first credential, a password or a passkey: on to the code step (a password
+    /// of an account with a second factor) or signed in; when refused, the sign-in page again with
+    /// `refused` (or too many attempts, with `Retry-After`), `email` kept in its field.
+    private func firstStep(
+        _ credential: SignInCredential, refused: SignInProblem, request: HTTPRequest, _ authorizationRequest: AuthorizationRequest,
+        formToken: String, language: SupportedLanguage, email: String?
+    ) throws -> HTTPResponse {
+        let progress: SignInService.Progress
+        do {
+            progress = try signIn.begin(credential, clientIP: request.clientIP)
+        } catch let error as LatchkeyError where error.code == .invalidCredentials || error.code == .rateLimited {
+            // The sign-in page again, saying what went wrong; Retry-After comes with the error.
+            let problem: SignInProblem = error.code == .rateLimited ? .tooManyAttempts(retryAfter: error.retryAfter ?? 0) : refused
+            var response = HTTPResponse(pages.signIn(
+                request: authorizationRequest, formToken: formToken, language: language, email: email, problem: problem,
+                status: error.httpStatus))
+            if let retryAfter = error.retryAfter { response.headers.set("Retry-After", String(retryAfter)) }
+            return response
+        }
+        switch progress {
+        case .signedIn(let signedIn):
+            return try signedInResponse(
+                signedIn, request: request, authorizationRequest, formToken: formToken, language: language, email: email, refused: refused)
+        case .needsSecondFactor(let first):
+            let challenge = try challenges.start(first, kind: .signIn)
+            return HTTPResponse(pages.secondFactor(
+                request: authorizationRequest, formToken: formToken, challenge: challenge.exposed, language: language, problem: nil,
+                status: 200))
+        }
+    }
+
     /// What follows a complete sign-in on the form: a browser session (ending the one the
-    /// browser's cookie held), then the consent page or the code.
+    /// browser's cookie held), then the consent page or the code. When no session can start
+    /// (the account went meanwhile), the sign-in page again with `refused`.
     private func signedInResponse(
         _ signedIn: SignInService.SignedIn, request: HTTPRequest, _ authorizationRequest: AuthorizationRequest, formToken: String,
-        language: SupportedLanguage, email: String
+        language: SupportedLanguage, email: String?, refused: SignInProblem = .invalidCredentials
     ) throws -> HTTPResponse {
         guard let (session, cookie) = try authorization.startBrowserSession(for: signedIn) else {
             return HTTPResponse(pages.signIn(
                 request: authorizationRequest, formToken: formToken, language: language, email: email,
-                problem: .invalidCredentials, status: 401))
+                problem: refused, status: 401))
         }
         // A sign-in replaces the browser's session: the one its cookie held (prompt=login,
         // max_age, another account) ends, on every server, rather than staying valid until it

@@ -56,7 +56,8 @@ struct PasskeyRoutes {
                 "POST", "/auth/passkeys/authentication/options", name: "passkey_authentication_options", body: .jsonOrEmpty,
                 errorShape: .directus
             ) { request in
-                .json(OptionsReply(publicKey: RequestOptionsJSON(try passkeys.options(clientIP: request.clientIP))))
+                _ = try request.decodeJSON(EmptyBody.self, allowingEmpty: true)
+                return .json(OptionsReply(publicKey: RequestOptionsJSON(try passkeys.options(clientIP: request.clientIP))))
             },
             Route(
                 "POST", "/auth/passkeys/authentication/verify", name: "passkey_authentication_verify", body: .json,
@@ -161,6 +162,20 @@ private struct AuthenticationBody: Decodable {
         } catch let error as WebAuthnError {
             credential = .failure(error)
         }
+    }
+}
+
+/// `{}`: a JSON object, whatever members it has (none are read).
+private struct EmptyBody: Decodable {
+    private struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        _ = try decoder.container(keyedBy: AnyKey.self)
     }
 }
 

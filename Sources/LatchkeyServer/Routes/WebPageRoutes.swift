@@ -6,7 +6,7 @@ import LatchkeyWeb
 /// `GET /reset-password` (the page for people without the app), its script, the style sheet
 /// every page links, the reset-token script other sites' reset pages may include, the pages
 /// mailed links open (`/verify-email`, `/confirm-email`, `/undo-email-change`) with their script,
-/// and the site icon.
+/// the sign-in page's passkey script, and the site icon.
 struct WebPageRoutes {
     /// The reset page, with the product's name and where people go after a reset.
     let resetPage: ResetPage
@@ -39,6 +39,9 @@ struct WebPageRoutes {
             },
             Route("GET", EmailLinkPage.scriptPath, name: "email_link_script", cacheable: true) { _ in
                 HTTPResponse(EmailLinkPage.scriptDocument)
+            },
+            Route("GET", PasskeySignInScript.path, name: "passkey_sign_in_script", cacheable: true) { _ in
+                HTTPResponse(PasskeySignInScript.document)
             },
             // Meant for pages on other origins (an app's own reset page), so it may be loaded cross-origin.
             Route("GET", ResetTokenScript.path, name: "reset_token_script", cacheable: true) { _ in

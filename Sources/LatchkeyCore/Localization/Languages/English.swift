@@ -84,6 +84,12 @@ extension TextCatalogue {
             tryAgainLater: "Sign-in is not available right now because of a problem on our side. Please try again in a few minutes.",
             unavailableTitle: "Sign-in is briefly unavailable",
             tryAgainInAMoment: "The service is busy right now. Please try again in a moment."),
+        passkeySignIn: PasskeySignInText(
+            or: "or",
+            signInWithPasskey: "Sign in with a passkey",
+            waiting: "Use your passkey in the window your browser shows.",
+            notFinished: "The passkey sign-in did not finish. Try again, or sign in with your email address and password.",
+            notAccepted: "This passkey could not sign you in. Try again, or sign in with your email address and password."),
         signOutPage: SignOutPageText(
             confirmTitle: "Sign out?",
             confirmIntro: { product in "You will be signed out of \(product) in this browser, and the next sign-in here will ask for your password." },

@@ -84,6 +84,12 @@ extension TextCatalogue {
             tryAgainLater: "O acesso não está disponível agora por um problema do nosso lado. Tente novamente em alguns minutos.",
             unavailableTitle: "O acesso está indisponível por instantes",
             tryAgainInAMoment: "O serviço está ocupado neste momento. Tente novamente daqui a pouco."),
+        passkeySignIn: PasskeySignInText(
+            or: "ou",
+            signInWithPasskey: "Entrar com uma chave de acesso",
+            waiting: "Use a sua chave de acesso na janela que o navegador mostra.",
+            notFinished: "A entrada com a chave de acesso não foi concluída. Tente novamente ou entre com o seu endereço de email e a sua senha.",
+            notAccepted: "Não foi possível entrar com esta chave de acesso. Tente novamente ou entre com o seu endereço de email e a sua senha."),
         signOutPage: SignOutPageText(
             confirmTitle: "Sair?",
             confirmIntro: { product in "Você vai sair do \(product) neste navegador, e o próximo acesso aqui vai pedir a sua senha." },

@@ -84,6 +84,12 @@ extension TextCatalogue {
             tryAgainLater: "El inicio de sesión no está disponible ahora por un problema de nuestra parte. Inténtalo de nuevo en unos minutos.",
             unavailableTitle: "El inicio de sesión no está disponible por un momento",
             tryAgainInAMoment: "El servicio está ocupado ahora mismo. Inténtalo de nuevo en un momento."),
+        passkeySignIn: PasskeySignInText(
+            or: "o",
+            signInWithPasskey: "Iniciar sesión con una llave de acceso",
+            waiting: "Usa tu llave de acceso en la ventana que muestra tu navegador.",
+            notFinished: "El inicio de sesión con la llave de acceso no terminó. Vuelve a intentarlo o inicia sesión con tu correo electrónico y tu contraseña.",
+            notAccepted: "No se pudo iniciar sesión con esta llave de acceso. Vuelve a intentarlo o inicia sesión con tu correo electrónico y tu contraseña."),
         signOutPage: SignOutPageText(
             confirmTitle: "¿Cerrar sesión?",
             confirmIntro: { product in "Se cerrará tu sesión de \(product) en este navegador, y el próximo inicio de sesión aquí te pedirá la contraseña." },
