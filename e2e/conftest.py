@@ -183,10 +183,19 @@ class Server:
         return match.group(1)
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "new_device_mail: the servers of this test mail owners about new devices")
+
+
 @pytest.fixture
-def make_server(tmp_path):
+def make_server(tmp_path, request):
     """Starts servers with extra environment; all are stopped at the end of the test."""
     started = []
+    # Every e2e client signs in from 127.0.0.1 without a device token, so each account's second
+    # sign-in would mail its owner about a new device. The tests of that mail (marked
+    # new_device_mail) keep it on; for the rest it is off, so their mailboxes hold only what
+    # they test.
+    notices = "on" if request.node.get_closest_marker("new_device_mail") else "off"
 
     def start(data_dir=None, **settings):
         data_dir = pathlib.Path(data_dir) if data_dir else tmp_path / f"data{len(started)}"
@@ -199,6 +208,7 @@ def make_server(tmp_path):
             # Strict rotation, so that presenting a used refresh token is always reuse; the
             # reuse grace (default 10 s) has its own tests, which set it (test_refresh_grace.py).
             "LATCHKEY_REFRESH_REUSE_GRACE": "0",
+            "LATCHKEY_NEW_DEVICE_MAIL": notices,
         })
         env.update({k: str(v) for k, v in settings.items()})
         server = Server(data_dir, env, tmp_path / f"server{len(started)}.log")

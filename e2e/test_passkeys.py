@@ -69,6 +69,7 @@ def assertion(server, authenticator, **changes):
     return authenticator.get(sign_in_options(server), changes.pop("origin", server.base), **changes)
 
 
+@pytest.mark.new_device_mail
 @pytest.mark.parametrize("algorithm", ["ES256", "EdDSA"])
 def test_the_whole_ceremony(store_server, algorithm):
     server = store_server

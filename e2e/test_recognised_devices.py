@@ -13,7 +13,11 @@ release binary on both stores.
 """
 import time
 
+import pytest
+
 from conftest import GOOD_PASSWORD
+
+pytestmark = pytest.mark.new_device_mail
 
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
 
