@@ -183,7 +183,7 @@ def test_a_password_sign_in_reads_userinfo(server):
     server.create_user(EMAIL)
     login = server.post("/auth/login", {"email": EMAIL, "password": GOOD_PASSWORD})
     assert login.status_code == 200, login.text
-    assert set(login.json()["data"]) == {"access_token", "refresh_token", "expires"}
+    assert set(login.json()["data"]) == {"access_token", "refresh_token", "expires", "device_token"}
     response = requests.get(server.base + "/userinfo", headers={"Authorization": f"Bearer {login.json()['data']['access_token']}"},
                             timeout=30)
     assert response.status_code == 200
