@@ -48,7 +48,7 @@ struct AccountRoutes {
                 lane: .passwordHashing
             ) { request in
                 let owner = try owner(request)
-                let body = try request.decodeJSON(DeleteBody.self, allowingEmpty: true)
+                let body = try request.decodeJSON(ReauthenticationBody.self, allowingEmpty: true)
                 try account.deleteAccount(
                     owner, currentPassword: body.currentPassword, code: body.otp, clientIP: request.clientIP,
                     acceptLanguage: request.headers["Accept-Language"])
@@ -136,22 +136,6 @@ private struct UpdateBody: Decodable {
         case (nil, let email?): change = .email(email)
         default: throw LatchkeyError(.invalidRequest, "Change either the password or the email address, one at a time.")
         }
-    }
-}
-
-/// `DELETE /users/me`'s `{current_password?, otp?}` (or no body at all).
-private struct DeleteBody: Decodable {
-    let currentPassword: Redacted<String>?
-    let otp: Redacted<String>?
-
-    private enum CodingKeys: String, CodingKey {
-        case currentPassword = "current_password", otp
-    }
-
-    init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: CodingKeys.self)
-        currentPassword = try fields.optionalText(.currentPassword, maxBytes: 4096).map(Redacted.init)
-        otp = try fields.optionalText(.otp, maxBytes: 64).map(Redacted.init)
     }
 }
 

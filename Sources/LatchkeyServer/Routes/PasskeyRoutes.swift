@@ -107,22 +107,6 @@ struct PasskeyRoutes {
     }
 }
 
-/// `{current_password?, otp?}` (or no body at all): the re-authentication of a passkey change.
-private struct ReauthenticationBody: Decodable {
-    let currentPassword: Redacted<String>?
-    let otp: Redacted<String>?
-
-    private enum CodingKeys: String, CodingKey {
-        case currentPassword = "current_password", otp
-    }
-
-    init(from decoder: any Decoder) throws {
-        let fields = try decoder.container(keyedBy: CodingKeys.self)
-        currentPassword = try fields.optionalText(.currentPassword, maxBytes: 4096).map(Redacted.init)
-        otp = try fields.optionalText(.otp, maxBytes: 64).map(Redacted.init)
-    }
-}
-
 /// `{credential, name?}`: a registration's response (W3C JSON) and the name to give the passkey.
 private struct RegistrationBody: Decodable {
     let credential: Result<RegistrationResponse, WebAuthnError>

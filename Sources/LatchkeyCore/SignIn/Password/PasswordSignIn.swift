@@ -222,14 +222,7 @@ package struct PasswordSignIn: SignInMethod {
 
     /// Counts one event for `key`; throws `rate_limited` when it is over `policy`.
     private func consume(_ key: String, _ policy: RateLimitPolicy, now: Date, clientIP: String) throws {
-        if case .limited(let retryAfter) = try limiter.consume(key, policy: policy, now: now) {
-            metrics.signIn(method: Self.methodName, outcome: .rateLimited)
-            logger.info("login_limited", [
-                "limit": .string(String(key.prefix { $0 != ":" })), "ip": .string(IPAddress.truncatedForLogs(clientIP)),
-                "retry_after": .int(retryAfter),
-            ])
-            throw LatchkeyError.rateLimited(retryAfter: retryAfter)
-        }
+        try limiter.consumeSignIn(key, policy, now: now, clientIP: clientIP, method: Self.methodName, metrics: metrics, logger: logger)
     }
 
     private func refund(_ counted: [(String, RateLimitPolicy)], now: Date) throws {
