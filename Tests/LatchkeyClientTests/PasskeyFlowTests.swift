@@ -6,7 +6,7 @@ import Testing
 /// concurrency: what ASAuthorizationController's adapter relies on.
 @Suite struct PasskeyFlowTests {
     /// A request shown by `flow` in `style` that stays up until `pending` is finished.
-    static func waiting(_ flow: PasskeyAuthorizationFlow, _ style: PasskeyAuthorizationFlow.Style, _ pending: PendingPasskey, cancelled: Flag)
+    static func waiting(_ flow: PasskeyAuthorizationFlow, _ style: PasskeyAuthorizationFlow.Style, _ pending: PendingCompletion<String>, cancelled: Flag)
         -> Task<String, any Error>
     {
         Task {
@@ -30,7 +30,7 @@ import Testing
     @Test("a second sheet while one is up is refused, not swapped in; afterwards a new one runs")
     func oneSheetAtATime() async throws {
         let flow = PasskeyAuthorizationFlow()
-        let pending = PendingPasskey()
+        let pending = PendingCompletion<String>()
         let cancelled = Flag()
         let first = Self.waiting(flow, .modal, pending, cancelled: cancelled)
         while !pending.isSet { try await Task.sleep(nanoseconds: 1_000_000) }
@@ -49,7 +49,7 @@ import Testing
     @Test("a sheet withdraws a waiting AutoFill request: its caller gets passkey_cancelled, the controller is cancelled")
     func sheetReplacesAutoFill() async throws {
         let flow = PasskeyAuthorizationFlow()
-        let pending = PendingPasskey()
+        let pending = PendingCompletion<String>()
         let autoFillCancelled = Flag()
         let autoFill = Self.waiting(flow, .autoFill, pending, cancelled: autoFillCancelled)
         while !pending.isSet { try await Task.sleep(nanoseconds: 1_000_000) }
@@ -60,10 +60,10 @@ import Testing
         // The withdrawn controller's own late "canceled" changes nothing.
         pending.finish(.failure(PasskeyAuthorizationFlow.error(authorizationErrorCode: 1001)))
         // A new AutoFill request replaces an older one the same way.
-        let second = PendingPasskey()
+        let second = PendingCompletion<String>()
         let older = Self.waiting(flow, .autoFill, second, cancelled: Flag())
         while !second.isSet { try await Task.sleep(nanoseconds: 1_000_000) }
-        let third = PendingPasskey()
+        let third = PendingCompletion<String>()
         let newer = Self.waiting(flow, .autoFill, third, cancelled: Flag())
         await #expect(throws: LatchkeyClientError(.passkeyCancelled, reasons: ["replaced_by_another_request"])) { try await older.value }
         while !third.isSet { try await Task.sleep(nanoseconds: 1_000_000) }
@@ -74,7 +74,7 @@ import Testing
     @Test("cancelling the caller's task ends the wait with CancellationError and cancels the request")
     func cancellation() async throws {
         let flow = PasskeyAuthorizationFlow()
-        let pending = PendingPasskey()
+        let pending = PendingCompletion<String>()
         let cancelled = Flag()
         let caller = Self.waiting(flow, .autoFill, pending, cancelled: cancelled)
         while !pending.isSet { try await Task.sleep(nanoseconds: 1_000_000) }
@@ -84,30 +84,5 @@ import Testing
         // The flow is free again.
         let next: String = try await flow.perform(style: .modal, start: { $0(.success("next")) }, cancel: {})
         #expect(next == "next")
-    }
-}
-
-/// A delegate answer kept by a test until it decides to give it.
-final class PendingPasskey: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handler: (@Sendable (Result<String, any Error>) -> Void)?
-
-    func set(_ handler: @escaping @Sendable (Result<String, any Error>) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.handler = handler
-    }
-
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return handler != nil
-    }
-
-    func finish(_ result: Result<String, any Error>) {
-        lock.lock()
-        let handler = self.handler
-        lock.unlock()
-        handler?(result)
     }
 }

@@ -110,7 +110,7 @@ import Testing
     @Test("a second sign-in while one is showing is refused, not swapped in; afterwards a new one runs")
     func oneAtATime() async throws {
         let flow = WebAuthenticationFlow()
-        let pending = PendingFinish()
+        let pending = PendingCompletion<URL>()
         let first = Task {
             try await flow.callbackURL(start: { finish in
                 pending.set(finish)
@@ -128,30 +128,5 @@ import Testing
             return true
         }, cancel: {})
         #expect(next == Self.callback)
-    }
-}
-
-/// A completion handler kept by a test until it decides to call it.
-private final class PendingFinish: @unchecked Sendable {
-    private let lock = NSLock()
-    private var handler: (@Sendable (Result<URL, any Error>) -> Void)?
-
-    func set(_ handler: @escaping @Sendable (Result<URL, any Error>) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        self.handler = handler
-    }
-
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return handler != nil
-    }
-
-    func finish(_ result: Result<URL, any Error>) {
-        lock.lock()
-        let handler = self.handler
-        lock.unlock()
-        handler?(result)
     }
 }
