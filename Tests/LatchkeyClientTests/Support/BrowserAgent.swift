@@ -21,7 +21,7 @@ final class BrowserAgent: NSObject, URLSessionTaskDelegate, @unchecked Sendable 
         let (page, pageResponse) = try await send(URLRequest(url: authorizationURL))
         guard pageResponse.statusCode == 200 else { throw HarnessError("sign-in page: \(pageResponse.statusCode)") }
         let html = String(decoding: page, as: UTF8.self)
-        guard let actionRange = html.range(of: #"<form method="post" action="[^"]*""#, options: .regularExpression) else {
+        guard let actionRange = html.range(of: #"<form (id="[^"]*" )?method="post" action="[^"]*""#, options: .regularExpression) else {
             throw HarnessError("no sign-in form")
         }
         let action = html[actionRange].split(separator: "\"").last.map(String.init) ?? ""
