@@ -58,13 +58,7 @@ package struct EnrolmentPage: Sendable {
         problem: SignInProblem?, status: Int
     ) -> WebDocument {
         let text = language.catalogue.secondFactorPage
-        let problemText: String? =
-            switch problem {
-            case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
-            case .invalidCode, .invalidCredentials, .passkeyNotAccepted: text.invalidCode
-            case .secondFactorExpired: text.expired
-            case nil: nil
-            }
+        let problemText = problem?.codePageText(in: language)
         let qr = (try? QRCode(provisioningURL))?.svg(label: text.openInApp) ?? ""
         let grouped = stride(from: 0, to: secret.count, by: 4).map { offset -> String in
             let start = secret.index(secret.startIndex, offsetBy: offset)

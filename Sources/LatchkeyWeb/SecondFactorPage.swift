@@ -11,13 +11,7 @@ extension SignInPage {
         status: Int
     ) -> WebDocument {
         let text = language.catalogue.secondFactorPage
-        let problemText: String? =
-            switch problem {
-            case .tooManyAttempts(let retryAfter): language.catalogue.rateLimit.message(retryAfter: retryAfter)
-            case .invalidCode, .invalidCredentials, .passkeyNotAccepted: text.invalidCode
-            case .secondFactorExpired: text.expired
-            case nil: nil
-            }
+        let problemText = problem?.codePageText(in: language)
         let fieldState = problemText == nil ? #" aria-describedby="hint""# : #" aria-invalid="true" aria-describedby="problem hint""#
         let body = """
             <h1>\(text.codeTitle.htmlEscaped)</h1>
