@@ -38,3 +38,27 @@ def test_cli_login_keeps_its_device_token_across_logout_and_gets_past_the_cap(se
     signed_in = login(env)
     assert signed_in.returncode == 0, signed_in.stderr
     assert json.loads(device_file.read_text()) == kept
+
+
+def test_cli_logout_forget_device_deletes_the_token_and_the_next_login_is_a_new_device(server, tmp_path):
+    server.create_user("kim@example.com")
+    env = client_env(server, tmp_path)
+    assert login(env).returncode == 0
+    state = tmp_path / "state" / "latchkey"
+    [device_file] = list(state.glob("device-*.json"))
+
+    forgotten = client(env, "logout", "--forget-device")
+    assert forgotten.returncode == 0, forgotten.stderr
+    assert "no longer a recognised device" in forgotten.stderr
+    assert not (state / "tokens.json").exists() and not device_file.exists()
+    # Signed out already, the flag still forgets (nothing there: no failure).
+    again = client(env, "logout", "--forget-device")
+    assert again.returncode == 0 and "not signed in" in again.stderr, again.stderr
+
+    # Past the account-wide cap this machine is now held like any new device.
+    for index in range(20):
+        response = server.post("/auth/login", {"email": "kim@example.com", "password": f"guess {index}"}, ip=f"127.0.1.{index + 1}")
+        assert response.status_code == 401, response.text
+    refused = login(env)
+    assert refused.returncode == 1 and refused.stderr.endswith("(rate_limited)\n"), refused.stderr
+    assert not list(state.glob("device-*.json"))

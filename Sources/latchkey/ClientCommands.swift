@@ -92,11 +92,13 @@ enum ClientCommands {
     }
 
     static func logout(_ arguments: ArraySlice<String>) throws {
-        let parsed = try ParsedArguments(arguments, options: ["--issuer"])
+        let parsed = try ParsedArguments(arguments, flags: ["--forget-device"], options: ["--issuer"])
         guard parsed.positional.isEmpty else { throw CommandFailure.usage("logout takes no positional arguments") }
+        let forgetsDevice = parsed.flags.contains("--forget-device")
         // Signing out twice is no failure: the outcome the person wants is already there.
         guard try ClientProfile.load(from: FileTokenStore()) != nil, try FileTokenStore().load() != nil else {
             FileHandle.standardError.write(Data("not signed in; nothing to sign out of\n".utf8))
+            if forgetsDevice { try forgetDevice(of: issuerURL(parsed)) }
             return
         }
         let (store, profile) = try signedIn(parsed)
@@ -104,6 +106,14 @@ enum ClientCommands {
         try runAsync { try await session.signOut() }
         ClientProfile.remove(from: store)
         FileHandle.standardError.write(Data("signed out\n".utf8))
+        if forgetsDevice, let issuer = URL(string: profile.issuer) { try forgetDevice(of: issuer) }
+    }
+
+    /// Deletes the device token kept for `issuer`: the next sign-in from this machine is a new
+    /// device's (a new-device mail, and held by the account-wide cap during an attack).
+    private static func forgetDevice(of issuer: URL) throws {
+        try FileTokenStore().forgetDevice(for: issuer)
+        FileHandle.standardError.write(Data("this machine is no longer a recognised device of \(issuer.absoluteString)\n".utf8))
     }
 
     static func reset(_ arguments: ArraySlice<String>) throws {

@@ -106,7 +106,7 @@ enum Help {
     Client commands (talk to a running server; --issuer URL or LATCHKEY_ISSUER):
       login --client-id ID                  Sign in through the browser (OAuth, loopback redirect); or --email E --password-stdin
       token                                 Print a valid access token, refreshing it when needed
-      logout                                Revoke the session on the server and forget it
+      logout [--forget-device]              Revoke the session on the server and forget it (and this machine's device token)
       reset request EMAIL                   Ask for a password reset mail
       reset complete                        Set a new password with the link from the mail (both read from standard input)
       register EMAIL                        Sign up (password from standard input); the address gets a confirmation link
@@ -302,9 +302,12 @@ enum Help {
           Several invocations at once refresh once: they take turns on a lock file
           (tokens.lock) next to the tokens, so the same refresh token is never sent twice.
           Exits 1 with "not signed in" or "signed out" when a new login is needed.
-      latchkey logout [--issuer URL]
+      latchkey logout [--forget-device] [--issuer URL]
           Revokes the refresh token on the server (best effort) and deletes the stored tokens.
-          When not signed in, says so and exits 0.
+          When not signed in, says so and exits 0. The device token (which makes this
+          machine a recognised device of the server, kept by `login --email`) stays, unless
+          --forget-device: then it is deleted too, as on a machine being given away; the next
+          sign-in from here is a new device's.
       With --issuer (or LATCHKEY_ISSUER), the stored session must be for that issuer.
     """
 
