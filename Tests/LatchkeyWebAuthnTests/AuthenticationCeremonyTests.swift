@@ -35,15 +35,7 @@ import Testing
         _ response: AuthenticationResponse, _ record: CredentialRecord, userHandle: Data,
         identification: AuthenticationCeremony.UserIdentification = .discoverable, allowed: [Data] = []
     ) -> WebAuthnError.Code? {
-        do {
-            _ = try verify(response, record, userHandle: userHandle, identification: identification, allowed: allowed)
-            return nil
-        } catch let error as WebAuthnError {
-            return error.code
-        } catch {
-            Issue.record("not a WebAuthnError: \(error)")
-            return nil
-        }
+        refusal { try verify(response, record, userHandle: userHandle, identification: identification, allowed: allowed) }
     }
 
     @Test("a discoverable sign-in passes with a P-256, an Ed25519 and an RSA key", arguments: SoftwareAuthenticator.Algorithm.allCases)

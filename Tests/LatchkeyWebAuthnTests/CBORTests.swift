@@ -7,15 +7,7 @@ import Testing
 /// form and Latchkey's limits refuse, each with its code.
 @Suite struct CBORTests {
     private func code(_ bytes: Data, limits: CBORLimits = .webAuthn) -> WebAuthnError.Code? {
-        do {
-            _ = try CBOR.parse(bytes: bytes, limits: limits)
-            return nil
-        } catch let error as WebAuthnError {
-            return error.code
-        } catch {
-            Issue.record("not a WebAuthnError: \(error)")
-            return nil
-        }
+        refusal { try CBOR.parse(bytes: bytes, limits: limits) }
     }
 
     @Test("RFC 8949 Appendix A's examples of the kinds WebAuthn uses decode to their values", arguments: [

@@ -134,14 +134,11 @@ import Testing
             (edDSA, edDSARecord, "eZ4eeA3O4jy5FIzqDaSJ6JDNGu0bBc5zI1DjQ_kLso1WNqkG6k5mCYf1dtQhVUiBWZWlZkzR5MFeeWCpJRUNXw"),
             (es256, es256Record, "xi30GPGAFYRxVDpY1sM10DaLzVQG66nv-_7RUazH0vI2YvG8LYgDEnvN5fZZNVuvEDuMi9te3VLqb42N0fkLGA"),
         ] {
-            let code: WebAuthnError.Code?
-            do {
-                _ = try AuthenticationCeremony.verify(
-                    response, challenge: try Self.bytes(challenge), relyingParty: Self.relyingParty, credential: record,
+            let challenge = try Self.bytes(challenge)
+            let code = refusal {
+                try AuthenticationCeremony.verify(
+                    response, challenge: challenge, relyingParty: Self.relyingParty, credential: record,
                     userHandle: Data([1]), identification: .identified)
-                code = nil
-            } catch let error as WebAuthnError {
-                code = error.code
             }
             #expect(code == .userNotVerified)
         }
