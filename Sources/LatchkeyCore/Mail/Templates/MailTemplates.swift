@@ -248,7 +248,9 @@ package struct MailTemplates: Sendable {
 
     /// ARABIC LETTER MARK, LEFT-TO-RIGHT and RIGHT-TO-LEFT MARK, the embeddings and overrides
     /// (U+202A–U+202E) and the isolates (U+2066–U+2069): Unicode's bidirectional controls (UAX #9).
-    private static let bidirectionalControls: Set<UInt32> = [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
+    private static let bidirectionalControls: Set<UInt32> = [
+        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
 
     /// Accepts an absolute URL — `scheme://…`, or an app's private-use `com.example.app:/path`
     /// (RFC 8252 §7.1) — without whitespace or control characters, whose scheme is not one a
