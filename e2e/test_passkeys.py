@@ -3,7 +3,8 @@ sharing PostgreSQL and Redis, with the test suite's own software authenticator
 (webauthn_authenticator.py: P-256 and Ed25519 keys, `none` attestation, discoverable
 credentials): the whole ceremony passes, and each check fails on its own — a wrong origin or RP
 ID, UV or UP missing, a replayed challenge, a tampered signature, a credential ID registered
-twice, a deleted credential — every failed sign-in answered exactly like a wrong password. The
+twice, a deleted credential — every failed sign-in answered exactly like a wrong password; the
+owner is mailed once for each passkey added or removed, and never for a refused one. The
 server's clock cannot be moved from here: a challenge's five minutes are tested in Swift
 (PasskeyTests, with a manual clock), as is the refusal to delete an account's last way to sign in
 (no route makes an account without a password)."""
@@ -69,6 +70,15 @@ def assertion(server, authenticator, **changes):
     return authenticator.get(sign_in_options(server), changes.pop("origin", server.base), **changes)
 
 
+def utc_minute(rfc3339):
+    """`2030-01-15 at 08:05 UTC`: how the mails write the minute of an RFC 3339 time."""
+    return f"{rfc3339[:10]} at {rfc3339[11:16]} UTC"
+
+
+def one_line(text):
+    return " ".join(text.split())
+
+
 @pytest.mark.new_device_mail
 @pytest.mark.parametrize("algorithm", ["ES256", "EdDSA"])
 def test_the_whole_ceremony(store_server, algorithm):
@@ -91,6 +101,12 @@ def test_the_whole_ceremony(store_server, algorithm):
     assert passkey["name"] == "Work phone" and passkey["synced"] is True and passkey["last_used_at"] is None
     assert registration_options(server, token)["excludeCredentials"] == [
         {"type": "public-key", "id": passkey["id"], "transports": ["internal", "hybrid"]}]
+    # The owner hears of it: which passkey, when, and to remove it if it was not them.
+    [added] = server.wait_for_mails(EMAIL, 1)
+    assert added["Subject"] == "A passkey was added to your Latchkey account"
+    text = one_line(server.text_of(added))
+    assert f"A passkey named “Work phone” was added to your Latchkey account on {utc_minute(passkey['created_at'])}." in text
+    assert "remove it in your account’s settings now" in text
 
     signed_in = sign_in(server, assertion(server, authenticator))
     assert signed_in.status_code == 200, signed_in.text
@@ -98,8 +114,8 @@ def test_the_whole_ceremony(store_server, algorithm):
     assert set(data) == {"access_token", "expires", "refresh_token", "device_token"}
     # A passkey sign-in from a device the account does not know is a new-device sign-in like
     # any other: the owner gets the mail (the password sign-in above was the account's first).
-    [mail] = server.wait_for_mails(EMAIL, 1)
-    assert "New sign-in" in mail["Subject"]
+    mails = server.wait_for_mails(EMAIL, 2)
+    assert [mail["Subject"] for mail in mails] == [added["Subject"], "New sign-in to your Latchkey account"]
     # The new login works like any other: its token reads the account, its refresh token rotates.
     listed = call(server, "GET", "/users/me/passkeys", data["access_token"])
     assert [entry["name"] for entry in listed.json()["data"]] == ["Work phone"]
@@ -108,6 +124,11 @@ def test_the_whole_ceremony(store_server, algorithm):
 
     renamed = call(server, "PATCH", f"/users/me/passkeys/{passkey['id']}", token, {"name": "Old phone"})
     assert renamed.status_code == 200 and renamed.json()["data"]["name"] == "Old phone"
+    # A rename mails nothing; a deletion does, naming the passkey as it is now.
+    assert call(server, "DELETE", f"/users/me/passkeys/{passkey['id']}", token).status_code == 204
+    mails = server.wait_for_mails(EMAIL, 3)
+    assert len(mails) == 3 and mails[2]["Subject"] == "A passkey was removed from your Latchkey account"
+    assert "The passkey “Old phone” was removed from your Latchkey account" in one_line(server.text_of(mails[2]))
     assert "passkey_sign_in_failed" not in server.log()
 
 
@@ -126,7 +147,13 @@ def test_each_check_fails_on_its_own(store_server):
         assert directus(refused) == ("INVALID_PASSKEY", reason)
 
     authenticator = SoftwareAuthenticator("EdDSA")
-    assert register(server, token, authenticator).status_code == 201
+    assert register(server, token, authenticator, name="<b>Tom's</b> key").status_code == 201
+    # One mail, for the passkey that was added (the refused ones were queued before it, so
+    # they would be here by now); its name escaped in the HTML.
+    [added] = server.wait_for_mails(EMAIL, 1)
+    assert len(server.mails(EMAIL)) == 1
+    assert "“&lt;b&gt;Tom&#39;s&lt;/b&gt; key”" in server.html_of(added)
+    assert "<b>" not in server.html_of(added) and "Tom" not in added["Subject"]
     wrong_password = server.post("/auth/login", {"email": EMAIL, "password": "not the password at all"})
     assert wrong_password.status_code == 401
 
@@ -171,6 +198,8 @@ def test_a_credential_registers_once_and_a_deleted_one_signs_in_no_more(store_se
     twice = register(server, other, authenticator)
     assert twice.status_code == 409 and directus(twice)[0] == "PASSKEY_EXISTS"
     assert call(server, "GET", "/users/me/passkeys", other).json()["data"] == []
+    server.wait_for_mails(EMAIL, 1)
+    assert server.mails("other@example.com") == []
     # Not this account's: 404 for the other; deleted by its owner (who has a password).
     passkey_id = first.json()["data"]["id"]
     assert call(server, "DELETE", f"/users/me/passkeys/{passkey_id}", other).status_code == 404

@@ -156,7 +156,7 @@ package final class ServerApplication: Sendable {
             account: selfService,
             management: PasskeyManagement(
                 store: store, challenges: passkeyChallenges, reauthentication: reauthentication, relyingParty: relyingParty,
-                relyingPartyName: configuration.productName, clock: clock, logger: logger),
+                relyingPartyName: configuration.productName, templates: templates, clock: clock, logger: logger),
             passkeys: passkeys, login: firstPartyLogin, auth: authRoutes, cookies: authRoutes.cookies)
         let accountRoutes = AccountRoutes(
             account: selfService,

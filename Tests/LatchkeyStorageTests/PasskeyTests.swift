@@ -56,7 +56,7 @@ import Testing
         let options = try harness.management.registrationOptions(owner, currentPassword: nil, code: nil, clientIP: "192.0.2.1")
         harness.clock.advance(by: 300)
         let second = SoftwareAuthenticator(algorithm: .edDSA, userHandle: options.userHandle)
-        #expect { try harness.management.register(harness.recentOwner(account), response: second.register(.init(challenge: options.challenge)), name: nil) }
+        #expect { try harness.management.register(harness.recentOwner(account), response: second.register(.init(challenge: options.challenge)), name: nil, acceptLanguage: nil) }
             throws: { ($0 as? LatchkeyError)?.reasons == ["challenge_not_found"] }
     }
 
@@ -127,11 +127,11 @@ import Testing
         let authenticator = try harness.register(for: ana, algorithm: .es256)
         let options = try harness.management.registrationOptions(harness.recentOwner(bea), currentPassword: nil, code: nil, clientIP: "192.0.2.1")
         let again = authenticator.register(.init(challenge: options.challenge))
-        #expect { try harness.management.register(harness.recentOwner(bea), response: again, name: nil) } throws: { ($0 as? LatchkeyError)?.code == .passkeyExists }
+        #expect { try harness.management.register(harness.recentOwner(bea), response: again, name: nil, acceptLanguage: nil) } throws: { ($0 as? LatchkeyError)?.code == .passkeyExists }
         // Bea's challenge does not register for Ana.
         let options2 = try harness.management.registrationOptions(harness.recentOwner(bea), currentPassword: nil, code: nil, clientIP: "192.0.2.1")
         let fresh = SoftwareAuthenticator(algorithm: .edDSA)
-        #expect { try harness.management.register(harness.recentOwner(ana), response: fresh.register(.init(challenge: options2.challenge)), name: nil) }
+        #expect { try harness.management.register(harness.recentOwner(ana), response: fresh.register(.init(challenge: options2.challenge)), name: nil, acceptLanguage: nil) }
             throws: { ($0 as? LatchkeyError)?.reasons == ["challenge_not_found"] }
         #expect(try harness.store.passkeys(accountID: bea.id).isEmpty)
     }
@@ -171,13 +171,13 @@ import Testing
         let other = try harness.accountWithPassword(email: "bea@example.com")
         #expect { try harness.management.rename(first.credentialID, of: harness.recentOwner(other), to: "Mine") }
             throws: { ($0 as? LatchkeyError)?.code == .passkeyNotFound }
-        #expect { try harness.management.delete(first.credentialID, of: harness.recentOwner(other), currentPassword: nil, code: nil, clientIP: "192.0.2.1") }
+        #expect { try harness.management.delete(first.credentialID, of: harness.recentOwner(other), currentPassword: nil, code: nil, clientIP: "192.0.2.1", acceptLanguage: nil) }
             throws: { ($0 as? LatchkeyError)?.code == .passkeyNotFound }
         // Without a password, the last passkey stays.
         try harness.fixture.execute("UPDATE accounts SET password_hash = NULL WHERE id = '\(account.id)'")
         let passwordless = try #require(try harness.store.account(id: account.id))
-        try harness.management.delete(second.credentialID, of: harness.recentOwner(passwordless), currentPassword: nil, code: nil, clientIP: "192.0.2.1")
-        #expect { try harness.management.delete(first.credentialID, of: harness.recentOwner(passwordless), currentPassword: nil, code: nil, clientIP: "192.0.2.1") }
+        try harness.management.delete(second.credentialID, of: harness.recentOwner(passwordless), currentPassword: nil, code: nil, clientIP: "192.0.2.1", acceptLanguage: nil)
+        #expect { try harness.management.delete(first.credentialID, of: harness.recentOwner(passwordless), currentPassword: nil, code: nil, clientIP: "192.0.2.1", acceptLanguage: nil) }
             throws: { ($0 as? LatchkeyError)?.code == .lastSignInMethod }
         // A deleted passkey signs in no more; the account's deletion takes the rest.
         #expect { try harness.signIn.signIn(.passkey(try harness.assertion(second)), clientIP: "192.0.2.1") }
@@ -214,7 +214,7 @@ import Testing
         let limited = Atomic<Int>(0)
         runOnThreads(4) { index in
             do {
-                _ = try harness.management.register(owner, response: responses[index], name: nil)
+                _ = try harness.management.register(owner, response: responses[index], name: nil, acceptLanguage: nil)
             } catch let error as LatchkeyError where error.code == .passkeyLimitReached {
                 limited.add(1, ordering: .relaxed)
             } catch {}
@@ -283,7 +283,7 @@ final class PasskeyHarness: Sendable {
             ], clock: clock)
         let management = PasskeyManagement(
             store: store, challenges: challenges, reauthentication: Reauthentication(signIn: signIn, clock: clock),
-            relyingParty: relyingParty, relyingPartyName: "Example", clock: clock, logger: logger)
+            relyingParty: relyingParty, relyingPartyName: "Example", templates: MailTemplates(productName: "Example"), clock: clock, logger: logger)
         return (passkeys, signIn, management)
     }
 
@@ -313,7 +313,7 @@ final class PasskeyHarness: Sendable {
         let options = try management.registrationOptions(recentOwner(account), currentPassword: nil, code: nil, clientIP: "192.0.2.200")
         #expect(options.excluded.count == (try store.passkeys(accountID: account.id).count))
         let authenticator = SoftwareAuthenticator(algorithm: algorithm, userHandle: options.userHandle)
-        _ = try management.register(recentOwner(account), response: authenticator.register(.init(challenge: options.challenge)), name: name)
+        _ = try management.register(recentOwner(account), response: authenticator.register(.init(challenge: options.challenge)), name: name, acceptLanguage: nil)
         return authenticator
     }
 

@@ -58,4 +58,6 @@ package struct TextCatalogue: Sendable {
     package let secondFactorPage: SecondFactorPageText
     /// The mail about a sign-in from a device the account had not signed in from.
     package let newDeviceMail: NewDeviceMailText
+    /// The mails about the account's passkeys: one added, one removed.
+    package let passkeyMail: PasskeyMailText
 }

@@ -83,7 +83,7 @@ extension OpenAPIOperations {
             ].merging(ownerErrors) { own, _ in own }
         ),
         "passkey_registration_verify": OpenAPIOperation(
-            summary: "Add the passkey the authenticator made.",
+            summary: "Add the passkey the authenticator made; the owner is mailed.",
             requestBody: .init(
                 "application/json",
                 schema: .object([
@@ -159,7 +159,7 @@ extension OpenAPIOperations {
             ].merging(ownerErrors) { own, _ in own }
         ),
         "users_me_passkey_delete": OpenAPIOperation(
-            summary: "Delete one of the account's passkeys (re-authentication as for the password).",
+            summary: "Delete one of the account's passkeys (re-authentication as for the password); the owner is mailed.",
             parameters: [passkeyID],
             requestBody: .init("application/json", required: false, schema: reauthenticationBody),
             bearer: true,

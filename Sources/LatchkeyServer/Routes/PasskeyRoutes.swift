@@ -50,7 +50,8 @@ struct PasskeyRoutes {
                 case .failure(let error):
                     throw LatchkeyError(.invalidPasskey, "The passkey could not be verified.", reasons: [error.code.rawValue])
                 }
-                return .json(PasskeyReply(try management.register(owner, response: response, name: body.name)), status: 201)
+                return .json(PasskeyReply(try management.register(
+                    owner, response: response, name: body.name, acceptLanguage: request.headers["Accept-Language"])), status: 201)
             },
             Route(
                 "POST", "/auth/passkeys/authentication/options", name: "passkey_authentication_options", body: .jsonOrEmpty,
@@ -92,7 +93,8 @@ struct PasskeyRoutes {
                 let owner = try account.owner(of: request)
                 let body = try request.decodeJSON(ReauthenticationBody.self, allowingEmpty: true)
                 try management.delete(
-                    try credentialID(request), of: owner, currentPassword: body.currentPassword, code: body.otp, clientIP: request.clientIP)
+                    try credentialID(request), of: owner, currentPassword: body.currentPassword, code: body.otp, clientIP: request.clientIP,
+                    acceptLanguage: request.headers["Accept-Language"])
                 return HTTPResponse(status: 204)
             },
         ]

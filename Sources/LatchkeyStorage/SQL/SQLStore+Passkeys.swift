@@ -49,15 +49,14 @@ extension SQLStore {
         return try rows.first.map(Self.passkey(from:))
     }
 
-    package func addPasskey(_ passkey: Passkey, limit: Int) throws -> PasskeyAddition {
+    package func addPasskey(_ passkey: Passkey, limit: Int, notice: (Account) throws -> MailMessage) throws -> PasskeyAddition {
         let credential = passkey.credential
         let transports = String(decoding: try JSONEncoder().encode(credential.transports), as: UTF8.self)
         return try database.transaction { connection -> PasskeyAddition in
             // Under the account's lock, so two registrations at once cannot pass the limit.
             try lockAccount(passkey.accountID, using: connection)
-            guard !(try connection.query("SELECT 1 AS found FROM accounts WHERE id = ?", [.text(passkey.accountID)]).isEmpty) else {
-                return .accountGone
-            }
+            guard let owner = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(passkey.accountID)]).first
+            else { return .accountGone }
             let counted = try connection.query("SELECT COUNT(*) AS counted FROM passkeys WHERE account_id = ?", [.text(passkey.accountID)])
             guard try counted.first?.integer("counted") ?? 0 < Int64(limit) else { return .limitReached }
             // The primary key decides between racing registrations of one credential, on any server.
@@ -76,7 +75,11 @@ extension SQLStore {
                     .integer(StorageEncoding.milliseconds(passkey.createdAt)),
                     .integer(passkey.lastUsedAt.map(StorageEncoding.milliseconds)),
                 ])
-            return inserted == 1 ? .added : .exists
+            guard inserted == 1 else { return .exists }
+            try Self.insertMail(
+                try notice(try Self.account(from: owner)), sealedBy: mailBox, now: .integer(StorageEncoding.milliseconds(passkey.createdAt)),
+                using: connection)
+            return .added
         }
     }
 
@@ -105,22 +108,28 @@ extension SQLStore {
         return try rows.first.map(Self.passkey(from:))
     }
 
-    package func deletePasskey(accountID: String, credentialID: Data) throws -> PasskeyDeletion {
+    package func deletePasskey(
+        accountID: String, credentialID: Data, now: Date, notice: (Account, _ name: String) throws -> MailMessage
+    ) throws -> PasskeyDeletion {
         try database.transaction { connection -> PasskeyDeletion in
             // Under the account's lock: a password removed or another passkey deleted at the
             // same time cannot leave the account with no way in.
             try lockAccount(accountID, using: connection)
-            guard let account = try connection.query("SELECT password_hash FROM accounts WHERE id = ?", [.text(accountID)]).first else {
+            guard let row = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(accountID)]).first else {
                 return .notFound
             }
+            let owner = try Self.account(from: row)
             let id = SQLValue.text(Base64URL.encode(credentialID))
-            guard !(try connection.query("SELECT 1 AS found FROM passkeys WHERE account_id = ? AND credential_id = ?", [.text(accountID), id]).isEmpty)
+            guard let passkey = try connection.query("SELECT name FROM passkeys WHERE account_id = ? AND credential_id = ?", [.text(accountID), id]).first
             else { return .notFound }
             let counted = try connection.query("SELECT COUNT(*) AS counted FROM passkeys WHERE account_id = ?", [.text(accountID)])
-            if try account.optionalText("password_hash") == nil, try counted.first?.integer("counted") ?? 0 <= 1 {
+            if owner.passwordHash == nil, try counted.first?.integer("counted") ?? 0 <= 1 {
                 return .lastSignInMethod
             }
             try connection.execute("DELETE FROM passkeys WHERE account_id = ? AND credential_id = ?", [.text(accountID), id])
+            try Self.insertMail(
+                try notice(owner, try passkey.text("name")), sealedBy: mailBox, now: .integer(StorageEncoding.milliseconds(now)),
+                using: connection)
             return .deleted
         }
     }

@@ -228,5 +228,17 @@ extension TextCatalogue {
             ifYou: "If this was you, there is nothing else to do.",
             ifNotYou: "If it wasn’t you, someone knows your password. Reset it now, and change it wherever else you use the same password:",
             button: "Reset my password",
-            linkFallback: "If the button doesn’t work, copy this address into your browser:"))
+            linkFallback: "If the button doesn’t work, copy this address into your browser:"),
+        passkeyMail: PasskeyMailText(
+            greeting: "Hello,",
+            addedSubject: { product in "A passkey was added to your \(product) account" },
+            added: { product, name, date, time in
+                "A passkey named “\(name)” was added to your \(product) account on \(date) at \(time) UTC. It can sign in to your account without your password."
+            },
+            ifNotYouAdded: "If you did not add it, someone else can sign in to your account with it. It keeps working until it is removed, even after a password reset: remove it in your account’s settings now, then reset your password.",
+            removedSubject: { product in "A passkey was removed from your \(product) account" },
+            removed: { product, name, date, time in
+                "The passkey “\(name)” was removed from your \(product) account on \(date) at \(time) UTC. It can no longer sign in to your account."
+            },
+            ifNotYouRemoved: "If you did not remove it, someone else has access to your account: reset your password now, and check the passkeys listed in your account’s settings."))
 }

@@ -228,5 +228,17 @@ extension TextCatalogue {
             ifYou: "Se foi você, não precisa fazer mais nada.",
             ifNotYou: "Se não foi você, outra pessoa sabe a sua senha. Redefina-a agora e altere-a também onde mais usar a mesma senha:",
             button: "Redefinir a minha senha",
-            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"))
+            linkFallback: "Se o botão não funcionar, copie este endereço no seu navegador:"),
+        passkeyMail: PasskeyMailText(
+            greeting: "Olá,",
+            addedSubject: { product in "Foi adicionada uma chave de acesso à sua conta \(product)" },
+            added: { product, name, date, time in
+                "Uma chave de acesso chamada “\(name)” foi adicionada à sua conta \(product) em \(date) às \(time) UTC. Com ela é possível entrar na sua conta sem a senha."
+            },
+            ifNotYouAdded: "Se não foi você que a adicionou, outra pessoa pode entrar na sua conta com ela. Ela continua a funcionar até ser removida, mesmo depois de a senha ser redefinida: remova-a agora nas definições da sua conta e depois redefina a sua senha.",
+            removedSubject: { product in "Foi removida uma chave de acesso da sua conta \(product)" },
+            removed: { product, name, date, time in
+                "A chave de acesso “\(name)” foi removida da sua conta \(product) em \(date) às \(time) UTC. Já não é possível entrar na sua conta com ela."
+            },
+            ifNotYouRemoved: "Se não foi você que a removeu, outra pessoa tem acesso à sua conta: redefina a sua senha agora e verifique as chaves de acesso listadas nas definições da sua conta."))
 }

@@ -228,5 +228,17 @@ extension TextCatalogue {
             ifYou: "Si fuiste tú, no tienes que hacer nada más.",
             ifNotYou: "Si no fuiste tú, otra persona conoce tu contraseña. Restablécela ahora y cámbiala también donde uses la misma contraseña:",
             button: "Restablecer mi contraseña",
-            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"))
+            linkFallback: "Si el botón no funciona, copia esta dirección en tu navegador:"),
+        passkeyMail: PasskeyMailText(
+            greeting: "Hola:",
+            addedSubject: { product in "Se añadió una llave de acceso a tu cuenta de \(product)" },
+            added: { product, name, date, time in
+                "Se añadió una llave de acceso llamada «\(name)» a tu cuenta de \(product) el \(date) a las \(time) UTC. Con ella se puede iniciar sesión en tu cuenta sin tu contraseña."
+            },
+            ifNotYouAdded: "Si no la añadiste tú, otra persona puede iniciar sesión en tu cuenta con ella. Sigue funcionando hasta que se elimine, incluso después de restablecer la contraseña: elimínala ahora en la configuración de tu cuenta y luego restablece tu contraseña.",
+            removedSubject: { product in "Se eliminó una llave de acceso de tu cuenta de \(product)" },
+            removed: { product, name, date, time in
+                "Se eliminó la llave de acceso «\(name)» de tu cuenta de \(product) el \(date) a las \(time) UTC. Ya no se puede iniciar sesión en tu cuenta con ella."
+            },
+            ifNotYouRemoved: "Si no la eliminaste tú, otra persona tiene acceso a tu cuenta: restablece tu contraseña ahora y revisa las llaves de acceso que aparecen en la configuración de tu cuenta."))
 }

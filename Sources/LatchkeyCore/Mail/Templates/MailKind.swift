@@ -40,6 +40,11 @@ package enum MailKind: Sendable {
     /// from, when (UTC), the app or browser (`device`, a ``UserAgentFamily`` description; nil:
     /// not known), the truncated address (`address`; nil: not known), and the reset page.
     case newDeviceSignIn(signedInAt: Date, device: String?, address: String?, resetPageURL: String)
+    /// "A passkey was added to / removed from your account": which one (`name`, the name its
+    /// owner gave it: user input, so only in the body — quoted, isolated and with bidirectional
+    /// controls replaced — never in the subject), when (UTC), and what to do if it was not the
+    /// owner; no link.
+    case passkeyChanged(PasskeyChange, name: String, changedAt: Date)
 
     /// What happened to an account's second factor.
     package enum SecondFactorChange: Sendable {
@@ -49,5 +54,14 @@ package enum MailKind: Sendable {
         case disabled
         /// The operator removed it (`latchkey users tfa-reset`).
         case removedByOperator
+    }
+
+    /// What happened to one of an account's passkeys (a rename is no change worth a mail).
+    package enum PasskeyChange: Sendable {
+        /// The owner (or whoever held the session) registered it.
+        case added
+        /// It was deleted from the account (not by the account's deletion, whose own mail
+        /// covers it).
+        case removed
     }
 }

@@ -197,6 +197,20 @@ package struct MailTemplates: Sendable {
                 .button(label: text.button, url: resetPageURL),
                 .linkFallback(label: text.linkFallback, url: resetPageURL),
             ])
+        case .passkeyChanged(let change, let name, let changedAt):
+            let text = language.catalogue.passkeyMail
+            let (day, minute) = Self.utcDateAndTime(changedAt)
+            let (date, time) = (language.isolated(day), language.isolated(minute))
+            // The name is whatever was typed when the passkey was added (perhaps by an intruder):
+            // in a sentence of the body only, quoted by the text, never in the subject.
+            let shown = language.isolated(Self.displayedName(name))
+            let (title, blocks): (String, [MailBlock]) =
+                switch change {
+                case .added: (text.addedSubject(product), [.paragraph(text.added(product, shown, date, time)), .paragraph(text.ifNotYouAdded)])
+                case .removed:
+                    (text.removedSubject(product), [.paragraph(text.removed(product, shown, date, time)), .paragraph(text.ifNotYouRemoved)])
+                }
+            layout = MailLayout(language: language, title: title, blocks: [.brand(productName), .paragraph(text.greeting)] + blocks)
         }
         return try MailMessage(
             id: id, to: to, subject: layout.title, textBody: layout.text, htmlBody: layout.html,
@@ -217,6 +231,26 @@ package struct MailTemplates: Sendable {
         return ("\(padded(parts.year, 4))-\(padded(parts.month, 2))-\(padded(parts.day, 2))",
                 "\(padded(parts.hour, 2)):\(padded(parts.minute, 2))")
     }
+
+    /// `name` (a name a person gave something, such as a passkey) as it may appear inside a
+    /// sentence of a mail: every control character, line or paragraph separator and
+    /// bidirectional formatting character (embeddings, overrides, isolates and marks) becomes
+    /// U+FFFD, so the name can neither break a line of the plain text nor reorder or hide the
+    /// words around it. Joiners and everything else that draws are kept.
+    static func displayedName(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return "\u{FFFD}"
+            default: return bidirectionalControls.contains(scalar.value) ? "\u{FFFD}" : scalar
+            }
+        }))
+    }
+
+    /// ARABIC LETTER MARK, LEFT-TO-RIGHT and RIGHT-TO-LEFT MARK, the embeddings and overrides
+    /// (U+202A–U+202E) and the isolates (U+2066–U+2069): Unicode's bidirectional controls (UAX #9).
+    private static let bidirectionalControls: Set<UInt32> = [
+        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
+    ]
 
     /// Accepts an absolute URL — `scheme://…`, or an app's private-use `com.example.app:/path`
     /// (RFC 8252 §7.1) — without whitespace or control characters, whose scheme is not one a

@@ -17,6 +17,10 @@ package import LatchkeyWebAuthn
 /// - Deleting one passes ``Reauthentication`` and never leaves the account without a way to
 ///   sign in: no password and one passkey is `last_sign_in_method`, decided in the store
 ///   under the account's lock.
+/// - Adding and deleting one mails the owner (``MailKind/passkeyChanged(_:name:changedAt:)``,
+///   in the account's language, else the request's), queued in the transaction that makes the
+///   change: a passkey is never added or removed without its mail (NIST SP 800-63B §6.1.2.1).
+///   A failed registration, a refused deletion and a rename send nothing.
 /// - Logs name the account and never a key, a challenge or a name.
 package struct PasskeyManagement: Sendable {
     /// The most passkeys one account may have.
@@ -29,20 +33,22 @@ package struct PasskeyManagement: Sendable {
     private let reauthentication: Reauthentication
     private let relyingParty: RelyingParty
     private let relyingPartyName: String
+    private let templates: MailTemplates
     private let clock: any WallClock
     private let logger: Logger
 
     /// Creates it from its dependencies; `relyingPartyName` is what authenticators show
-    /// beside the RP ID (the product's name).
+    /// beside the RP ID (the product's name); `templates` write the owner's mails.
     package init(
         store: any PasskeyStore, challenges: PasskeyChallenges, reauthentication: Reauthentication, relyingParty: RelyingParty,
-        relyingPartyName: String, clock: any WallClock, logger: Logger
+        relyingPartyName: String, templates: MailTemplates, clock: any WallClock, logger: Logger
     ) {
         self.store = store
         self.challenges = challenges
         self.reauthentication = reauthentication
         self.relyingParty = relyingParty
         self.relyingPartyName = relyingPartyName
+        self.templates = templates
         self.clock = clock
         self.logger = logger
     }
@@ -68,10 +74,11 @@ package struct PasskeyManagement: Sendable {
             timeout: PasskeyChallenges.lifetime)
     }
 
-    /// Verifies `response` for `owner`'s account and stores the passkey as `name` (nil: "Passkey"
-    /// and the date). Throws `invalid_passkey` (with the reason), `passkey_exists`,
-    /// `passkey_limit_reached` or `invalid_request` (a name that is not one).
-    package func register(_ owner: AccountOwner, response: RegistrationResponse, name: String?) throws -> Passkey {
+    /// Verifies `response` for `owner`'s account, stores the passkey as `name` (nil: "Passkey"
+    /// and the date) and mails the owner (in the account's language, else `acceptLanguage`'s).
+    /// Throws `invalid_passkey` (with the reason), `passkey_exists`, `passkey_limit_reached` or
+    /// `invalid_request` (a name that is not one).
+    package func register(_ owner: AccountOwner, response: RegistrationResponse, name: String?, acceptLanguage: String?) throws -> Passkey {
         let now = clock.now()
         let name = try name.map(Self.checkedName) ?? "Passkey " + String(Timestamp.iso8601(now).prefix(10))
         let credential: CredentialRecord
@@ -92,7 +99,10 @@ package struct PasskeyManagement: Sendable {
         }
         let passkey = Passkey(
             credential: credential, accountID: owner.account.id, userHandle: userHandle, name: name, createdAt: now, lastUsedAt: nil)
-        switch try store.addPasskey(passkey, limit: Self.maximumPasskeys) {
+        let added = try store.addPasskey(passkey, limit: Self.maximumPasskeys) { account in
+            try notice(.added, name: name, to: account, at: now, acceptLanguage: acceptLanguage)
+        }
+        switch added {
         case .added:
             logger.info("passkey_registered", [
                 "account": .string(owner.account.id), "algorithm": .string(credential.algorithm.name),
@@ -121,15 +131,21 @@ package struct PasskeyManagement: Sendable {
         return renamed
     }
 
-    /// Deletes `owner`'s passkey `credentialID`, from `clientIP`, after ``Reauthentication``.
-    /// Throws what ``Reauthentication/confirm(account:assurance:currentPassword:code:clientIP:)``
-    /// throws, `passkey_not_found`, or `last_sign_in_method`.
+    /// Deletes `owner`'s passkey `credentialID`, from `clientIP`, after ``Reauthentication``,
+    /// and mails the owner (in the account's language, else `acceptLanguage`'s). Throws what
+    /// ``Reauthentication/confirm(account:assurance:currentPassword:code:clientIP:)`` throws,
+    /// `passkey_not_found`, or `last_sign_in_method`.
     package func delete(
-        _ credentialID: Data, of owner: AccountOwner, currentPassword: Redacted<String>?, code: Redacted<String>?, clientIP: String
+        _ credentialID: Data, of owner: AccountOwner, currentPassword: Redacted<String>?, code: Redacted<String>?, clientIP: String,
+        acceptLanguage: String?
     ) throws {
         try reauthentication.confirm(
             account: owner.account, assurance: owner.assurance, currentPassword: currentPassword, code: code, clientIP: clientIP)
-        switch try store.deletePasskey(accountID: owner.account.id, credentialID: credentialID) {
+        let now = clock.now()
+        let deletion = try store.deletePasskey(accountID: owner.account.id, credentialID: credentialID, now: now) { account, name in
+            try notice(.removed, name: name, to: account, at: now, acceptLanguage: acceptLanguage)
+        }
+        switch deletion {
         case .deleted:
             logger.info("passkey_deleted", ["account": .string(owner.account.id)])
         case .notFound:
@@ -138,6 +154,16 @@ package struct PasskeyManagement: Sendable {
             throw LatchkeyError(
                 .lastSignInMethod, "This is the account's only way to sign in: set a password or add another passkey first.")
         }
+    }
+
+    /// The mail about `change` to the passkey `name`, to `owner` in their language, else
+    /// `acceptLanguage`'s.
+    private func notice(
+        _ change: MailKind.PasskeyChange, name: String, to owner: Account, at time: Date, acceptLanguage: String?
+    ) throws -> MailMessage {
+        let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: acceptLanguage, accountLocale: owner.locale)
+        return try templates.render(
+            .passkeyChanged(change, name: name, changedAt: time), to: owner.email, language: language, id: SecureRandom.identifier())
     }
 
     /// `name` trimmed, if it has 1 to ``maximumNameLength`` characters and no control character.

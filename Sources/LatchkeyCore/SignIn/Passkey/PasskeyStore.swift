@@ -61,7 +61,7 @@ package struct PasskeyChallengeRecord: Sendable, Equatable {
     }
 }
 
-/// What became of a passkey handed to ``PasskeyStore/addPasskey(_:limit:)``.
+/// What became of a passkey handed to ``PasskeyStore/addPasskey(_:limit:notice:)``.
 package enum PasskeyAddition: Sendable, Equatable {
     /// Stored.
     case added
@@ -73,7 +73,7 @@ package enum PasskeyAddition: Sendable, Equatable {
     case accountGone
 }
 
-/// What became of a ``PasskeyStore/deletePasskey(accountID:credentialID:)``.
+/// What became of a ``PasskeyStore/deletePasskey(accountID:credentialID:now:notice:)``.
 package enum PasskeyDeletion: Sendable, Equatable {
     /// Deleted.
     case deleted
@@ -98,8 +98,10 @@ package protocol PasskeyStore: Sendable {
     /// The passkey with `credentialID`, of whichever account, with its account's user handle.
     func passkey(credentialID: Data) throws -> Passkey?
     /// Stores `passkey` unless its credential ID is registered already (to any account) or
-    /// its account has `limit` passkeys, in one transaction under the account's lock.
-    func addPasskey(_ passkey: Passkey, limit: Int) throws -> PasskeyAddition
+    /// its account has `limit` passkeys, and queues the message `notice` makes from the account
+    /// (as it is then), in one transaction under the account's lock: the passkey is stored with
+    /// its mail or not at all.
+    func addPasskey(_ passkey: Passkey, limit: Int, notice: (Account) throws -> MailMessage) throws -> PasskeyAddition
     /// Records a sign-in with the passkey `credentialID` at `now`: its counter becomes the
     /// greater of the stored one and `signCount` (it never goes down), its backup state
     /// `backupState`. False when it no longer exists.
@@ -107,8 +109,11 @@ package protocol PasskeyStore: Sendable {
     /// Renames the account's passkey `credentialID`; nil when the account has none with it.
     func renamePasskey(accountID: String, credentialID: Data, name: String) throws -> Passkey?
     /// Deletes the account's passkey `credentialID`, unless the account has no password and
-    /// this is its only passkey: decided and done in one transaction under the account's lock.
-    func deletePasskey(accountID: String, credentialID: Data) throws -> PasskeyDeletion
+    /// this is its only passkey, and queues the message `notice` makes from the account and the
+    /// passkey's name, at `now`: decided and done in one transaction under the account's lock
+    /// (no mail when nothing was deleted).
+    func deletePasskey(accountID: String, credentialID: Data, now: Date, notice: (Account, _ name: String) throws -> MailMessage) throws
+        -> PasskeyDeletion
     /// Keeps a challenge; challenges that expired by its `createdAt` are swept in the same
     /// transaction.
     func createPasskeyChallenge(_ challenge: PasskeyChallengeRecord) throws
