@@ -161,6 +161,17 @@ import Testing
         #expect(renamed.status == 200)
         #expect((try harness.json(renamed)["data"] as? [String: Any])?["name"] as? String == "Laptop")
         #expect(harness.call("PATCH", "/users/me/passkeys/\(id)", token: login.access, body: #"{"name":""}"#).status == 400)
+        // A name that would reorder or break the text it is shown in (the owner's mail, a
+        // settings list) is refused: a right-to-left override, an isolate, a mark, a line
+        // separator, a C1 control (JSON escapes, so they reach the check).
+        for name in [#"iPhone \u202Eenod"#, #"a\u2066b"#, #"a\u200Fb"#, #"a\u2028b"#, #"a\u0085b"#, #"a\u061Cb"#] {
+            let refused = harness.call("PATCH", "/users/me/passkeys/\(id)", token: login.access, body: #"{"name":""# + name + #""}"#)
+            #expect(refused.status == 400, "\(name)")
+            #expect(try harness.directusCode(refused) == "INVALID_PAYLOAD", "\(name)")
+        }
+        // Joiners draw (emoji, scripts that need them) and pass.
+        let joined = harness.call("PATCH", "/users/me/passkeys/\(id)", token: login.access, body: #"{"name":"Kim\u200D\u2019s \uD83D\uDC68\u200D\uD83D\uDCBB"}"#)
+        #expect(joined.status == 200)
         let unknown = harness.call("PATCH", "/users/me/passkeys/AAAA", token: login.access, body: #"{"name":"x"}"#)
         #expect(unknown.status == 404)
         #expect(try harness.directusCode(unknown) == "NOT_FOUND")

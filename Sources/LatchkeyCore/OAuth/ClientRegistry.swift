@@ -177,21 +177,13 @@ package struct ClientRegistry: Sendable {
         }
     }
 
-    /// The marks, embeddings, overrides and isolates of Unicode's bidirectional algorithm.
-    private static let directionControls: [ClosedRange<UInt32>] = [0x061C...0x061C, 0x200E...0x200F, 0x202A...0x202E, 0x2066...0x2069]
-
     /// Throws `invalid_request` unless `text` is 1 to `maximumLength` characters, without
     /// surrounding spaces, control characters, line separators, or characters that change the
     /// direction of the text around them (which could make a page say something else).
     private static func checkShownText(_ text: String, what: String, maximumLength: Int) throws {
         let acceptable = (1...maximumLength).contains(text.count)
             && text == text.trimmingCharacters(in: .whitespaces)
-            && !text.unicodeScalars.contains { scalar in
-                switch scalar.properties.generalCategory {
-                case .control, .lineSeparator, .paragraphSeparator: true
-                default: directionControls.contains { $0.contains(scalar.value) }
-                }
-            }
+            && !text.unicodeScalars.contains(where: \.isLayoutControl)
         guard acceptable else {
             throw LatchkeyError(
                 .invalidRequest,

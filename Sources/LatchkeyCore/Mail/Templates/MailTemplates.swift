@@ -233,24 +233,12 @@ package struct MailTemplates: Sendable {
     }
 
     /// `name` (a name a person gave something, such as a passkey) as it may appear inside a
-    /// sentence of a mail: every control character, line or paragraph separator and
-    /// bidirectional formatting character (embeddings, overrides, isolates and marks) becomes
-    /// U+FFFD, so the name can neither break a line of the plain text nor reorder or hide the
-    /// words around it. Joiners and everything else that draws are kept.
+    /// sentence of a mail: every ``Unicode/Scalar/isLayoutControl`` scalar becomes U+FFFD, so the
+    /// name can neither break a line of the plain text nor reorder or hide the words around it.
+    /// (Names set since this check are refused with one; older ones may still hold one.)
     static func displayedName(_ name: String) -> String {
-        String(String.UnicodeScalarView(name.unicodeScalars.map { scalar in
-            switch scalar.properties.generalCategory {
-            case .control, .lineSeparator, .paragraphSeparator: return "\u{FFFD}"
-            default: return bidirectionalControls.contains(scalar.value) ? "\u{FFFD}" : scalar
-            }
-        }))
+        String(String.UnicodeScalarView(name.unicodeScalars.map { $0.isLayoutControl ? "\u{FFFD}" : $0 }))
     }
-
-    /// ARABIC LETTER MARK, LEFT-TO-RIGHT and RIGHT-TO-LEFT MARK, the embeddings and overrides
-    /// (U+202A–U+202E) and the isolates (U+2066–U+2069): Unicode's bidirectional controls (UAX #9).
-    private static let bidirectionalControls: Set<UInt32> = [
-        0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
-    ]
 
     /// Accepts an absolute URL — `scheme://…`, or an app's private-use `com.example.app:/path`
     /// (RFC 8252 §7.1) — without whitespace or control characters, whose scheme is not one a

@@ -166,11 +166,14 @@ package struct PasskeyManagement: Sendable {
             .passkeyChanged(change, name: name, changedAt: time), to: owner.email, language: language, id: SecureRandom.identifier())
     }
 
-    /// `name` trimmed, if it has 1 to ``maximumNameLength`` characters and no control character.
+    /// `name` trimmed, if it has 1 to ``maximumNameLength`` characters and no
+    /// ``Unicode/Scalar/isLayoutControl`` scalar (a control or text-direction character).
     private static func checkedName(_ name: String) throws -> String {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard (1...maximumNameLength).contains(trimmed.count), !trimmed.containsControlCharacter else {
-            throw LatchkeyError(.invalidRequest, "A passkey's name has 1 to \(maximumNameLength) characters and no control characters.")
+        guard (1...maximumNameLength).contains(trimmed.count), !trimmed.unicodeScalars.contains(where: \.isLayoutControl) else {
+            throw LatchkeyError(
+                .invalidRequest,
+                "A passkey's name has 1 to \(maximumNameLength) characters, without control or text-direction characters.")
         }
         return trimmed
     }

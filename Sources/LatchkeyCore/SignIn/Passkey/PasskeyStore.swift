@@ -11,7 +11,7 @@ package struct Passkey: Sendable, Equatable {
     package let accountID: String
     /// The user handle of that account (``PasskeyStore/passkeyUserHandle(accountID:creating:)``).
     package let userHandle: Data
-    /// The name the owner gave it (1–64 characters, no control characters).
+    /// The name the owner gave it (1–64 characters, no control or text-direction characters).
     package let name: String
     /// When it was registered.
     package let createdAt: Date
