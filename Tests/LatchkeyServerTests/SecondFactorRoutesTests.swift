@@ -91,18 +91,19 @@ import Testing
         _ = try enrol(Self.email)
         // Someone with write access to the database copies the attacker's sealed secret over the victim's.
         let sealed = try #require(try harness.app.store.secondFactor(accountID: attacker.id)).sealedSecret
-        _ = try harness.app.store.removeSecondFactor(accountID: victim.id, now: harness.clock.now()) { account in
+        _ = try harness.app.store.removeSecondFactor(.byOperator(accountID: victim.id), now: harness.clock.now()) { account in
             try MailTemplates().render(.secondFactorChanged(.disabled, changedAt: harness.clock.now()), to: account.email, language: .en, id: "m-1")
         }
         try harness.app.store.savePendingSecondFactor(accountID: victim.id, sealedSecret: sealed, now: harness.clock.now(), expiresAt: harness.clock.now().addingTimeInterval(60))
-        #expect(try !harness.app.store.enableSecondFactor(
-            accountID: victim.id, sealedSecret: "v1.other", acceptedStep: 0, recoveryCodeDigests: [], now: harness.clock.now()) { _ in
-                throw LatchkeyError(.internalError, "no mail")
-            })
+        let asVictim = SecondFactorEnabling.byPasswordStep(accountID: victim.id, credentialVersion: victim.credentialVersion)
         #expect(try harness.app.store.enableSecondFactor(
-            accountID: victim.id, sealedSecret: sealed, acceptedStep: 0, recoveryCodeDigests: [], now: harness.clock.now()) { account in
+            asVictim, sealedSecret: "v1.other", acceptedStep: 0, recoveryCodeDigests: [], now: harness.clock.now()) { _ in
+                throw LatchkeyError(.internalError, "no mail")
+            } == .nothingToChange)
+        #expect(try harness.app.store.enableSecondFactor(
+            asVictim, sealedSecret: sealed, acceptedStep: 0, recoveryCodeDigests: [], now: harness.clock.now()) { account in
                 try MailTemplates().render(.secondFactorChanged(.enabled, changedAt: harness.clock.now()), to: account.email, language: .en, id: "m-2")
-            })
+            } == .changed)
         harness.clock.advance(by: 60)
         let attackerCode = OneTimePassword.code(secret: attackers.secret, counter: UInt64(OneTimePassword.step(at: harness.clock.now())))
         let moved = harness.call("POST", "/auth/login", body: #"{"email":"\#(Self.email)","password":"\#(Self.password)","otp":"\#(attackerCode)"}"#)

@@ -114,10 +114,10 @@ import Testing
         #expect(!sealed.contains(generated.secret.exposed) && !sealed.contains(Base64URL.encode(secret)))
         let code = OneTimePassword.code(secret: secret, counter: UInt64(OneTimePassword.step(at: harness.clock.now())))
         // A secret of the client's own choosing is refused.
-        #expect { try harness.enrolment.enable(account: account, secret: Base32.encode(SecureRandom.bytes(20)), code: Redacted(code), clientIP: "192.0.2.1", acceptLanguage: nil) }
+        #expect { try harness.enrolment.enable(.byPasswordStep(accountID: account.id, credentialVersion: account.credentialVersion), account: account, secret: Base32.encode(SecureRandom.bytes(20)), code: Redacted(code), clientIP: "192.0.2.1", acceptLanguage: nil) }
             throws: { ($0 as? LatchkeyError)?.code == .invalidRequest }
         let recovery = try harness.enrolment.enable(
-            account: account, secret: generated.secret.exposed.lowercased(), code: Redacted(code), clientIP: "192.0.2.1", acceptLanguage: nil)
+            .byPasswordStep(accountID: account.id, credentialVersion: account.credentialVersion), account: account, secret: generated.secret.exposed.lowercased(), code: Redacted(code), clientIP: "192.0.2.1", acceptLanguage: nil)
         #expect(recovery.count == 10)
         #expect(try harness.store.recoveryCodeCount(accountID: account.id) == 10)
         #expect(try harness.mails().contains { $0.subject.contains("Two-step sign-in is on") })
@@ -291,7 +291,8 @@ final class SecondFactorHarness: Sendable {
         let account = try accountWithPassword()
         let generated = try enrolment.generate(email: account.email, password: Redacted(Self.password), clientIP: "192.0.2.1")
         secret.withLock { $0 = Base32.decode(generated.secret.exposed) ?? Data() }
-        let codes = try enrolment.enable(account: account, secret: nil, code: Redacted(currentCode()), clientIP: "192.0.2.1", acceptLanguage: nil)
+        let codes = try enrolment.enable(
+            .byPasswordStep(accountID: account.id, credentialVersion: account.credentialVersion), account: account, secret: nil, code: Redacted(currentCode()), clientIP: "192.0.2.1", acceptLanguage: nil)
         clock.advance(by: 30)
         return (try store.account(id: account.id) ?? account, codes)
     }

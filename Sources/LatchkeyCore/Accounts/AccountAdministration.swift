@@ -117,13 +117,13 @@ package struct AccountAdministration: Sendable {
     package func resetSecondFactor(email: String) throws {
         let account = try existingAccount(email)
         let now = clock.now()
-        let removed = try store.removeSecondFactor(accountID: account.id, now: now) { owner in
+        let removed = try store.removeSecondFactor(.byOperator(accountID: account.id), now: now) { owner in
             try templates.render(
                 .secondFactorChanged(.removedByOperator, changedAt: now), to: owner.email,
                 language: SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: owner.locale),
                 id: SecureRandom.identifier())
         }
-        guard removed else {
+        guard removed == .changed else {
             throw LatchkeyError(.invalidRequest, "The account \(account.email) has no second factor.")
         }
     }

@@ -79,8 +79,12 @@ struct EnrolmentPageRoutes {
             let code = try form.optionalSecret("code", maxLength: 64) ?? Redacted("")
             do {
                 let codes = try enrolment.enable(
-                    account: first.account, secret: nil, code: code, clientIP: request.clientIP, acceptLanguage: request.headers["Accept-Language"])
+                    .byPasswordStep(accountID: first.account.id, credentialVersion: first.account.credentialVersion), account: first.account,
+                    secret: nil, code: code, clientIP: request.clientIP, acceptLanguage: request.headers["Accept-Language"])
                 return HTTPResponse(pages.enabled(recoveryCodes: codes.map(\.exposed), language: language))
+            } catch let error as LatchkeyError where error.code == .invalidCredentials {
+                // The password was reset or the account disabled since the password step: start again.
+                return HTTPResponse(pages.start(formToken: formToken, language: language, email: nil, problem: .secondFactorExpired, status: 401))
             } catch let error as LatchkeyError where error.code == .invalidOTP || error.code == .rateLimited {
                 let challenge = try challenges.start(first, kind: .enrolment, expiresAt: expiresAt)
                 let problem: SignInProblem = error.code == .rateLimited ? .tooManyAttempts(retryAfter: error.retryAfter ?? 0) : .invalidCode

@@ -33,7 +33,7 @@ struct SecondFactorRoutes {
                 let owner = try account.owner(of: request)
                 let body = try request.decodeJSON(EnableBody.self)
                 let codes = try enrolment.enable(
-                    account: owner.account, secret: body.secret, code: body.otp, clientIP: request.clientIP,
+                    .byLogin(owner.login), account: owner.account, secret: body.secret, code: body.otp, clientIP: request.clientIP,
                     acceptLanguage: request.headers["Accept-Language"])
                 return .json(RecoveryCodesReply(codes))
             },
@@ -41,7 +41,7 @@ struct SecondFactorRoutes {
                 let owner = try account.owner(of: request)
                 let body = try request.decodeJSON(CodeBody.self)
                 try enrolment.disable(
-                    account: owner.account, code: body.otp, clientIP: request.clientIP, acceptLanguage: request.headers["Accept-Language"])
+                    owner, code: body.otp, clientIP: request.clientIP, acceptLanguage: request.headers["Accept-Language"])
                 return HTTPResponse(status: 204)
             },
             Route(
@@ -49,7 +49,7 @@ struct SecondFactorRoutes {
             ) { request in
                 let owner = try account.owner(of: request)
                 let body = try request.decodeJSON(CodeBody.self)
-                return .json(RecoveryCodesReply(try enrolment.renewRecoveryCodes(account: owner.account, code: body.otp, clientIP: request.clientIP)))
+                return .json(RecoveryCodesReply(try enrolment.renewRecoveryCodes(owner, code: body.otp, clientIP: request.clientIP)))
             },
         ]
     }

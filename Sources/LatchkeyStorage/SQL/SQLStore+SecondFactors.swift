@@ -39,26 +39,29 @@ extension SQLStore {
     }
 
     package func enableSecondFactor(
-        accountID: String, sealedSecret: String, acceptedStep: Int64, recoveryCodeDigests: [String], now: Date,
+        _ enabling: SecondFactorEnabling, sealedSecret: String, acceptedStep: Int64, recoveryCodeDigests: [String], now: Date,
         notice: (Account) throws -> MailMessage
-    ) throws -> Bool {
+    ) throws -> SecondFactorChangeResult {
+        let accountID = enabling.accountID
         let now = SQLValue.integer(StorageEncoding.milliseconds(now))
-        return try database.transaction { connection -> Bool in
-            // Under the account's lock, so two confirmations of one secret queue and one enrols.
+        return try database.transaction { connection -> SecondFactorChangeResult in
+            // Under the account's lock, so two confirmations of one secret queue and one enrols,
+            // and a reset, sign-out or disable either ends the sign-in first or waits for the enrolment.
             try lockAccount(accountID, using: connection)
+            guard try Self.holds(enabling, now: now, using: connection) else { return .signInEnded }
             guard let row = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(accountID)]).first,
                 try connection.query("SELECT 1 AS found FROM second_factors WHERE account_id = ?", [.text(accountID)]).isEmpty
-            else { return false }
+            else { return .nothingToChange }
             let taken = try connection.execute(
                 "DELETE FROM pending_second_factors WHERE account_id = ? AND sealed_secret = ? AND expires_at > ?",
                 [.text(accountID), .text(sealedSecret), now])
-            guard taken == 1 else { return false }
+            guard taken == 1 else { return .nothingToChange }
             try connection.execute(
                 "INSERT INTO second_factors (account_id, sealed_secret, last_step, enabled_at) VALUES (?, ?, ?, ?)",
                 [.text(accountID), .text(sealedSecret), .integer(acceptedStep), now])
             try Self.insertRecoveryCodes(recoveryCodeDigests, accountID: accountID, now: now, using: connection)
             try Self.insertMail(try notice(try Self.account(from: row)), sealedBy: mailBox, now: now, using: connection)
-            return true
+            return .changed
         }
     }
 
@@ -90,15 +93,16 @@ extension SQLStore {
         }
     }
 
-    package func replaceRecoveryCodes(accountID: String, digests: [String], now: Date) throws -> Bool {
+    package func replaceRecoveryCodes(login: LoginReference, digests: [String], now: Date) throws -> SecondFactorChangeResult {
         let now = SQLValue.integer(StorageEncoding.milliseconds(now))
-        return try database.transaction { connection -> Bool in
-            try lockAccount(accountID, using: connection)
-            guard !(try connection.query("SELECT 1 AS found FROM second_factors WHERE account_id = ?", [.text(accountID)]).isEmpty)
-            else { return false }
-            try connection.execute("DELETE FROM recovery_codes WHERE account_id = ?", [.text(accountID)])
-            try Self.insertRecoveryCodes(digests, accountID: accountID, now: now, using: connection)
-            return true
+        return try database.transaction { connection -> SecondFactorChangeResult in
+            try lockAccount(login.accountID, using: connection)
+            guard try Self.isLive(login, now: now, using: connection) else { return .signInEnded }
+            guard !(try connection.query("SELECT 1 AS found FROM second_factors WHERE account_id = ?", [.text(login.accountID)]).isEmpty)
+            else { return .nothingToChange }
+            try connection.execute("DELETE FROM recovery_codes WHERE account_id = ?", [.text(login.accountID)])
+            try Self.insertRecoveryCodes(digests, accountID: login.accountID, now: now, using: connection)
+            return .changed
         }
     }
 
@@ -106,18 +110,24 @@ extension SQLStore {
         try count("SELECT COUNT(*) AS counted FROM recovery_codes WHERE account_id = ?", [.text(accountID)])
     }
 
-    package func removeSecondFactor(accountID: String, now: Date, notice: (Account) throws -> MailMessage) throws -> Bool {
+    package func removeSecondFactor(
+        _ removal: SecondFactorRemoval, now: Date, notice: (Account) throws -> MailMessage
+    ) throws -> SecondFactorChangeResult {
+        let accountID = removal.accountID
         let now = SQLValue.integer(StorageEncoding.milliseconds(now))
-        return try database.transaction { connection -> Bool in
+        return try database.transaction { connection -> SecondFactorChangeResult in
             try lockAccount(accountID, using: connection)
+            if case .byOwner(let login) = removal {
+                guard try Self.isLive(login, now: now, using: connection) else { return .signInEnded }
+            }
             guard let row = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(accountID)]).first,
                 try connection.execute("DELETE FROM second_factors WHERE account_id = ?", [.text(accountID)]) == 1
-            else { return false }
+            else { return .nothingToChange }
             for table in ["recovery_codes", "pending_second_factors", "second_factor_challenges"] {
                 try connection.execute("DELETE FROM \(table) WHERE account_id = ?", [.text(accountID)])
             }
             try Self.insertMail(try notice(try Self.account(from: row)), sealedBy: mailBox, now: now, using: connection)
-            return true
+            return .changed
         }
     }
 
@@ -154,6 +164,23 @@ extension SQLStore {
                 credentialVersion: Int(try row.integer("credential_version")),
                 createdAt: StorageEncoding.date(milliseconds: try row.integer("created_at")),
                 expiresAt: StorageEncoding.date(milliseconds: try row.integer("expires_at")))
+        }
+    }
+
+    /// Whether `enabling` may still enrol at `now`: its login live (``isLive(_:now:using:)``), or,
+    /// for the enrolment page's password step, the account still active with the credential
+    /// version the password was checked at. Run after ``lockAccount(_:using:)``.
+    private static func holds(
+        _ enabling: SecondFactorEnabling, now: SQLValue, using connection: borrowing any SQLConnection & ~Copyable
+    ) throws -> Bool {
+        switch enabling {
+        case .byLogin(let login):
+            return try isLive(login, now: now, using: connection)
+        case .byPasswordStep(let accountID, let credentialVersion):
+            return !(try connection.query(
+                "SELECT 1 AS found FROM accounts WHERE id = ? AND status = 'active' AND credential_version = ?",
+                [.text(accountID), .integer(Int64(credentialVersion))]
+            ).isEmpty)
         }
     }
 

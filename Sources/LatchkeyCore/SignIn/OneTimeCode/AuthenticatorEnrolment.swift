@@ -10,7 +10,7 @@ package import LatchkeyCrypto
 ///   on the account. The new secret (160 CSPRNG bits) is kept server-side, sealed and bound to
 ///   the account, for ``pendingLifetime``; the secret is returned once, in base32 and in the
 ///   `otpauth://` URL.
-/// - ``enable(account:secret:code:clientIP:acceptLanguage:)`` enrols only that pending secret: a
+/// - ``enable(_:account:secret:code:clientIP:acceptLanguage:)`` enrols only that pending secret: a
 ///   `secret` sent back must be it (compared in constant time), so no client can enrol a secret
 ///   of its own choosing. The confirming code's step is spent (the same code cannot then sign
 ///   in), ``RecoveryCode/count`` recovery codes are made and returned once, and the owner is
@@ -18,6 +18,11 @@ package import LatchkeyCrypto
 /// - Turning it off needs a code (authenticator or recovery); renewing the recovery codes needs
 ///   an authenticator code. Both go through ``OneTimeCodeSignIn`` (replay, limits), and turning
 ///   it off mails the owner.
+/// - Every change is made only while the sign-in asking for it still holds, checked by the store
+///   under the account's lock in the transaction that writes (``SecondFactorEnabling``,
+///   ``SecondFactorRemoval``): a login revoked a moment before — a password reset, a sign-out,
+///   the account disabled — changes nothing and is answered `invalid_credentials`
+///   (``AccountSelfService/unauthenticated``), as every other account change.
 package struct AuthenticatorEnrolment: Sendable {
     /// How long a generated secret waits for its confirmation: ten minutes.
     package static let pendingLifetime: TimeInterval = 600
@@ -91,12 +96,16 @@ package struct AuthenticatorEnrolment: Sendable {
     }
 
     /// Enrols `account`'s pending secret, confirmed by `code` (and equal to `secret` when one is
-    /// sent back, as Directus's clients do), from `clientIP`. Returns the new recovery codes.
+    /// sent back, as Directus's clients do), from `clientIP`, while `enabling` (the login or the
+    /// page's password step asking, for `account`) still holds. Returns the new recovery codes.
     /// Throws `invalid_request` (no pending secret, it expired, `secret` is another, or the
-    /// account has an authenticator already), `invalid_otp` or `rate_limited`.
+    /// account has an authenticator already), `invalid_otp`, `rate_limited`, or
+    /// `invalid_credentials` when `enabling` no longer holds.
     package func enable(
-        account: Account, secret: String?, code: Redacted<String>, clientIP: String, acceptLanguage: String?
+        _ enabling: SecondFactorEnabling, account: Account, secret: String?, code: Redacted<String>, clientIP: String,
+        acceptLanguage: String?
     ) throws -> [Redacted<String>] {
+        guard enabling.accountID == account.id else { throw AccountSelfService.unauthenticated }
         let now = clock.now()
         guard let sealed = try store.pendingSecondFactor(accountID: account.id, now: now),
             let pending = try? secretBox.open(sealed, purpose: OneTimeCodeSignIn.secretPurpose, binding: account.id)
@@ -108,43 +117,54 @@ package struct AuthenticatorEnrolment: Sendable {
         }
         let step = try codes.verifyNewSecret(pending, code: code, account: account, clientIP: clientIP, now: now)
         let recoveryCodes = RecoveryCode.generate()
-        let enabled = try store.enableSecondFactor(
-            accountID: account.id, sealedSecret: sealed, acceptedStep: step,
+        let result = try store.enableSecondFactor(
+            enabling, sealedSecret: sealed, acceptedStep: step,
             recoveryCodeDigests: recoveryCodes.map { RecoveryCode.digest(RecoveryCode.normalized($0.exposed) ?? "", accountID: account.id) },
             now: now
         ) { owner in
             try notice(.enabled, to: owner, at: now, acceptLanguage: acceptLanguage)
         }
-        guard enabled else {
-            throw try codes.isEnrolled(account) ? Self.alreadyEnabled : Self.noPendingSecret
+        switch result {
+        case .changed: break
+        case .signInEnded: throw AccountSelfService.unauthenticated
+        case .nothingToChange: throw try codes.isEnrolled(account) ? Self.alreadyEnabled : Self.noPendingSecret
         }
         logger.info("otp_enabled", ["account": .string(account.id)])
         return recoveryCodes
     }
 
-    /// Removes `account`'s authenticator and recovery codes, with `code` (an authenticator code
-    /// or a recovery code) from `clientIP`, and mails the owner. Throws `invalid_otp` (also when
-    /// it has none) or `rate_limited`.
-    package func disable(account: Account, code: Redacted<String>, clientIP: String, acceptLanguage: String?) throws {
+    /// Removes `owner`'s authenticator and recovery codes, with `code` (an authenticator code or
+    /// a recovery code) from `clientIP`, and mails them, while their login is still live. Throws
+    /// `invalid_otp` (also when it has none), `rate_limited`, or `invalid_credentials` when the
+    /// login ended.
+    package func disable(_ owner: AccountOwner, code: Redacted<String>, clientIP: String, acceptLanguage: String?) throws {
         let now = clock.now()
-        try codes.verify(code, account: account, acceptingRecoveryCode: true, clientIP: clientIP, now: now)
-        _ = try store.removeSecondFactor(accountID: account.id, now: now) { owner in
-            try notice(.disabled, to: owner, at: now, acceptLanguage: acceptLanguage)
+        try codes.verify(code, account: owner.account, acceptingRecoveryCode: true, clientIP: clientIP, now: now)
+        let result = try store.removeSecondFactor(.byOwner(owner.login), now: now) { account in
+            try notice(.disabled, to: account, at: now, acceptLanguage: acceptLanguage)
         }
-        logger.info("otp_disabled", ["account": .string(account.id)])
+        // nothingToChange: a removal racing this one won; the factor is off either way.
+        guard result != .signInEnded else { throw AccountSelfService.unauthenticated }
+        logger.info("otp_disabled", ["account": .string(owner.account.id)])
     }
 
-    /// Replaces every recovery code of `account` with new ones, with an authenticator `code`
-    /// (not a recovery code) from `clientIP`. Returns the new codes. Throws `invalid_otp` (also
-    /// when it has no authenticator) or `rate_limited`.
-    package func renewRecoveryCodes(account: Account, code: Redacted<String>, clientIP: String) throws -> [Redacted<String>] {
+    /// Replaces every recovery code of `owner`'s account with new ones, with an authenticator
+    /// `code` (not a recovery code) from `clientIP`, while their login is still live. Returns the
+    /// new codes. Throws `invalid_otp` (also when it has no authenticator), `rate_limited`, or
+    /// `invalid_credentials` when the login ended.
+    package func renewRecoveryCodes(_ owner: AccountOwner, code: Redacted<String>, clientIP: String) throws -> [Redacted<String>] {
+        let account = owner.account
         let now = clock.now()
         try codes.verify(code, account: account, acceptingRecoveryCode: false, clientIP: clientIP, now: now)
         let recoveryCodes = RecoveryCode.generate()
-        guard try store.replaceRecoveryCodes(
-            accountID: account.id,
+        switch try store.replaceRecoveryCodes(
+            login: owner.login,
             digests: recoveryCodes.map { RecoveryCode.digest(RecoveryCode.normalized($0.exposed) ?? "", accountID: account.id) }, now: now)
-        else { throw OneTimeCodeSignIn.invalidCode }
+        {
+        case .changed: break
+        case .signInEnded: throw AccountSelfService.unauthenticated
+        case .nothingToChange: throw OneTimeCodeSignIn.invalidCode
+        }
         logger.info("recovery_codes_renewed", ["account": .string(account.id)])
         return recoveryCodes
     }

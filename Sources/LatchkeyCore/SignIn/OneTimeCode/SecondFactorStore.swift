@@ -71,15 +71,17 @@ package protocol SecondFactorStore: Sendable {
     func savePendingSecondFactor(accountID: String, sealedSecret: String, now: Date, expiresAt: Date) throws
     /// The account's unconfirmed secret, unless it expired by `now`.
     func pendingSecondFactor(accountID: String, now: Date) throws -> String?
-    /// Enrols the pending secret `sealedSecret` in one transaction: it must still be the
-    /// account's pending one and unexpired at `now`, and the account must have no authenticator;
-    /// `acceptedStep` (the confirming code's) becomes the last accepted step; the recovery
-    /// codes become `recoveryCodeDigests`; the message `notice` makes is queued. False (and
-    /// nothing changed) otherwise.
+    /// Enrols the pending secret `sealedSecret` of `enabling`'s account in one transaction: under
+    /// the account's lock, `enabling` must still hold at `now` (else ``SecondFactorChangeResult/signInEnded``),
+    /// `sealedSecret` must still be the account's pending one and unexpired, and the account must
+    /// have no authenticator (else ``SecondFactorChangeResult/nothingToChange``); `acceptedStep`
+    /// (the confirming code's) becomes the last accepted step; the recovery codes become
+    /// `recoveryCodeDigests`; the message `notice` makes is queued. Nothing changes unless the
+    /// result is ``SecondFactorChangeResult/changed``.
     func enableSecondFactor(
-        accountID: String, sealedSecret: String, acceptedStep: Int64, recoveryCodeDigests: [String], now: Date,
+        _ enabling: SecondFactorEnabling, sealedSecret: String, acceptedStep: Int64, recoveryCodeDigests: [String], now: Date,
         notice: (Account) throws -> MailMessage
-    ) throws -> Bool
+    ) throws -> SecondFactorChangeResult
     /// Records that the code of `step` was accepted, if `step` is later than the last accepted
     /// one: one conditional update (`… WHERE last_step < step`), true for exactly one of any
     /// number of racing callers with the same step, on every server.
@@ -90,15 +92,21 @@ package protocol SecondFactorStore: Sendable {
     func consumeRecoveryCode(
         accountID: String, digest: String, now: Date, notice: (Account, _ remaining: Int) throws -> MailMessage
     ) throws -> Int?
-    /// Replaces every recovery code of an account with an authenticator by `digests`; false
-    /// when it has none enrolled.
-    func replaceRecoveryCodes(accountID: String, digests: [String], now: Date) throws -> Bool
+    /// Replaces every recovery code of `login`'s account by `digests`, in one transaction, under
+    /// the account's lock: only while `login` is still live at `now` (else
+    /// ``SecondFactorChangeResult/signInEnded``) and the account has an authenticator (else
+    /// ``SecondFactorChangeResult/nothingToChange``).
+    func replaceRecoveryCodes(login: LoginReference, digests: [String], now: Date) throws -> SecondFactorChangeResult
     /// How many unused recovery codes the account has.
     func recoveryCodeCount(accountID: String) throws -> Int
-    /// Removes the account's authenticator, its recovery codes, its pending secret and its
-    /// challenges, queuing the message `notice` makes in the same transaction; false (and no
-    /// mail) when it had no authenticator.
-    func removeSecondFactor(accountID: String, now: Date, notice: (Account) throws -> MailMessage) throws -> Bool
+    /// Removes the authenticator of `removal`'s account, its recovery codes, its pending secret
+    /// and its challenges, queuing the message `notice` makes in the same transaction. An owner's
+    /// removal happens only while their login is still live at `now`, checked under the
+    /// account's lock (else ``SecondFactorChangeResult/signInEnded``); an operator's needs no
+    /// login. ``SecondFactorChangeResult/nothingToChange`` (and no mail) when it had no authenticator.
+    func removeSecondFactor(
+        _ removal: SecondFactorRemoval, now: Date, notice: (Account) throws -> MailMessage
+    ) throws -> SecondFactorChangeResult
     /// Keeps a sign-in page challenge.
     func createSignInChallenge(_ challenge: SignInChallengeRecord) throws
     /// Takes the unexpired challenge with `digest` out, in one statement: of racing callers one
