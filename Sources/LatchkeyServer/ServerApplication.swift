@@ -53,7 +53,9 @@ package final class ServerApplication: Sendable {
         let configuration = configuration.listening(onPort: listener.port)
         self.configuration = configuration
         self.logger = logger
-        let store = try Self.openStore(configuration, mailBox: try Self.openSecretBox(configuration))
+        // One key, read once: it seals waiting mail in the store and second-factor secrets.
+        let secretBox = try Self.openSecretBox(configuration)
+        let store = try Self.openStore(configuration, mailBox: secretBox)
         self.store = store
 
         let metrics = ServerMetrics(version: LatchkeyVersion.current)
@@ -104,7 +106,6 @@ package final class ServerApplication: Sendable {
                 refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
-        let secretBox = try Self.openSecretBox(configuration)
         let oneTimeCodes = OneTimeCodeSignIn(
             store: store, secretBox: secretBox, limiter: limiter, templates: templates, logger: logger, metrics: metrics)
         let devices = RecognisedDevices(
