@@ -53,6 +53,15 @@ CASES = {
     "two spaces before the version": b"GET /healthz  HTTP/1.1\r\nHost: x\r\n\r\n",
     "a space inside the target": b"GET /healthz x HTTP/1.1\r\nHost: x\r\n\r\n",
     "a space after the version": b"GET /healthz HTTP/1.1 \r\nHost: x\r\n\r\n",
+    # libmicrohttpd reads a value as a C string, up to a NUL: these would be read cut short.
+    "a NUL inside a value": b"GET /healthz HTTP/1.1\r\nHost: x\r\nAccept-Language: pt\x00xx\r\nConnection: keep-alive\r\n\r\n",
+    "a NUL inside the last value": b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n",
+    "a NUL inside a value, lines ending in LF": b"GET /healthz HTTP/1.1\nHost: x\nX-A: a\x00b\nX-B: c\n\n",
+    "a NUL inside the last value, lines ending in LF": b"GET /healthz HTTP/1.1\nHost: x\nX-A: a\x00b\n\n",
+    "two NULs inside a value": b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x00\x00b\r\nX-B: c\r\n\r\n",
+    "a NUL inside Host": b"GET /healthz HTTP/1.1\r\nHost: x\x00y\r\n\r\n",
+    "a NUL inside a bearer token": post(
+        [b"Host: x", b"Content-Type: application/json", b"Authorization: Bearer abc\x00def", b"Content-Length: %d" % len(BODY)]),
 }
 
 # RFC 9112 §6.1: a transfer coding the server does not understand SHOULD get 501; chunked
@@ -119,6 +128,11 @@ def test_valid_framings_are_still_served(server):
         b"\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
         b"GET /healthz HTTP/1.0\r\n\r\n",
         b"GET /healthz HTTP/1.1\r\nHost: [::1]:8080\r\nX-Empty:\r\nX-Tab:\tv\r\nConnection: close\r\n\r\n",
+        # Spaces after a value, an empty last value, LF line ends: only a line end follows each.
+        b"GET /healthz HTTP/1.1\r\nHost: x  \r\nX-A: v \t\r\nConnection: close\r\nX-Last: w  \r\n\r\n",
+        b"GET /healthz HTTP/1.1\nHost: x\nConnection: close\nX-Last: w \n\n",
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Empty:\r\n\r\n",
+        b"GET /healthz HTTP/1.1\nHost: x\nConnection: close\nX-Empty:\n\n",
     ]
     for data in ok:
         status, received, _ = exchange(server.port, data)

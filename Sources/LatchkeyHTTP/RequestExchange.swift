@@ -536,21 +536,33 @@ final class RequestExchange: Sendable {
 
     // MARK: Reading from a connection
 
-    /// The request's header fields, each also passed to `framing`.
+    /// The request's header fields, each also passed to `framing`, with where each line ends
+    /// in the library's buffer (a value the library cut at a NUL: ``RequestFraming/lineEnd(gap:)``).
     private static func headers(of connection: OpaquePointer, checking framing: inout RequestFraming) -> HTTPHeaders {
-        var head = (headers: HTTPHeaders(), framing: framing)
+        typealias Head = (headers: HTTPHeaders, framing: RequestFraming, valueEnd: UnsafeRawPointer?)
+        var head: Head = (HTTPHeaders(), framing, nil)
         _ = withUnsafeMutablePointer(to: &head) { collected in
             MHD_get_connection_values_n(connection, .HEADER_KIND, { cls, _, name, nameSize, value, valueSize in
                 guard let cls, let name else { return .YES }
-                let head = cls.assumingMemoryBound(to: (headers: HTTPHeaders, framing: RequestFraming).self)
+                let head = cls.assumingMemoryBound(to: Head.self)
                 let nameBytes = UnsafeRawBufferPointer(start: name, count: nameSize)
                 let valueBytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : valueSize)
-                head.pointee.framing.field(
-                    name: nameBytes, value: valueBytes,
-                    valueOffset: value.map { Int(bitPattern: $0) - Int(bitPattern: name) })
+                let valueOffset = value.map { Int(bitPattern: $0) - Int(bitPattern: name) }
+                if let end = head.pointee.valueEnd {
+                    head.pointee.framing.lineEnd(gap: Int(bitPattern: name) - Int(bitPattern: end))
+                }
+                head.pointee.framing.field(name: nameBytes, value: valueBytes, valueOffset: valueOffset)
+                head.pointee.valueEnd = nil
+                if let value, let valueOffset, RequestFraming.isInPlace(valueOffset: valueOffset, nameLength: nameSize) {
+                    head.pointee.valueEnd = UnsafeRawPointer(value) + valueSize
+                }
                 head.pointee.headers.add(String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self))
                 return .YES
             }, collected)
+        }
+        // The last value's line end, then the empty line ending the head, lie in the buffer.
+        if let end = head.valueEnd {
+            head.framing.lastLineEnd(following: end.load(fromByteOffset: 1, as: UInt8.self))
         }
         framing = head.framing
         return head.headers

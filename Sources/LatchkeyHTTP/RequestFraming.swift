@@ -124,7 +124,7 @@ package struct RequestFraming: Sendable {
     /// shows as a name the library moved out of the line to join the continuation to it (in
     /// 0.9.75 the continuation ends up in the name): a value that does not follow its name.
     package mutating func field(name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, valueOffset: Int?) {
-        if let valueOffset, valueOffset <= name.count || valueOffset > Self.lineSpan {
+        if let valueOffset, !Self.isInPlace(valueOffset: valueOffset, nameLength: name.count) {
             return record(.foldedFieldLine)
         }
         guard !name.isEmpty, Self.allIn(Self.tokenBytes, name) else { return record(.invalidFieldName) }
@@ -157,6 +157,31 @@ package struct RequestFraming: Sendable {
         default:
             break
         }
+    }
+
+    /// Whether a value that starts `valueOffset` bytes after its name of `nameLength` bytes
+    /// was parsed in place, on its name's line, after the colon.
+    package static func isInPlace(valueOffset: Int, nameLength: Int) -> Bool {
+        valueOffset > nameLength && valueOffset <= lineSpan
+    }
+
+    /// Notes that the next field's name starts `gap` bytes after the end of the value before
+    /// it, both parsed in place. The library parses each line where it lies, writing a NUL over
+    /// its line end (CR LF or LF), and takes a value as a C string: a value with a NUL inside
+    /// ends at that NUL, the rest of its line unseen (`pt\0xx` read as `pt`). So between a
+    /// value's end and the next name lies only a line end, 1 or 2 bytes; more is a value cut at
+    /// a NUL. A gap of none or beyond one line was not parsed in place and is not judged.
+    package mutating func lineEnd(gap: Int) {
+        if gap > 2, gap <= Self.lineSpan { record(.invalidFieldValue) }
+    }
+
+    /// Notes `byte`, the second byte after the end of the head's last field value (parsed in
+    /// place). The first is that line's end, or the NUL the value was cut at; the second is in
+    /// the head either way (the empty line that ends it follows), and is the rest of a CR LF or
+    /// the empty line — NUL, CR or LF — unless the value was cut at a NUL with more after it.
+    /// (NULs that only end a value are not seen here: what follows is the line end.)
+    package mutating func lastLineEnd(following byte: UInt8) {
+        if byte != 0, byte != 0x0D, byte != 0x0A { record(.invalidFieldValue) }
     }
 
     /// How the body of a request in HTTP/1.1 (`http11`, else HTTP/1.0) is delimited, or the

@@ -106,6 +106,29 @@ private func violation(_ body: () throws(FramingViolation) -> BodyFraming) -> Fr
         #expect(violation { () throws(FramingViolation) in try check.bodyFraming(http11: false) } == .foldedFieldLine)
     }
 
+    @Test("a value the library cut at a NUL leaves more than a line end before the next name, or a byte after the last one's")
+    func valueCutAtNUL() {
+        func lineEnds(gaps: [Int], last: UInt8?) -> FramingViolation? {
+            var check = RequestFraming()
+            for gap in gaps { check.lineEnd(gap: gap) }
+            if let last { check.lastLineEnd(following: last) }
+            return violation { () throws(FramingViolation) in try check.bodyFraming(http11: false) }
+        }
+        // CR LF or LF between a value and the next name; NUL, CR or LF after the last value's end.
+        #expect(lineEnds(gaps: [2, 1, 2], last: 0) == nil)
+        #expect(lineEnds(gaps: [], last: 0x0A) == nil)
+        #expect(lineEnds(gaps: [], last: 0x0D) == nil)
+        // `pt\0xx\r\n`: 5 bytes from the cut to the next name; `a\0b` last: `b` follows the NUL.
+        #expect(lineEnds(gaps: [2, 5], last: 0) == .invalidFieldValue)
+        #expect(lineEnds(gaps: [3], last: nil) == .invalidFieldValue)
+        #expect(lineEnds(gaps: [2], last: UInt8(ascii: "b")) == .invalidFieldValue)
+        // Parts not parsed in place (a name before its value, beyond a line) are not judged.
+        #expect(lineEnds(gaps: [0, -40, 1 << 20], last: nil) == nil)
+        #expect(RequestFraming.isInPlace(valueOffset: 6, nameLength: 4))
+        #expect(!RequestFraming.isInPlace(valueOffset: 4, nameLength: 4))
+        #expect(!RequestFraming.isInPlace(valueOffset: 1 << 20, nameLength: 4))
+    }
+
     @Test("more than one space after the method, or whitespace inside the target, is refused; a far-off target is not judged")
     func requestLine() {
         #expect(violation { () throws(FramingViolation) in try framing([("Host", "x")], methodGap: 2) } == .invalidRequestLine)
