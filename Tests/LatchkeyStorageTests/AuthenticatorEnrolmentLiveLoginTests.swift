@@ -72,12 +72,6 @@ import Testing
 
     /// A new live login of `account`, as `/auth/login` starts one.
     static func login(for account: Account, _ harness: SecondFactorHarness) throws -> LoginReference {
-        let now = harness.clock.now()
-        let current = try #require(try harness.store.account(id: account.id))
-        let record = try #require(try harness.store.createRefreshToken(
-            digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
-            credentialVersion: current.credentialVersion, assurance: .signedIn(at: now), origin: .test, now: now,
-            idleExpiresAt: now.addingTimeInterval(86400), absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100))
-        return LoginReference(accountID: account.id, familyID: record.familyID, credentialVersion: record.credentialVersion)
+        try liveLogin(of: account.id, in: harness.store, now: harness.clock.now())
     }
 }

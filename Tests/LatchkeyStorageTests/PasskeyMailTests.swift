@@ -39,7 +39,7 @@ import Testing
     private func register(
         _ harness: PasskeyHarness, for account: Account, name: String?, acceptLanguage: String? = nil
     ) throws -> SoftwareAuthenticator {
-        let owner = harness.recentOwner(account)
+        let owner = try harness.recentOwner(account)
         let options = try harness.management.registrationOptions(owner, currentPassword: nil, code: nil, clientIP: "192.0.2.1")
         let authenticator = SoftwareAuthenticator(algorithm: .es256, userHandle: options.userHandle)
         _ = try harness.management.register(
@@ -96,7 +96,7 @@ import Testing
         let laptop = try register(harness, for: ana, name: "Laptop")
         let phone = try register(harness, for: ana, name: "Phone")
         #expect(try mails(harness).count == 2)
-        let owner = harness.recentOwner(ana)
+        let owner = try harness.recentOwner(ana)
         _ = try harness.management.rename(laptop.credentialID, of: owner, to: "Work laptop")
         #expect(try mails(harness).isEmpty)
         try harness.management.delete(
@@ -116,7 +116,7 @@ import Testing
         let harness = try PasskeyHarness(factory)
         let ana = try account(harness, locale: nil)
         let bea = try account(harness, email: "bea@example.com", locale: nil)
-        let owner = harness.recentOwner(ana)
+        let owner = try harness.recentOwner(ana)
         let badSignature = SoftwareAuthenticator.Attestation.custom(format: "packed", statement: CBORMap(entries: [
             .init(key: .text("alg"), value: .integer(-7)), .init(key: .text("sig"), value: .bytes(Data(repeating: 1, count: 70))),
         ]))
@@ -156,7 +156,7 @@ import Testing
                 acceptLanguage: nil)
         } throws: { ($0 as? LatchkeyError)?.code == .passkeyNotFound }
         try harness.fixture.execute("UPDATE accounts SET password_hash = NULL WHERE id = '\(ana.id)'")
-        let passwordless = harness.recentOwner(try #require(try harness.store.account(id: ana.id)))
+        let passwordless = try harness.recentOwner(try #require(try harness.store.account(id: ana.id)))
         #expect {
             try harness.management.delete(
                 authenticator.credentialID, of: passwordless, currentPassword: nil, code: nil, clientIP: "192.0.2.1", acceptLanguage: nil)
@@ -179,15 +179,18 @@ import Testing
                 attestationFormat: "none"),
             accountID: ana.id, userHandle: stored.userHandle, name: "Other", createdAt: harness.clock.now(), lastUsedAt: nil)
         let unwritable = LatchkeyError(.invalidMailHeader, "test: the mail cannot be written")
-        #expect { try harness.store.addPasskey(other, limit: 20) { _ in throw unwritable } } throws: { ($0 as? LatchkeyError)?.code == .invalidMailHeader }
+        let login = try liveLogin(of: ana.id, in: harness.store, now: harness.clock.now())
+        #expect { try harness.store.addPasskey(other, by: login, limit: 20) { _ in throw unwritable } } throws: {
+            ($0 as? LatchkeyError)?.code == .invalidMailHeader
+        }
         #expect(try harness.store.passkey(credentialID: other.credential.id) == nil)
         #expect {
-            try harness.store.deletePasskey(accountID: ana.id, credentialID: kept.credentialID, now: harness.clock.now()) { _, _ in throw unwritable }
+            try harness.store.deletePasskey(by: login, credentialID: kept.credentialID, now: harness.clock.now()) { _, _ in throw unwritable }
         } throws: { ($0 as? LatchkeyError)?.code == .invalidMailHeader }
         #expect(try harness.store.passkey(credentialID: kept.credentialID) != nil)
         #expect(try mails(harness).isEmpty)
         // The notice sees the account as stored and the passkey's stored name.
-        let seen = try harness.store.deletePasskey(accountID: ana.id, credentialID: kept.credentialID, now: harness.clock.now()) { owner, name in
+        let seen = try harness.store.deletePasskey(by: login, credentialID: kept.credentialID, now: harness.clock.now()) { owner, name in
             #expect(owner.id == ana.id && name == "Kept")
             return try MailTemplates().render(.passkeyChanged(.removed, name: name, changedAt: harness.clock.now()), to: owner.email, language: .en, id: "m-1")
         }

@@ -52,7 +52,7 @@ import Testing
         harness.clock.advance(by: 299)
         _ = try harness.signIn.signIn(.passkey(inTime), clientIP: "192.0.2.1")
         // A registration's challenge, too.
-        let owner = harness.recentOwner(account)
+        let owner = try harness.recentOwner(account)
         let options = try harness.management.registrationOptions(owner, currentPassword: nil, code: nil, clientIP: "192.0.2.1")
         harness.clock.advance(by: 300)
         let second = SoftwareAuthenticator(algorithm: .edDSA, userHandle: options.userHandle)
@@ -162,7 +162,7 @@ import Testing
         let first = try harness.register(for: account, algorithm: .es256)
         harness.clock.advance(by: 1)
         let second = try harness.register(for: account, algorithm: .edDSA)
-        let owner = harness.recentOwner(account)
+        let owner = try harness.recentOwner(account)
         #expect(try harness.management.passkeys(of: owner).map(\.credential.id) == [second.credentialID, first.credentialID])
         let renamed = try harness.management.rename(first.credentialID, of: owner, to: "Laptop")
         #expect(renamed.name == "Laptop")
@@ -206,7 +206,7 @@ import Testing
         let harness = try PasskeyHarness(factory)
         let account = try harness.accountWithPassword()
         for _ in 0..<18 { _ = try harness.register(for: account, algorithm: .edDSA) }
-        let owner = harness.recentOwner(account)
+        let owner = try harness.recentOwner(account)
         let responses = try (0..<4).map { _ in
             let options = try harness.management.registrationOptions(owner, currentPassword: nil, code: nil, clientIP: "192.0.2.1")
             return SoftwareAuthenticator(algorithm: .edDSA, userHandle: options.userHandle).register(.init(challenge: options.challenge))
@@ -302,9 +302,9 @@ final class PasskeyHarness: Sendable {
     }
 
     /// `account`'s owner, signed in with its password just now.
-    func recentOwner(_ account: Account) -> AccountOwner {
+    func recentOwner(_ account: Account) throws -> AccountOwner {
         AccountOwner(
-            account: account, login: LoginReference(accountID: account.id, familyID: "f", credentialVersion: account.credentialVersion),
+            account: account, login: try liveLogin(of: account.id, in: store, now: clock.now()),
             assurance: Assurance(methods: [.password], authTime: clock.now()))
     }
 

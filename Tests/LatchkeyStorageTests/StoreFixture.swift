@@ -131,3 +131,14 @@ extension StoreFactory {
 func randomDigest() -> Data {
     Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
 }
+
+/// A new live login (refresh-token family) of the stored account `accountID` at `now`, under its
+/// current credential version, as `/auth/login` starts one: what account changes are made by.
+func liveLogin(of accountID: String, in store: any Store, now: Date) throws -> LoginReference {
+    let current = try #require(try store.account(id: accountID))
+    let record = try #require(try store.createRefreshToken(
+        digest: randomDigest(), accountID: accountID, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
+        credentialVersion: current.credentialVersion, assurance: .signedIn(at: now), origin: .test, now: now,
+        idleExpiresAt: now.addingTimeInterval(86400), absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100))
+    return LoginReference(accountID: accountID, familyID: record.familyID, credentialVersion: record.credentialVersion)
+}

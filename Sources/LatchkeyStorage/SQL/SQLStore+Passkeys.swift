@@ -49,14 +49,19 @@ extension SQLStore {
         return try rows.first.map(Self.passkey(from:))
     }
 
-    package func addPasskey(_ passkey: Passkey, limit: Int, notice: (Account) throws -> MailMessage) throws -> PasskeyAddition {
+    package func addPasskey(
+        _ passkey: Passkey, by login: LoginReference, limit: Int, notice: (Account) throws -> MailMessage
+    ) throws -> PasskeyAddition {
         let credential = passkey.credential
         let transports = String(decoding: try JSONEncoder().encode(credential.transports), as: UTF8.self)
+        guard passkey.accountID == login.accountID else { return .signInEnded }
         return try database.transaction { connection -> PasskeyAddition in
-            // Under the account's lock, so two registrations at once cannot pass the limit.
+            // Under the account's lock, so two registrations at once cannot pass the limit, and a
+            // reset or sign-out either ends the login first or waits for the passkey.
             try lockAccount(passkey.accountID, using: connection)
-            guard let owner = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(passkey.accountID)]).first
-            else { return .accountGone }
+            guard try Self.isLive(login, now: .integer(StorageEncoding.milliseconds(passkey.createdAt)), using: connection),
+                let owner = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(passkey.accountID)]).first
+            else { return .signInEnded }
             let counted = try connection.query("SELECT COUNT(*) AS counted FROM passkeys WHERE account_id = ?", [.text(passkey.accountID)])
             guard try counted.first?.integer("counted") ?? 0 < Int64(limit) else { return .limitReached }
             // The primary key decides between racing registrations of one credential, on any server.
@@ -109,15 +114,16 @@ extension SQLStore {
     }
 
     package func deletePasskey(
-        accountID: String, credentialID: Data, now: Date, notice: (Account, _ name: String) throws -> MailMessage
+        by login: LoginReference, credentialID: Data, now: Date, notice: (Account, _ name: String) throws -> MailMessage
     ) throws -> PasskeyDeletion {
-        try database.transaction { connection -> PasskeyDeletion in
+        let accountID = login.accountID
+        return try database.transaction { connection -> PasskeyDeletion in
             // Under the account's lock: a password removed or another passkey deleted at the
-            // same time cannot leave the account with no way in.
+            // same time cannot leave the account with no way in, and an ended login deletes nothing.
             try lockAccount(accountID, using: connection)
-            guard let row = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(accountID)]).first else {
-                return .notFound
-            }
+            guard try Self.isLive(login, now: .integer(StorageEncoding.milliseconds(now)), using: connection),
+                let row = try connection.query("SELECT \(Self.accountColumns) FROM accounts WHERE id = ?", [.text(accountID)]).first
+            else { return .signInEnded }
             let owner = try Self.account(from: row)
             let id = SQLValue.text(Base64URL.encode(credentialID))
             guard let passkey = try connection.query("SELECT name FROM passkeys WHERE account_id = ? AND credential_id = ?", [.text(accountID), id]).first

@@ -76,8 +76,9 @@ package struct PasskeyManagement: Sendable {
 
     /// Verifies `response` for `owner`'s account, stores the passkey as `name` (nil: "Passkey"
     /// and the date) and mails the owner (in the account's language, else `acceptLanguage`'s).
-    /// Throws `invalid_passkey` (with the reason), `passkey_exists`, `passkey_limit_reached` or
-    /// `invalid_request` (a name that is not one).
+    /// Throws `invalid_passkey` (with the reason), `passkey_exists`, `passkey_limit_reached`,
+    /// `invalid_request` (a name that is not one), or `invalid_credentials` (401) when `owner`'s
+    /// login ended before the passkey could be stored.
     package func register(_ owner: AccountOwner, response: RegistrationResponse, name: String?, acceptLanguage: String?) throws -> Passkey {
         let now = clock.now()
         let name = try name.map(Self.checkedName) ?? "Passkey " + String(Timestamp.iso8601(now).prefix(10))
@@ -99,7 +100,7 @@ package struct PasskeyManagement: Sendable {
         }
         let passkey = Passkey(
             credential: credential, accountID: owner.account.id, userHandle: userHandle, name: name, createdAt: now, lastUsedAt: nil)
-        let added = try store.addPasskey(passkey, limit: Self.maximumPasskeys) { account in
+        let added = try store.addPasskey(passkey, by: owner.login, limit: Self.maximumPasskeys) { account in
             try notice(.added, name: name, to: account, at: now, acceptLanguage: acceptLanguage)
         }
         switch added {
@@ -113,7 +114,7 @@ package struct PasskeyManagement: Sendable {
             throw LatchkeyError(.passkeyExists, "This passkey is registered already.")
         case .limitReached:
             throw Self.limitReached
-        case .accountGone:
+        case .signInEnded:
             throw AccountSelfService.unauthenticated
         }
     }
@@ -134,7 +135,8 @@ package struct PasskeyManagement: Sendable {
     /// Deletes `owner`'s passkey `credentialID`, from `clientIP`, after ``Reauthentication``,
     /// and mails the owner (in the account's language, else `acceptLanguage`'s). Throws what
     /// ``Reauthentication/confirm(account:assurance:currentPassword:code:clientIP:)`` throws,
-    /// `passkey_not_found`, or `last_sign_in_method`.
+    /// `passkey_not_found`, `last_sign_in_method`, or `invalid_credentials` (401) when `owner`'s
+    /// login ended before the deletion.
     package func delete(
         _ credentialID: Data, of owner: AccountOwner, currentPassword: Redacted<String>?, code: Redacted<String>?, clientIP: String,
         acceptLanguage: String?
@@ -142,7 +144,7 @@ package struct PasskeyManagement: Sendable {
         try reauthentication.confirm(
             account: owner.account, assurance: owner.assurance, currentPassword: currentPassword, code: code, clientIP: clientIP)
         let now = clock.now()
-        let deletion = try store.deletePasskey(accountID: owner.account.id, credentialID: credentialID, now: now) { account, name in
+        let deletion = try store.deletePasskey(by: owner.login, credentialID: credentialID, now: now) { account, name in
             try notice(.removed, name: name, to: account, at: now, acceptLanguage: acceptLanguage)
         }
         switch deletion {
@@ -153,6 +155,8 @@ package struct PasskeyManagement: Sendable {
         case .lastSignInMethod:
             throw LatchkeyError(
                 .lastSignInMethod, "This is the account's only way to sign in: set a password or add another passkey first.")
+        case .signInEnded:
+            throw AccountSelfService.unauthenticated
         }
     }
 

@@ -61,7 +61,7 @@ package struct PasskeyChallengeRecord: Sendable, Equatable {
     }
 }
 
-/// What became of a passkey handed to ``PasskeyStore/addPasskey(_:limit:notice:)``.
+/// What became of a passkey handed to ``PasskeyStore/addPasskey(_:by:limit:notice:)``.
 package enum PasskeyAddition: Sendable, Equatable {
     /// Stored.
     case added
@@ -69,11 +69,12 @@ package enum PasskeyAddition: Sendable, Equatable {
     case exists
     /// The account has `limit` passkeys already.
     case limitReached
-    /// The account no longer exists.
-    case accountGone
+    /// The login that asked is no longer live (signed out, its account's password reset or
+    /// changed, the account disabled or deleted): nothing was stored.
+    case signInEnded
 }
 
-/// What became of a ``PasskeyStore/deletePasskey(accountID:credentialID:now:notice:)``.
+/// What became of a ``PasskeyStore/deletePasskey(by:credentialID:now:notice:)``.
 package enum PasskeyDeletion: Sendable, Equatable {
     /// Deleted.
     case deleted
@@ -82,6 +83,8 @@ package enum PasskeyDeletion: Sendable, Equatable {
     /// Refused: the account has no password and this is its only passkey, so it could never
     /// sign in again.
     case lastSignInMethod
+    /// The login that asked is no longer live: nothing was deleted.
+    case signInEnded
 }
 
 /// The credentials of the passkey sign-in method (``PasskeySignIn``): registered passkeys,
@@ -97,23 +100,26 @@ package protocol PasskeyStore: Sendable {
     func passkeys(accountID: String) throws -> [Passkey]
     /// The passkey with `credentialID`, of whichever account, with its account's user handle.
     func passkey(credentialID: Data) throws -> Passkey?
-    /// Stores `passkey` unless its credential ID is registered already (to any account) or
-    /// its account has `limit` passkeys, and queues the message `notice` makes from the account
-    /// (as it is then), in one transaction under the account's lock: the passkey is stored with
-    /// its mail or not at all.
-    func addPasskey(_ passkey: Passkey, limit: Int, notice: (Account) throws -> MailMessage) throws -> PasskeyAddition
+    /// Stores `passkey` for `login`'s account unless `login` is no longer live, its credential
+    /// ID is registered already (to any account) or the account has `limit` passkeys, and
+    /// queues the message `notice` makes from the account (as it is then), in one transaction
+    /// under the account's lock: the passkey is stored with its mail or not at all, and never
+    /// for a login a reset or sign-out ended a moment before (a passkey outlives a reset).
+    func addPasskey(_ passkey: Passkey, by login: LoginReference, limit: Int, notice: (Account) throws -> MailMessage) throws
+        -> PasskeyAddition
     /// Records a sign-in with the passkey `credentialID` at `now`: its counter becomes the
     /// greater of the stored one and `signCount` (it never goes down), its backup state
     /// `backupState`. False when it no longer exists.
     func recordPasskeyUse(credentialID: Data, signCount: UInt32, backupState: Bool, now: Date) throws -> Bool
     /// Renames the account's passkey `credentialID`; nil when the account has none with it.
     func renamePasskey(accountID: String, credentialID: Data, name: String) throws -> Passkey?
-    /// Deletes the account's passkey `credentialID`, unless the account has no password and
-    /// this is its only passkey, and queues the message `notice` makes from the account and the
-    /// passkey's name, at `now`: decided and done in one transaction under the account's lock
-    /// (no mail when nothing was deleted).
-    func deletePasskey(accountID: String, credentialID: Data, now: Date, notice: (Account, _ name: String) throws -> MailMessage) throws
-        -> PasskeyDeletion
+    /// Deletes the passkey `credentialID` of `login`'s account, unless `login` is no longer live
+    /// or the account has no password and this is its only passkey, and queues the message
+    /// `notice` makes from the account and the passkey's name, at `now`: decided and done in one
+    /// transaction under the account's lock (no mail when nothing was deleted).
+    func deletePasskey(
+        by login: LoginReference, credentialID: Data, now: Date, notice: (Account, _ name: String) throws -> MailMessage
+    ) throws -> PasskeyDeletion
     /// Keeps a challenge; challenges that expired by its `createdAt` are swept in the same
     /// transaction.
     func createPasskeyChallenge(_ challenge: PasskeyChallengeRecord) throws
