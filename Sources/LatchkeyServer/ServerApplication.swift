@@ -53,9 +53,10 @@ package final class ServerApplication: Sendable {
         let configuration = configuration.listening(onPort: listener.port)
         self.configuration = configuration
         self.logger = logger
-        // One key, read once: it seals waiting mail in the store and second-factor secrets.
-        let secretBox = try Self.openSecretBox(configuration)
-        let store = try Self.openStore(configuration, mailBox: secretBox)
+        // openStore opens the secret box only after checking the data directory, so a directory
+        // the server cannot use is named as such, not as an unreadable key file in it; the box
+        // is opened again below for the second factor (a 32-byte file, read twice at start).
+        let store = try Self.openStore(configuration, mailBox: try Self.openSecretBox(configuration))
         self.store = store
 
         let metrics = ServerMetrics(version: LatchkeyVersion.current)
@@ -106,6 +107,7 @@ package final class ServerApplication: Sendable {
                 refreshReuseGrace: TimeInterval(configuration.refreshReuseGrace)))
         self.tokens = tokens
         let verificationCosts = VerificationCostProfile(hasher: hasher, key: addressKey)
+        let secretBox = try Self.openSecretBox(configuration)
         let oneTimeCodes = OneTimeCodeSignIn(
             store: store, secretBox: secretBox, limiter: limiter, templates: templates, logger: logger, metrics: metrics)
         let devices = RecognisedDevices(
