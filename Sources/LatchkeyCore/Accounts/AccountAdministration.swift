@@ -32,10 +32,7 @@ package struct AccountAdministration: Sendable {
         }
         let now = clock.now()
         let changed = try store.replaceEmail(current: old.normalized, new: moved.normalized, now: now) { account in
-            try templates.render(
-                .operatorEmailChange(newAddressHint: moved.hint, changedAt: now), to: account.email,
-                language: SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: account.locale),
-                id: SecureRandom.identifier())
+            try templates.notice(.operatorEmailChange(newAddressHint: moved.hint, changedAt: now), to: account)
         }
         guard changed != nil else { throw LatchkeyError(.accountNotFound, "No such account: \(old.normalized).") }
         return moved.normalized
@@ -118,10 +115,7 @@ package struct AccountAdministration: Sendable {
         let account = try existingAccount(email)
         let now = clock.now()
         let removed = try store.removeSecondFactor(.byOperator(accountID: account.id), now: now) { owner in
-            try templates.render(
-                .secondFactorChanged(.removedByOperator, changedAt: now), to: owner.email,
-                language: SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: owner.locale),
-                id: SecureRandom.identifier())
+            try templates.notice(.secondFactorChanged(.removedByOperator, changedAt: now), to: owner)
         }
         guard removed == .changed else {
             throw LatchkeyError(.invalidRequest, "The account \(account.email) has no second factor.")

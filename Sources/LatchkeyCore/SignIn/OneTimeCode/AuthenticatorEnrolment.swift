@@ -122,7 +122,7 @@ package struct AuthenticatorEnrolment: Sendable {
             recoveryCodeDigests: recoveryCodes.map { RecoveryCode.digest(RecoveryCode.normalized($0.exposed) ?? "", accountID: account.id) },
             now: now
         ) { owner in
-            try notice(.enabled, to: owner, at: now, acceptLanguage: acceptLanguage)
+            try templates.notice(.secondFactorChanged(.enabled, changedAt: now), to: owner, acceptLanguage: acceptLanguage)
         }
         switch result {
         case .changed: break
@@ -141,7 +141,7 @@ package struct AuthenticatorEnrolment: Sendable {
         let now = clock.now()
         try codes.verify(code, account: owner.account, acceptingRecoveryCode: true, clientIP: clientIP, now: now)
         let result = try store.removeSecondFactor(.byOwner(owner.login), now: now) { account in
-            try notice(.disabled, to: account, at: now, acceptLanguage: acceptLanguage)
+            try templates.notice(.secondFactorChanged(.disabled, changedAt: now), to: account, acceptLanguage: acceptLanguage)
         }
         // nothingToChange: a removal racing this one won; the factor is off either way.
         guard result != .signInEnded else { throw AccountSelfService.unauthenticated }
@@ -167,14 +167,6 @@ package struct AuthenticatorEnrolment: Sendable {
         }
         logger.info("recovery_codes_renewed", ["account": .string(account.id)])
         return recoveryCodes
-    }
-
-    /// The mail about `change`, to `owner` in their language, else `acceptLanguage`'s.
-    private func notice(_ change: MailKind.SecondFactorChange, to owner: Account, at time: Date, acceptLanguage: String?) throws
-        -> MailMessage
-    {
-        let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: acceptLanguage, accountLocale: owner.locale)
-        return try templates.render(.secondFactorChanged(change, changedAt: time), to: owner.email, language: language, id: SecureRandom.identifier())
     }
 
     /// The refusal of a second enrolment.

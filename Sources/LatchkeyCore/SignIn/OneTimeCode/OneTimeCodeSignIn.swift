@@ -94,10 +94,7 @@ package struct OneTimeCodeSignIn: SecondFactorMethod {
             let remaining = try store.consumeRecoveryCode(
                 accountID: account.id, digest: RecoveryCode.digest(normalized, accountID: account.id), now: now
             ) { owner, remaining in
-                try templates.render(
-                    .recoveryCodeUsed(usedAt: now, remaining: remaining), to: owner.email,
-                    language: SupportedLanguage.negotiate(explicit: nil, acceptLanguage: nil, accountLocale: owner.locale),
-                    id: SecureRandom.identifier())
+                try templates.notice(.recoveryCodeUsed(usedAt: now, remaining: remaining), to: owner)
             }
             guard let remaining else { return false }
             logger.info("recovery_code_used", ["account": .string(account.id), "remaining": .int(remaining)])

@@ -101,7 +101,7 @@ package struct PasskeyManagement: Sendable {
         let passkey = Passkey(
             credential: credential, accountID: owner.account.id, userHandle: userHandle, name: name, createdAt: now, lastUsedAt: nil)
         let added = try store.addPasskey(passkey, by: owner.login, limit: Self.maximumPasskeys) { account in
-            try notice(.added, name: name, to: account, at: now, acceptLanguage: acceptLanguage)
+            try templates.notice(.passkeyChanged(.added, name: name, changedAt: now), to: account, acceptLanguage: acceptLanguage)
         }
         switch added {
         case .added:
@@ -145,7 +145,7 @@ package struct PasskeyManagement: Sendable {
             account: owner.account, assurance: owner.assurance, currentPassword: currentPassword, code: code, clientIP: clientIP)
         let now = clock.now()
         let deletion = try store.deletePasskey(by: owner.login, credentialID: credentialID, now: now) { account, name in
-            try notice(.removed, name: name, to: account, at: now, acceptLanguage: acceptLanguage)
+            try templates.notice(.passkeyChanged(.removed, name: name, changedAt: now), to: account, acceptLanguage: acceptLanguage)
         }
         switch deletion {
         case .deleted:
@@ -158,16 +158,6 @@ package struct PasskeyManagement: Sendable {
         case .signInEnded:
             throw AccountSelfService.unauthenticated
         }
-    }
-
-    /// The mail about `change` to the passkey `name`, to `owner` in their language, else
-    /// `acceptLanguage`'s.
-    private func notice(
-        _ change: MailKind.PasskeyChange, name: String, to owner: Account, at time: Date, acceptLanguage: String?
-    ) throws -> MailMessage {
-        let language = SupportedLanguage.negotiate(explicit: nil, acceptLanguage: acceptLanguage, accountLocale: owner.locale)
-        return try templates.render(
-            .passkeyChanged(change, name: name, changedAt: time), to: owner.email, language: language, id: SecureRandom.identifier())
     }
 
     /// `name` trimmed, if it has 1 to ``maximumNameLength`` characters and no
