@@ -242,11 +242,7 @@ struct AccountHarness {
     func login(for account: Account, clientID: String? = nil, origin: LoginOrigin = .test, idle: TimeInterval = 86400) throws
         -> RefreshTokenRecord
     {
-        let current = try #require(try store.account(id: account.id))
-        return try #require(try store.createRefreshToken(
-            digest: randomDigest(), accountID: account.id, familyID: UUID().uuidString.lowercased(), clientID: clientID, scope: [],
-            credentialVersion: current.credentialVersion, assurance: .signedIn(at: now), origin: origin, now: now,
-            idleExpiresAt: now.addingTimeInterval(idle), absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100))
+        try createLogin(of: account.id, in: store, now: now, clientID: clientID, origin: origin, idle: idle)
     }
 
     /// A new browser session of `account`; returns its cookie's digest.

@@ -132,13 +132,23 @@ func randomDigest() -> Data {
     Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
 }
 
-/// A new live login (refresh-token family) of the stored account `accountID` at `now`, under its
-/// current credential version, as `/auth/login` starts one: what account changes are made by.
-func liveLogin(of accountID: String, in store: any Store, now: Date) throws -> LoginReference {
+/// A new login (refresh-token family) of the stored account `accountID` at `now`, under its
+/// current credential version, as `/auth/login` starts one: for `clientID`, from `origin`, its
+/// token valid `idle` seconds unless rotated.
+func createLogin(
+    of accountID: String, in store: any Store, now: Date, clientID: String? = nil, origin: LoginOrigin = .test,
+    idle: TimeInterval = 86400
+) throws -> RefreshTokenRecord {
     let current = try #require(try store.account(id: accountID))
-    let record = try #require(try store.createRefreshToken(
-        digest: randomDigest(), accountID: accountID, familyID: UUID().uuidString.lowercased(), clientID: nil, scope: [],
-        credentialVersion: current.credentialVersion, assurance: .signedIn(at: now), origin: .test, now: now,
-        idleExpiresAt: now.addingTimeInterval(86400), absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100))
+    return try #require(try store.createRefreshToken(
+        digest: randomDigest(), accountID: accountID, familyID: UUID().uuidString.lowercased(), clientID: clientID, scope: [],
+        credentialVersion: current.credentialVersion, assurance: .signedIn(at: now), origin: origin, now: now,
+        idleExpiresAt: now.addingTimeInterval(idle), absoluteExpiresAt: now.addingTimeInterval(30 * 86400), liveFamilyLimit: 100))
+}
+
+/// A new live login of the stored account `accountID` at `now` (``createLogin(of:in:now:clientID:origin:idle:)``):
+/// the reference account changes are made by.
+func liveLogin(of accountID: String, in store: any Store, now: Date) throws -> LoginReference {
+    let record = try createLogin(of: accountID, in: store, now: now)
     return LoginReference(accountID: accountID, familyID: record.familyID, credentialVersion: record.credentialVersion)
 }
