@@ -269,9 +269,10 @@ struct AccountHarness {
             createdAt: now, expiresAt: now.addingTimeInterval(86400))
     }
 
-    /// How many mails the outbox holds for `recipient`.
-    func mailCount(to recipient: String) throws -> Int {
-        try fixture.integer("SELECT COUNT(*) AS value FROM outbox WHERE recipient = '\(recipient)'")
+    /// How many mails the outbox holds for `recipient`, with the subject `subject` when one is given.
+    func mailCount(to recipient: String, subject: String? = nil) throws -> Int {
+        try fixture.integer(
+            "SELECT COUNT(*) AS value FROM outbox WHERE recipient = '\(recipient)'" + (subject.map { " AND subject = '\($0)'" } ?? ""))
     }
 }
 

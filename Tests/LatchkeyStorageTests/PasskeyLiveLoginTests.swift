@@ -25,11 +25,6 @@ import Testing
         return Passkey(credential: credential, accountID: account.id, userHandle: handle, name: "Phone", createdAt: harness.now, lastUsedAt: nil)
     }
 
-    /// The passkey mails queued to `account`.
-    private static func passkeyMails(to account: Account, _ harness: AccountHarness) throws -> Int {
-        try harness.fixture.integer("SELECT COUNT(*) AS value FROM outbox WHERE recipient = '\(account.email)' AND subject LIKE 'Passkey%'")
-    }
-
     @Test("an ended login adds no passkey and deletes none, and nothing is mailed; a live one does both",
           arguments: StoreFactory.all, Ending.allCases)
     func changesNeedALiveLogin(factory: StoreFactory, ending: Ending) throws {
@@ -49,7 +44,7 @@ import Testing
             try mail(owner)
         } == .signInEnded)
         #expect(try harness.store.passkey(credentialID: kept.credential.id) != nil)
-        #expect(try Self.passkeyMails(to: account, harness) == 1, "only the first addition's")
+        #expect(try harness.mailCount(to: account.email, subject: "Passkey") == 1, "only the first addition's")
     }
 
     @Test("a login of another account adds nothing to this one", arguments: StoreFactory.all)

@@ -217,8 +217,7 @@ import Testing
 
     /// How many "Two-step sign-in" mails the outbox holds for `account`.
     static func secondFactorMails(to account: Account, _ harness: AccountHarness) throws -> Int {
-        try harness.fixture.integer(
-            "SELECT COUNT(*) AS value FROM outbox WHERE recipient = '\(account.email)' AND subject = 'Two-step sign-in'")
+        try harness.mailCount(to: account.email, subject: "Two-step sign-in")
     }
 
     /// Whether the account's recovery codes are exactly `digests`.
