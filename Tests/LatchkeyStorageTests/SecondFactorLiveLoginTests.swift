@@ -40,8 +40,7 @@ import Testing
         let harness = try AccountHarness(factory)
         let account = try harness.account("person@example.com")
         let login = try harness.login(for: account)
-        try harness.store.savePendingSecondFactor(
-            accountID: account.id, sealedSecret: "v1.attackers", now: harness.now, expiresAt: harness.now.addingTimeInterval(600))
+        try Self.pend("v1.attackers", for: account, harness)
         try ending.end(login, of: account, in: harness)
 
         #expect(try Self.enable(.byLogin(harness.reference(login)), sealed: "v1.attackers", harness) == .signInEnded)
@@ -57,8 +56,7 @@ import Testing
         let harness = try AccountHarness(factory)
         let account = try harness.account("person@example.com")
         let login = try harness.login(for: account)
-        try harness.store.savePendingSecondFactor(
-            accountID: account.id, sealedSecret: "v1.owners", now: harness.now, expiresAt: harness.now.addingTimeInterval(600))
+        try Self.pend("v1.owners", for: account, harness)
         #expect(try Self.enable(.byLogin(harness.reference(login)), sealed: "v1.owners", codes: ["a", "b"], harness) == .changed)
         try ending.end(login, of: account, in: harness)
 
@@ -87,8 +85,7 @@ import Testing
         #expect(try harness.store.replaceRecoveryCodes(login: login, digests: ["x"], now: harness.now) == .nothingToChange)
         #expect(try Self.remove(.byOwner(login), harness) == .nothingToChange)
         #expect(try Self.enable(.byLogin(login), sealed: "v1.none", harness) == .nothingToChange)
-        try harness.store.savePendingSecondFactor(
-            accountID: account.id, sealedSecret: "v1.owners", now: harness.now, expiresAt: harness.now.addingTimeInterval(600))
+        try Self.pend("v1.owners", for: account, harness)
         // Another account's login changes nothing here, however live it is.
         let bystanders = harness.reference(try harness.login(for: bystander))
         let crossed = LoginReference(accountID: account.id, familyID: bystanders.familyID, credentialVersion: bystanders.credentialVersion)
@@ -114,8 +111,7 @@ import Testing
         let disabled = try harness.account("disabled@example.com")
         let kept = try harness.account("kept@example.com")
         for account in [reset, disabled, kept] {
-            try harness.store.savePendingSecondFactor(
-                accountID: account.id, sealedSecret: "v1.page", now: harness.now, expiresAt: harness.now.addingTimeInterval(600))
+            try Self.pend("v1.page", for: account, harness)
         }
         try Ending.passwordReset.end(try harness.login(for: reset), of: reset, in: harness)
         try Ending.accountDisabled.end(try harness.login(for: disabled), of: disabled, in: harness)
@@ -143,8 +139,7 @@ import Testing
             for index in 0..<accountsPerRound {
                 let account = try harness.account("person-\(round)-\(index)@example.com")
                 let login = harness.reference(try harness.login(for: account))
-                try harness.store.savePendingSecondFactor(
-                    accountID: account.id, sealedSecret: "v1.attackers", now: harness.now, expiresAt: harness.now.addingTimeInterval(600))
+                try Self.pend("v1.attackers", for: account, harness)
                 let resetToken = randomDigest()
                 try harness.fixture.insertResetToken(resetToken, accountID: account.id, expiresAt: harness.now.addingTimeInterval(3600))
                 prepared.append((account, login, resetToken))
@@ -213,6 +208,12 @@ import Testing
     /// Removes the authenticator, queuing a "Two-step sign-in" mail.
     static func remove(_ removal: SecondFactorRemoval, _ harness: AccountHarness) throws -> SecondFactorChangeResult {
         try harness.store.removeSecondFactor(removal, now: harness.now) { try noticeMail(to: $0.email, subject: "Two-step sign-in") }
+    }
+
+    /// Keeps `sealed` as `account`'s generated, unconfirmed secret for ten minutes.
+    static func pend(_ sealed: String, for account: Account, _ harness: AccountHarness) throws {
+        try harness.store.savePendingSecondFactor(
+            accountID: account.id, sealedSecret: sealed, now: harness.now, expiresAt: harness.now.addingTimeInterval(600))
     }
 
     /// How many "Two-step sign-in" mails the outbox holds for `account`.
